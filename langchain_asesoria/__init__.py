@@ -1,0 +1,75 @@
+"""langchain-asesoria: chunks that fit the embedding model exactly and cite their source.
+
+The public API keeps the seed's names::
+
+    from langchain_asesoria import (
+        LoadedPage, ChunkMetadata, SectionSpan, Settings, get_settings,
+        ChunkingConfig, Chunk, chunk_document, load_tokenization, Tokenization,
+    )
+"""
+
+from langchain_asesoria.engine import chunk_document, detect_markdown_sections, join_pages
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    BudgetError,
+    ConfigurationError,
+    ContextTooLongError,
+    IndivisibleCharacterError,
+    InvalidPagesError,
+    InvalidSectionsError,
+    MissingDependencyError,
+    MissingSettingError,
+    ModelLimitError,
+    PrivacyError,
+    TokenizerLoadError,
+)
+from langchain_asesoria.models import (
+    DEFAULT_SEPARATORS,
+    SEED_CANDIDATES,
+    Chunk,
+    ChunkingConfig,
+    ChunkMetadata,
+    LoadedPage,
+    SectionSpan,
+)
+from langchain_asesoria.settings import Settings, get_settings
+from langchain_asesoria.tokenization import (
+    HuggingFaceTokenization,
+    ModelProfile,
+    Tokenization,
+    load_tokenization,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DEFAULT_SEPARATORS",
+    "SEED_CANDIDATES",
+    "AsesoriaError",
+    "BudgetError",
+    "Chunk",
+    "ChunkMetadata",
+    "ChunkingConfig",
+    "ConfigurationError",
+    "ContextTooLongError",
+    "HuggingFaceTokenization",
+    "IndivisibleCharacterError",
+    "InvalidPagesError",
+    "InvalidSectionsError",
+    "LoadedPage",
+    "MissingDependencyError",
+    "MissingSettingError",
+    "ModelLimitError",
+    "ModelProfile",
+    "PrivacyError",
+    "SectionSpan",
+    "Settings",
+    "Tokenization",
+    "TokenizerLoadError",
+    "__version__",
+    "chunk_document",
+    "detect_markdown_sections",
+    "get_settings",
+    "join_pages",
+    "load_tokenization",
+]

@@ -1,0 +1,134 @@
+"""``chunk_document``: pages and metadata in, exact chunks with provenance out."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_asesoria.engine.boundaries import SectionCuts
+from langchain_asesoria.engine.packer import Packer
+from langchain_asesoria.engine.pages import join_pages
+from langchain_asesoria.engine.sections import Segment, detect_markdown_sections, segments_for
+from langchain_asesoria.errors import ConfigurationError, ModelLimitError
+from langchain_asesoria.models import (
+    Chunk,
+    ChunkingConfig,
+    ChunkMetadata,
+    LoadedPage,
+    SectionContext,
+    SectionSpan,
+)
+from langchain_asesoria.tokenization.base import Tokenization
+
+__all__ = ["chunk_document"]
+
+
+def _context(segment: Segment, mode: SectionContext) -> str:
+    if mode == "none" or (segment.label is None and not segment.path):
+        return ""
+    if mode == "label":
+        return segment.label or segment.path[-1]
+    return " > ".join(segment.path) if segment.path else segment.label or ""
+
+
+def _check_inputs(
+    metadata: ChunkMetadata, config: ChunkingConfig, tokenization: Tokenization
+) -> None:
+    if not isinstance(metadata, ChunkMetadata):
+        raise ConfigurationError(
+            f"metadata must be a ChunkMetadata, got {type(metadata).__name__}."
+        )
+    if not isinstance(config, ChunkingConfig):
+        raise ConfigurationError(f"config must be a ChunkingConfig, got {type(config).__name__}.")
+    if not isinstance(tokenization, Tokenization):
+        raise ConfigurationError(
+            f"tokenization must implement the Tokenization protocol, got "
+            f"{type(tokenization).__name__}; use load_tokenization() or a fake from "
+            "langchain_asesoria.testing."
+        )
+    limit = tokenization.max_input_tokens
+    if config.max_tokens > limit:
+        raise ModelLimitError(
+            f"document {metadata.doc_id!r}: max_tokens={config.max_tokens} exceeds the real "
+            f"input limit {limit} of {tokenization.name!r}; the model would truncate. Use "
+            f"max_tokens <= {limit}."
+        )
+
+
+def chunk_document(
+    pages: Sequence[LoadedPage],
+    metadata: ChunkMetadata,
+    *,
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    sections: Sequence[SectionSpan] | None = None,
+) -> list[Chunk]:
+    """Splits one document into chunks that fit the model exactly and cite their source.
+
+    Pages are joined with ``config.page_separator`` (belonging to no page); offsets are
+    positions in that joined text (``join_pages(pages, config.page_separator).text``).
+    Sections come from ``sections`` (reliable spans from an earlier stage) or, with
+    ``config.detect_markdown_headings``, from ATX headings; chunks never cross them.
+
+    Guarantees, for every returned chunk ``c`` and ``joined`` text:
+        ``joined[c.start:c.end] == c.text``, with no outer whitespace;
+        ``c.token_count == tokenization.count(c.embedding_text) <= config.max_tokens``;
+        ``0 <= c.overlap_tokens <= config.overlap_tokens``, shared only within a section;
+        every non-whitespace character of the pages lies in some chunk;
+        ``c.metadata`` is its own copy of ``metadata`` with ``page``/``page_end`` of the
+        chunk's body, its global 0-based ``chunk_index`` and its section.
+
+    Raises:
+        ConfigurationError: wrong argument types, or both sections and heading detection.
+        ModelLimitError: ``config.max_tokens`` above the model's real input limit.
+        InvalidPagesError: pages not of one document, not in order, not numbered from 1.
+        InvalidSectionsError: sections out of order, overlapping or out of range.
+        ContextTooLongError: a section's prefix and context alone fill the budget.
+        IndivisibleCharacterError: one character that cannot fit even alone.
+    """
+    _check_inputs(metadata, config, tokenization)
+    doc_id = metadata.doc_id
+    joined = join_pages(pages, config.page_separator, doc_id)
+    text = joined.text
+    if sections is not None and config.detect_markdown_headings:
+        raise ConfigurationError(
+            f"document {doc_id!r}: pass sections or set detect_markdown_headings, not both."
+        )
+    spans = detect_markdown_sections(text) if config.detect_markdown_headings else sections or ()
+    segments = segments_for(spans, len(text), doc_id)
+    if not text.strip():
+        return []
+    separators = tuple(re.compile(pattern) for pattern in config.separators)
+    starts = tokenization.token_starts(text)
+    chunks: list[Chunk] = []
+    for segment in segments:
+        packer = Packer(
+            text=text,
+            context=_context(segment, config.section_context),
+            tokenization=tokenization,
+            max_tokens=config.max_tokens,
+            overlap_target=config.overlap_tokens,
+            starts=starts,
+            cuts=SectionCuts.find(text, segment.start, segment.end, separators),
+            doc_id=doc_id,
+        )
+        for packed in packer.pack():
+            chunk_metadata = metadata.for_chunk(
+                page=joined.page_at(packed.start),
+                page_end=joined.page_at(packed.end - 1),
+                chunk_index=len(chunks),
+                section_label=segment.label,
+                section_path=segment.path,
+            )
+            chunks.append(
+                Chunk(
+                    text=text[packed.start : packed.end],
+                    embedding_text=packed.embedding_text,
+                    start=packed.start,
+                    end=packed.end,
+                    token_count=packed.token_count,
+                    overlap_tokens=packed.overlap_tokens,
+                    metadata=chunk_metadata,
+                )
+            )
+    return chunks

@@ -1,0 +1,259 @@
+"""Greedy packing of one section into chunks: estimate with offsets, confirm exactly.
+
+The estimate of a candidate ``[a, b)`` is the section's fixed cost (model prefix,
+context and special tokens, counted exactly once) plus the number of content tokens
+starting in ``[a, b)``, found by bisection in the document's token offsets. The
+estimate only proposes an end; every accepted chunk is confirmed by an exact count
+of its whole prepared text, so a wrong estimate costs time, never the guarantee.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from langchain_asesoria.engine.boundaries import SectionCuts, is_safe_cut, lstrip_at, rstrip_at
+from langchain_asesoria.errors import ContextTooLongError, IndivisibleCharacterError
+from langchain_asesoria.tokenization.base import Tokenization
+
+__all__ = ["PackedChunk", "Packer"]
+
+#: How far (in tokens) past the budget an estimate may be and still deserve an exact
+#: try: offsets-based estimates are off by a token or two at the edges.
+_SLACK = 2
+
+
+@dataclass(frozen=True, slots=True)
+class PackedChunk:
+    """A chunk's span and exact counts; ``embedding_text`` is built by ``prepare``."""
+
+    start: int
+    end: int
+    embedding_text: str
+    token_count: int
+    overlap_tokens: int
+
+
+@dataclass(slots=True)
+class Packer:
+    """Packs the section ``cuts.start:cuts.end`` of ``text``; lives for one section.
+
+    Attributes:
+        text: The document's joined text.
+        context: The section context given to ``prepare``.
+        tokenization: Exact counts and model input.
+        max_tokens: Budget of the whole prepared input.
+        overlap_target: Content tokens to re-use from the previous chunk, at most.
+        starts: Start offsets of the document's content tokens, ascending.
+        cuts: The section's separator cuts.
+        doc_id: For error messages.
+    """
+
+    text: str
+    context: str
+    tokenization: Tokenization
+    max_tokens: int
+    overlap_target: int
+    starts: Sequence[int]
+    cuts: SectionCuts
+    doc_id: str
+    fixed: int = 0
+    _counts: dict[tuple[int, int], int] = field(default_factory=dict)
+    _ends: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.fixed = self.tokenization.count(self.tokenization.prepare("", self.context))
+        if self.fixed >= self.max_tokens:
+            raise ContextTooLongError(
+                f"document {self.doc_id!r}, section at {self.cuts.start}: the model prefix and "
+                f"section context {self.context!r} alone take {self.fixed} tokens of the "
+                f"{self.max_tokens}-token budget, leaving none for content. Raise max_tokens, "
+                "shorten the section title, or use section_context='label' or 'none'."
+            )
+
+    # -- measures -------------------------------------------------------------------
+
+    def estimate(self, start: int, end: int) -> int:
+        """Fixed cost plus content tokens starting in ``[start, end)``."""
+        starts = self.starts
+        return self.fixed + bisect_left(starts, end) - bisect_left(starts, start)
+
+    def oversized(self, start: int, end: int) -> bool:
+        return self.estimate(start, end) > self.max_tokens
+
+    def exact(self, start: int, end: int) -> int:
+        """Exact tokens of the prepared candidate ``text[start:end]``, cached."""
+        key = (start, end)
+        count = self._counts.get(key)
+        if count is None:
+            prepared = self.tokenization.prepare(self.text[start:end], self.context)
+            count = self._counts[key] = self.tokenization.count(prepared)
+        return count
+
+    def fits(self, start: int, end: int) -> bool:
+        return self.exact(start, end) <= self.max_tokens
+
+    def _position_limit(self, start: int) -> int:
+        """Ends up to this position hold no more content tokens than the budget allows."""
+        index = bisect_left(self.starts, start) + self.max_tokens - self.fixed
+        return self.starts[index] if index < len(self.starts) else len(self.text) + 1
+
+    # -- searching ends -------------------------------------------------------------
+
+    def _furthest(self, start: int, ends: Sequence[int], low: int, high: int) -> int | None:
+        """Index of the furthest end in ``ends[low:high]`` whose chunk fits, or None.
+
+        The estimate proposes an index; exact counts confirm it, step forward while
+        the estimate is within the slack, or bisect back.
+        """
+        if low >= high:
+            return None
+        guess = max(bisect_right(ends, self._position_limit(start), low, high) - 1, low)
+        if self.fits(start, ends[guess]):
+            while (
+                guess + 1 < high
+                and self.estimate(start, ends[guess + 1]) <= self.max_tokens + _SLACK
+                and self.fits(start, ends[guess + 1])
+            ):
+                guess += 1
+            return guess
+        best, low, high = None, low, guess - 1
+        while low <= high:
+            middle = (low + high) // 2
+            if self.fits(start, ends[middle]):
+                best, low = middle, middle + 1
+            else:
+                high = middle - 1
+        return best
+
+    def _furthest_unit_end(self, start: int, after: int) -> int | None:
+        """The furthest unit end beyond ``after`` that fits from ``start``, or None."""
+        ends = self._ends
+        index = self._furthest(start, ends, bisect_right(ends, after), len(ends))
+        return None if index is None else ends[index]
+
+    def _fresh_end(self, start: int) -> int:
+        """The end of a chunk starting at ``start`` with no overlap; always found."""
+        end = self._furthest_unit_end(start, start)
+        if end is not None:
+            return end
+        return self._split_unit(start, self._ends[bisect_right(self._ends, start)])
+
+    def _split_unit(self, start: int, unit_end: int) -> int:
+        """An end inside a unit that does not fit alone: finer cuts, tokens, characters."""
+        text = self.text
+        finer = _ascending(
+            rstrip_at(text, start, cut) for cut in self.cuts.all_cuts_between(start, unit_end)
+        )
+        finer = [end for end in finer if end > start]
+        index = self._furthest(start, finer, 0, len(finer))
+        if index is not None:
+            return finer[index]
+        limit = finer[0] if finer else unit_end
+        first = bisect_right(self.starts, start)
+        last = min(bisect_left(self.starts, limit), first + self.max_tokens - self.fixed + _SLACK)
+        tokens = _ascending(
+            rstrip_at(text, start, cut) for cut in self.starts[first:last] if is_safe_cut(text, cut)
+        )
+        tokens = [end for end in tokens if end > start]
+        index = self._furthest(start, tokens, 0, len(tokens))
+        if index is not None:
+            return tokens[index]
+        return self._split_characters(start, tokens[0] if tokens else limit)
+
+    def _split_characters(self, start: int, limit: int) -> int:
+        """The last resort: character intervals, accepted only when they fit."""
+        positions = range(start + 1, limit)
+        index = self._furthest(start, positions, 0, len(positions))
+        end = positions[index] if index is not None else start
+        while end > start and not is_safe_cut(self.text, end):
+            end -= 1
+        if end > start:
+            return rstrip_at(self.text, start, end)
+        cluster = start + 1
+        while cluster < limit and not is_safe_cut(self.text, cluster):
+            cluster += 1
+        if self.fits(start, cluster):
+            return cluster
+        raise IndivisibleCharacterError(
+            f"document {self.doc_id!r}, position {start}: the character "
+            f"{self.text[start:cluster]!r} needs {self.exact(start, cluster)} tokens with its "
+            f"prefix and context, over the {self.max_tokens}-token budget. Raise max_tokens "
+            "or shorten the section context."
+        )
+
+    # -- overlap --------------------------------------------------------------------
+
+    def _overlap_starts(self, previous_start: int, previous_end: int) -> list[int]:
+        """Starts of whole trailing units of the previous chunk, largest overlap first.
+
+        A coarser boundary (sentence before word) is preferred when it gives at least
+        half the target; finer ones follow as fallbacks.
+        """
+        if self.overlap_target == 0:
+            return []
+        starts = self.starts
+        first_token = bisect_left(starts, previous_end) - self.overlap_target - 1
+        lowest = starts[first_token] if first_token >= 0 else previous_start
+        candidates: list[tuple[int, int]] = []
+        for cut in self.cuts.all_cuts_between(max(previous_start, lowest), previous_end):
+            position = lstrip_at(self.text, cut, previous_end)
+            if previous_start < position < previous_end and (
+                self.estimate(position, previous_end) - self.fixed <= self.overlap_target
+            ):
+                candidates.append((position, self.cuts.level_of(cut)))
+        if not candidates:
+            return []
+        chosen = candidates[0][0]
+        for level in range(len(self.cuts.levels) + 1):
+            coarse = next((p for p, lvl in candidates if lvl <= level), None)
+            if coarse is not None:
+                shared = self.estimate(coarse, previous_end) - self.fixed
+                if 2 * shared >= self.overlap_target:
+                    chosen = coarse
+                    break
+        return sorted({chosen, *(p for p, _ in candidates if p > chosen)})
+
+    # -- packing --------------------------------------------------------------------
+
+    def pack(self) -> Iterator[PackedChunk]:
+        """Chunks of the section in order; trimmed, exact, within budget."""
+        text, cuts = self.text, self.cuts
+        section_start = lstrip_at(text, cuts.start, cuts.end)
+        section_end = rstrip_at(text, section_start, cuts.end)
+        if section_start >= section_end:
+            return
+        active = cuts.active_cuts(self.oversized)
+        self._ends = [*(rstrip_at(text, section_start, cut) for cut in active), section_end]
+        start, end, overlap = section_start, self._fresh_end(section_start), 0
+        while True:
+            yield self._packed(start, end, overlap)
+            if end >= section_end:
+                return
+            start, end, overlap = self._next_chunk(start, end)
+
+    def _next_chunk(self, previous_start: int, previous_end: int) -> tuple[int, int, int]:
+        for start in self._overlap_starts(previous_start, previous_end):
+            shared = self.tokenization.count_content(self.text[start:previous_end])
+            if shared > self.overlap_target:
+                continue
+            end = self._furthest_unit_end(start, previous_end)
+            if end is not None:
+                return start, end, shared
+        fresh = lstrip_at(self.text, previous_end, len(self.text))
+        return fresh, self._fresh_end(fresh), 0
+
+    def _packed(self, start: int, end: int, overlap: int) -> PackedChunk:
+        return PackedChunk(
+            start=start,
+            end=end,
+            embedding_text=self.tokenization.prepare(self.text[start:end], self.context),
+            token_count=self.exact(start, end),
+            overlap_tokens=overlap,
+        )
+
+
+def _ascending(values: Iterator[int] | Sequence[int]) -> list[int]:
+    """Sorted distinct values (cut ends may coincide after trimming)."""
+    return sorted(set(values))

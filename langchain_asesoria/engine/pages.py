@@ -1,0 +1,86 @@
+"""Pages joined into one text, and positions mapped back to pages."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from langchain_asesoria.errors import InvalidPagesError
+from langchain_asesoria.models import LoadedPage
+
+__all__ = ["JoinedText", "join_pages"]
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedText:
+    """A document's pages joined by a separator that belongs to no page.
+
+    Attributes:
+        text: The joined text; every offset of the library is a position in it.
+        page_starts: Offset where each page's text starts, ascending.
+        page_numbers: The page number of each page, in the same order.
+    """
+
+    text: str
+    page_starts: tuple[int, ...]
+    page_numbers: tuple[int, ...]
+
+    def page_at(self, position: int) -> int:
+        """The number of the page holding ``text[position]``.
+
+        A position inside a separator maps to the page before it; the engine only
+        asks for non-whitespace positions, which always lie inside a page.
+        """
+        index = bisect_right(self.page_starts, position) - 1
+        return self.page_numbers[max(index, 0)]
+
+
+def join_pages(
+    pages: Sequence[LoadedPage], separator: str = "\n\n", doc_id: str = "?"
+) -> JoinedText:
+    """Joins one document's pages, after checking that they are one document's, in order.
+
+    Raises:
+        InvalidPagesError: a page that is not a ``LoadedPage`` with ``str`` text, a page
+            number that is not a positive integer, pages out of order or duplicated,
+            or pages whose ``source`` differ.
+    """
+    sources: set[str] = set()
+    previous = 0
+    for index, page in enumerate(pages):
+        if not isinstance(page, LoadedPage) or not isinstance(page.text, str):
+            raise InvalidPagesError(
+                f"document {doc_id!r}: item {index} is {type(page).__name__}, not a "
+                "LoadedPage(text: str, page: int)."
+            )
+        number = page.page
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise InvalidPagesError(
+                f"document {doc_id!r}: page number {number!r} at position {index} is not a "
+                "positive integer; pages are numbered from 1."
+            )
+        if number <= previous:
+            kind = "duplicated" if number == previous else "out of order"
+            raise InvalidPagesError(
+                f"document {doc_id!r}: page {number} at position {index} is {kind} (after "
+                f"page {previous}); pass one document's pages sorted by page number."
+            )
+        previous = number
+        if page.source is not None:
+            sources.add(page.source)
+    if len(sources) > 1:
+        raise InvalidPagesError(
+            f"document {doc_id!r}: pages of several sources are mixed ({sorted(sources)!r}); "
+            "chunk each document on its own."
+        )
+    starts: list[int] = []
+    offset = 0
+    for page in pages:
+        starts.append(offset)
+        offset += len(page.text) + len(separator)
+    return JoinedText(
+        text=separator.join(page.text for page in pages),
+        page_starts=tuple(starts),
+        page_numbers=tuple(page.page for page in pages),
+    )

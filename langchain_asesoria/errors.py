@@ -1,0 +1,83 @@
+"""The library's errors: one root, each leaf also the builtin a caller would catch.
+
+    AsesoriaError
+    ├── ConfigurationError (ValueError)       settings and budgets that cannot work
+    │   ├── MissingSettingError               a required setting was not given
+    │   └── ModelLimitError                   a budget above the model's real input limit
+    ├── InvalidPagesError (ValueError)        pages out of order, duplicated, mixed, not positive
+    ├── InvalidSectionsError (ValueError)     spans out of order, overlapping or out of range
+    ├── BudgetError (ValueError)              something that cannot fit the token budget
+    │   ├── ContextTooLongError               prefix + section context alone fill the budget
+    │   └── IndivisibleCharacterError         one character that cannot fit even alone
+    ├── PrivacyError (ValueError)             a private document without a session id
+    ├── TokenizerLoadError (OSError)          a tokenizer that cannot be found or read
+    └── MissingDependencyError (ImportError)  an optional extra that is not installed
+
+Every message names the offending value and, where there is one, the document and the
+character position, and says how to fix it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AsesoriaError",
+    "BudgetError",
+    "ConfigurationError",
+    "ContextTooLongError",
+    "IndivisibleCharacterError",
+    "InvalidPagesError",
+    "InvalidSectionsError",
+    "MissingDependencyError",
+    "MissingSettingError",
+    "ModelLimitError",
+    "PrivacyError",
+    "TokenizerLoadError",
+]
+
+
+class AsesoriaError(Exception):
+    """Root of every error raised on purpose by langchain-asesoria."""
+
+
+class ConfigurationError(AsesoriaError, ValueError):
+    """A configuration value that cannot work (budget, overlap, limit, separator)."""
+
+
+class MissingSettingError(ConfigurationError):
+    """A setting the library will not guess was not given (named in the message)."""
+
+
+class ModelLimitError(ConfigurationError):
+    """A token budget above the embedding model's real input limit."""
+
+
+class InvalidPagesError(AsesoriaError, ValueError):
+    """Pages that are not one document's pages, numbered from 1 upward, in order."""
+
+
+class InvalidSectionsError(AsesoriaError, ValueError):
+    """Section spans out of order, overlapping, empty or outside the joined text."""
+
+
+class BudgetError(AsesoriaError, ValueError):
+    """Something that cannot be made to fit the token budget."""
+
+
+class ContextTooLongError(BudgetError):
+    """The model prefix plus a section's context leave no room for content."""
+
+
+class IndivisibleCharacterError(BudgetError):
+    """A single character whose prepared text exceeds the budget even alone."""
+
+
+class PrivacyError(AsesoriaError, ValueError):
+    """A private document without the session id that isolates it."""
+
+
+class TokenizerLoadError(AsesoriaError, OSError):
+    """A tokenizer that cannot be found, downloaded or read."""
+
+
+class MissingDependencyError(AsesoriaError, ImportError):
+    """An optional dependency that is not installed (the message names the extra)."""

@@ -1,0 +1,271 @@
+"""Domain values: pages in, chunks out, and the configuration between them.
+
+All values are immutable. Offsets are global positions in the *joined* text of a
+document (its pages joined by ``ChunkingConfig.page_separator``), ``start``
+inclusive and ``end`` exclusive, so that for every chunk ``c`` of a document::
+
+    joined_text[c.start:c.end] == c.text
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Literal
+
+from langchain_asesoria.errors import ConfigurationError, MissingSettingError, PrivacyError
+
+if TYPE_CHECKING:
+    from langchain_asesoria.settings import Settings
+
+__all__ = [
+    "DEFAULT_SEPARATORS",
+    "SEED_CANDIDATES",
+    "Chunk",
+    "ChunkMetadata",
+    "ChunkingConfig",
+    "LoadedPage",
+    "SectionContext",
+    "SectionSpan",
+    "SourceScope",
+]
+
+SourceScope = Literal["public", "private"]
+SectionContext = Literal["path", "label", "none"]
+
+#: Separators tried from the coarsest to the finest: paragraphs (a blank line), lines,
+#: sentence ends (closing quotes and brackets stay with their sentence), spaces. Each is
+#: a regular expression; a text is cut at the *end* of each match, so a separator's
+#: characters stay with the unit before it, and outer whitespace is then trimmed.
+DEFAULT_SEPARATORS: tuple[str, ...] = (
+    r"\n[^\S\n]*\n\s*",
+    r"\n\s*",
+    r"(?<=[.!?…])[\"'»”’)\]]*\s+",  # noqa: RUF001 - closing quotes, on purpose
+    r"\s+",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedPage:
+    """The text of one page, as a loader extracted it.
+
+    Attributes:
+        text: The page's text, already cleaned: offsets are computed on it as given.
+        page: The page number, a positive integer (1-based).
+        source: Optional name of the document the page belongs to; when given, every
+            page passed to one ``chunk_document`` call must carry the same source.
+    """
+
+    text: str
+    page: int
+    source: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSpan:
+    """A reliable section of a document in global offsets of the joined text.
+
+    Attributes:
+        start: First character of the section (inclusive).
+        end: End of the section (exclusive); ``start < end``.
+        section_label: The section's own title, for example ``"Artículo 5"``.
+        section_path: Titles from the outermost section down to this one.
+    """
+
+    start: int
+    end: int
+    section_label: str | None = None
+    section_path: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkMetadata:
+    """Document fields, and the per-chunk fields the chunker fills in.
+
+    Every chunk receives its own instance: the document fields are copied and
+    ``page``, ``page_end``, ``chunk_index``, ``section_label`` and ``section_path``
+    are set per chunk.
+
+    Raises:
+        PrivacyError: ``source_scope="private"`` without a ``session_id``.
+        ConfigurationError: an unknown ``source_scope`` or an empty ``doc_id``.
+    """
+
+    doc_id: str
+    doc_type: str = "document"
+    tax: str | None = None
+    fiscal_year: int | None = None
+    source_scope: SourceScope = "public"
+    session_id: str | None = None
+    vigencia: str | None = None
+    page: int | None = None
+    page_end: int | None = None
+    chunk_index: int | None = None
+    section_label: str | None = None
+    section_path: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.doc_id, str) or not self.doc_id.strip():
+            raise ConfigurationError(
+                f"doc_id must be a non-empty string, got {self.doc_id!r}: give each document "
+                "a stable identifier."
+            )
+        if self.source_scope not in ("public", "private"):
+            raise ConfigurationError(
+                f"source_scope must be 'public' or 'private', got {self.source_scope!r} "
+                f"(document {self.doc_id!r})."
+            )
+        if self.source_scope == "private" and not self.session_id:
+            raise PrivacyError(
+                f"document {self.doc_id!r} is private but has no session_id: private "
+                "documents must carry the session_id that isolates them at retrieval."
+            )
+
+    def for_chunk(
+        self,
+        *,
+        page: int,
+        page_end: int,
+        chunk_index: int,
+        section_label: str | None,
+        section_path: tuple[str, ...],
+    ) -> ChunkMetadata:
+        """Returns an independent copy with the per-chunk fields set."""
+        return replace(
+            self,
+            page=page,
+            page_end=page_end,
+            chunk_index=chunk_index,
+            section_label=section_label,
+            section_path=section_path,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """One piece of a document, ready to embed and to cite.
+
+    Invariants (for the ``joined`` text of its document and its configuration):
+        ``joined[start:end] == text``; ``text`` has no outer whitespace;
+        ``token_count == tokenization.count(embedding_text) <= max_tokens``;
+        ``0 <= overlap_tokens <= overlap target``.
+
+    Attributes:
+        text: The original text, for citations.
+        embedding_text: What the embedder must consume unchanged: model prefix,
+            section context and ``text``, as built by ``Tokenization.prepare``.
+        start: Global offset of the first character (inclusive).
+        end: Global offset after the last character (exclusive).
+        token_count: Exact tokens of ``embedding_text``, special tokens included.
+        overlap_tokens: Exact tokens of the content shared with the previous chunk
+            (no prefix, context or special tokens); 0 for a section's first chunk.
+        metadata: This chunk's own metadata.
+    """
+
+    text: str
+    embedding_text: str
+    start: int
+    end: int
+    token_count: int
+    overlap_tokens: int
+    metadata: ChunkMetadata
+
+
+@dataclass(frozen=True, slots=True)
+class ChunkingConfig:
+    """How to chunk: the token budget, the overlap target and the structure to follow.
+
+    There is deliberately no default size: the seed's candidates (256/32, 384/48,
+    480/64) are experiments to be chosen by measured retrieval (``SEED_CANDIDATES``).
+
+    Attributes:
+        max_tokens: Budget of the whole prepared input (prefix, section context,
+            content and special tokens). Never above the model's real limit.
+        overlap_tokens: Target of content tokens re-used from the previous chunk;
+            the effective overlap may be smaller, or zero.
+        detect_markdown_headings: Recognise ATX headings as sections (off by default;
+            do not enable it on text extracted from PDF).
+        separators: Regular expressions from the coarsest to the finest.
+        page_separator: Whitespace joining pages; it belongs to no page.
+        section_context: What of a section is added before the content: its whole
+            ``"path"``, its ``"label"`` only, or ``"none"``.
+
+    Raises:
+        ConfigurationError: a budget below 1, an overlap outside ``[0, max_tokens)``,
+            a separator that is not a valid regular expression, or a page separator
+            that is empty or not whitespace.
+    """
+
+    max_tokens: int
+    overlap_tokens: int
+    detect_markdown_headings: bool = False
+    separators: tuple[str, ...] = field(default=DEFAULT_SEPARATORS)
+    page_separator: str = "\n\n"
+    section_context: SectionContext = "path"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int):
+            raise ConfigurationError(f"max_tokens must be an integer, got {self.max_tokens!r}.")
+        if isinstance(self.overlap_tokens, bool) or not isinstance(self.overlap_tokens, int):
+            raise ConfigurationError(
+                f"overlap_tokens must be an integer, got {self.overlap_tokens!r}."
+            )
+        if self.max_tokens < 1:
+            raise ConfigurationError(f"max_tokens must be at least 1, got {self.max_tokens}.")
+        if not 0 <= self.overlap_tokens < self.max_tokens:
+            raise ConfigurationError(
+                f"overlap_tokens must be in [0, max_tokens={self.max_tokens}), got "
+                f"{self.overlap_tokens}: lower the overlap (the seed's candidates use 12.5%)."
+            )
+        for pattern in self.separators:
+            try:
+                re.compile(pattern)
+            except re.error as error:
+                raise ConfigurationError(
+                    f"separator {pattern!r} is not a valid regular expression: {error}."
+                ) from error
+        if not self.page_separator or not self.page_separator.isspace():
+            raise ConfigurationError(
+                f"page_separator must be non-empty whitespace, got {self.page_separator!r}: "
+                "it belongs to no page and must never join two words."
+            )
+        if self.section_context not in ("path", "label", "none"):
+            raise ConfigurationError(
+                f"section_context must be 'path', 'label' or 'none', got {self.section_context!r}."
+            )
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **options: object) -> ChunkingConfig:
+        """Builds a config from ``CHUNK_SIZE_TOKENS`` and ``CHUNK_OVERLAP_TOKENS``.
+
+        Raises:
+            MissingSettingError: either setting is missing; there is no default to guess.
+        """
+        missing = [
+            name
+            for name, value in (
+                ("CHUNK_SIZE_TOKENS", settings.chunk_size_tokens),
+                ("CHUNK_OVERLAP_TOKENS", settings.chunk_overlap_tokens),
+            )
+            if value is None
+        ]
+        if missing:
+            raise MissingSettingError(
+                f"set {' and '.join(missing)}: there is no default chunk size; the seed's "
+                "candidates are 256/32, 384/48 and 480/64 (choose by measured retrieval)."
+            )
+        assert settings.chunk_size_tokens is not None
+        assert settings.chunk_overlap_tokens is not None
+        return cls(
+            max_tokens=settings.chunk_size_tokens,
+            overlap_tokens=settings.chunk_overlap_tokens,
+            **options,  # type: ignore[arg-type]
+        )
+
+
+#: The seed's three experimental configurations, none declared the best.
+SEED_CANDIDATES: tuple[ChunkingConfig, ...] = (
+    ChunkingConfig(max_tokens=256, overlap_tokens=32),
+    ChunkingConfig(max_tokens=384, overlap_tokens=48),
+    ChunkingConfig(max_tokens=480, overlap_tokens=64),
+)
