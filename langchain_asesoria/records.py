@@ -1,0 +1,111 @@
+"""Chunks as flat, vector-store-safe records with stable ids (shared by every adapter).
+
+Values are ``str``, ``int``, ``float`` or ``bool`` only: no ``None`` (Chroma drops it
+silently), no lists or dicts (Chroma rejects them). A missing optional field is left
+out of the record; a section path is joined with ``SECTION_PATH_SEPARATOR``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Final
+
+from langchain_asesoria.models import Chunk
+
+__all__ = [
+    "CHUNK_ID",
+    "CHUNK_INDEX",
+    "DOC_ID",
+    "DOC_TYPE",
+    "EMBEDDING_TEXT",
+    "END_INDEX",
+    "FISCAL_YEAR",
+    "OVERLAP_TOKENS",
+    "PAGE",
+    "PAGE_END",
+    "SECTION_LABEL",
+    "SECTION_PATH",
+    "SECTION_PATH_SEPARATOR",
+    "SESSION_ID",
+    "SOURCE_SCOPE",
+    "START_INDEX",
+    "TAX",
+    "TEXT",
+    "TOKEN_COUNT",
+    "VIGENCIA",
+    "MetadataValue",
+    "chunk_id",
+    "chunk_metadata_record",
+]
+
+MetadataValue = str | int | float | bool
+
+DOC_ID: Final = "doc_id"
+DOC_TYPE: Final = "doc_type"
+TAX: Final = "tax"
+FISCAL_YEAR: Final = "fiscal_year"
+SOURCE_SCOPE: Final = "source_scope"
+SESSION_ID: Final = "session_id"
+VIGENCIA: Final = "vigencia"
+PAGE: Final = "page"
+PAGE_END: Final = "page_end"
+CHUNK_INDEX: Final = "chunk_index"
+SECTION_LABEL: Final = "section_label"
+SECTION_PATH: Final = "section_path"
+START_INDEX: Final = "start_index"
+END_INDEX: Final = "end_index"
+TOKEN_COUNT: Final = "token_count"
+OVERLAP_TOKENS: Final = "overlap_tokens"
+CHUNK_ID: Final = "chunk_id"
+TEXT: Final = "text"
+EMBEDDING_TEXT: Final = "embedding_text"
+
+SECTION_PATH_SEPARATOR: Final = " > "
+
+
+def chunk_id(chunk: Chunk) -> str:
+    """A stable id: the same document, span and model input give the same id.
+
+    Re-indexing unchanged input is therefore an upsert, never a duplicate; a changed
+    chunk (other text, model prefix or context) gets a new id.
+    """
+    digest = hashlib.sha256()
+    for part in (chunk.metadata.doc_id, str(chunk.start), str(chunk.end), chunk.embedding_text):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\x00")
+    return digest.hexdigest()[:32]
+
+
+def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
+    """The chunk's provenance and document fields as a flat, vector-store-safe dict.
+
+    Keys: the document fields that are set, ``page``, ``page_end``, ``chunk_index``,
+    ``section_label`` and ``section_path`` (when the chunk has a section),
+    ``start_index``/``end_index`` (offsets in the joined text), ``token_count``,
+    ``overlap_tokens`` and ``chunk_id``. The texts themselves are not included.
+    """
+    meta = chunk.metadata
+    record: dict[str, MetadataValue] = {DOC_ID: meta.doc_id, DOC_TYPE: meta.doc_type}
+    optional: dict[str, MetadataValue | None] = {
+        TAX: meta.tax,
+        FISCAL_YEAR: meta.fiscal_year,
+        SOURCE_SCOPE: meta.source_scope,
+        SESSION_ID: meta.session_id,
+        VIGENCIA: meta.vigencia,
+        PAGE: meta.page,
+        PAGE_END: meta.page_end,
+        CHUNK_INDEX: meta.chunk_index,
+        SECTION_LABEL: meta.section_label,
+        SECTION_PATH: SECTION_PATH_SEPARATOR.join(meta.section_path) or None,
+    }
+    record.update({key: value for key, value in optional.items() if value is not None})
+    record.update(
+        {
+            START_INDEX: chunk.start,
+            END_INDEX: chunk.end,
+            TOKEN_COUNT: chunk.token_count,
+            OVERLAP_TOKENS: chunk.overlap_tokens,
+            CHUNK_ID: chunk_id(chunk),
+        }
+    )
+    return record

