@@ -10,6 +10,7 @@ are wrong with it, as with real tokenizers.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenization
@@ -17,7 +18,7 @@ from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenizat
 __all__ = ["ByteTokenization", "WordTokenization"]
 
 
-class _FakeTokenization(ProfiledTokenization):
+class _FakeTokenization(ProfiledTokenization, ABC):
     __slots__ = ("_limit", "_special")
 
     def __init__(
@@ -48,8 +49,9 @@ class _FakeTokenization(ProfiledTokenization):
     def count_content(self, text: str) -> int:
         return len(self.token_starts(text))
 
+    @abstractmethod
     def token_starts(self, text: str) -> Sequence[int]:
-        raise NotImplementedError  # each fake defines its tokens
+        """Each fake defines its tokens by their start offsets."""
 
 
 class ByteTokenization(_FakeTokenization):
