@@ -49,6 +49,9 @@ class _FakeTokenization(ProfiledTokenization, ABC):
     def count_content(self, text: str) -> int:
         return len(self.token_starts(text))
 
+    def count_content_batch(self, texts: Sequence[str]) -> list[int]:
+        return [self.count_content(text) for text in texts]
+
     @abstractmethod
     def token_starts(self, text: str) -> Sequence[int]:
         """Each fake defines its tokens by their start offsets."""

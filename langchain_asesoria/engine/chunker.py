@@ -100,17 +100,20 @@ def chunk_document(
         return []
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     starts = tokenization.token_starts(text)
+    contexts = [_context(segment, config.section_context) for segment in segments]
+    fixed_costs = tokenization.count_batch([tokenization.prepare("", c) for c in contexts])
     chunks: list[Chunk] = []
-    for segment in segments:
+    for segment, context, fixed in zip(segments, contexts, fixed_costs, strict=True):
         packer = Packer(
             text=text,
-            context=_context(segment, config.section_context),
+            context=context,
             tokenization=tokenization,
             max_tokens=config.max_tokens,
             overlap_target=config.overlap_tokens,
             starts=starts,
             cuts=SectionCuts.find(text, segment.start, segment.end, separators),
             doc_id=doc_id,
+            fixed=fixed,
         )
         for packed in packer.pack():
             chunk_metadata = metadata.for_chunk(

@@ -23,6 +23,9 @@ __all__ = ["PackedChunk", "Packer"]
 #: try: offsets-based estimates are off by a token or two at the edges.
 _SLACK = 2
 
+#: How many chunks are planned from estimates and confirmed in one batched count.
+_PLAN_AHEAD = 32
+
 
 @dataclass(frozen=True, slots=True)
 class PackedChunk:
@@ -48,6 +51,7 @@ class Packer:
         starts: Start offsets of the document's content tokens, ascending.
         cuts: The section's separator cuts.
         doc_id: For error messages.
+        fixed: Exact tokens of ``prepare("", context)``: prefix, context, specials.
     """
 
     text: str
@@ -58,12 +62,11 @@ class Packer:
     starts: Sequence[int]
     cuts: SectionCuts
     doc_id: str
-    fixed: int = 0
+    fixed: int
     _counts: dict[tuple[int, int], int] = field(default_factory=dict)
     _ends: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.fixed = self.tokenization.count(self.tokenization.prepare("", self.context))
         if self.fixed >= self.max_tokens:
             raise ContextTooLongError(
                 f"document {self.doc_id!r}, section at {self.cuts.start}: the model prefix and "
@@ -218,7 +221,13 @@ class Packer:
     # -- packing --------------------------------------------------------------------
 
     def pack(self) -> Iterator[PackedChunk]:
-        """Chunks of the section in order; trimmed, exact, within budget."""
+        """Chunks of the section in order; trimmed, exact, within budget.
+
+        Chunks are planned ahead from estimates alone and confirmed together with one
+        batched exact count; from the first planned chunk that fails (over budget, or
+        an overlap over target), one chunk is found by the exact search instead, and
+        planning resumes after it.
+        """
         text, cuts = self.text, self.cuts
         section_start = lstrip_at(text, cuts.start, cuts.end)
         section_end = rstrip_at(text, section_start, cuts.end)
@@ -226,12 +235,77 @@ class Packer:
             return
         active = cuts.active_cuts(self.oversized)
         self._ends = [*(rstrip_at(text, section_start, cut) for cut in active), section_end]
-        start, end, overlap = section_start, self._fresh_end(section_start), 0
+        previous: tuple[int, int] | None = None
         while True:
-            yield self._packed(start, end, overlap)
-            if end >= section_end:
+            plan = self._plan(previous, section_start, section_end)
+            confirmed = self._confirm(plan)
+            for chunk in confirmed:
+                yield chunk
+                previous = (chunk.start, chunk.end)
+            if previous is not None and previous[1] >= section_end:
                 return
-            start, end, overlap = self._next_chunk(start, end)
+            if len(confirmed) == len(plan) and plan:
+                continue
+            if previous is None:
+                chunk = self._packed(section_start, self._fresh_end(section_start), 0)
+            else:
+                chunk = self._packed(*self._next_chunk(*previous))
+            yield chunk
+            previous = (chunk.start, chunk.end)
+            if chunk.end >= section_end:
+                return
+
+    def _estimated_end(self, start: int, after: int) -> int | None:
+        """The furthest unit end beyond ``after`` whose estimate fits, or None."""
+        ends = self._ends
+        low = bisect_right(ends, after)
+        index = bisect_right(ends, self._position_limit(start), low) - 1
+        return ends[index] if index >= low else None
+
+    def _plan(
+        self, previous: tuple[int, int] | None, section_start: int, section_end: int
+    ) -> list[tuple[int, int, int]]:
+        """Up to ``_PLAN_AHEAD`` chunks ``(start, end, previous_end)`` from estimates."""
+        plan: list[tuple[int, int, int]] = []
+        while len(plan) < _PLAN_AHEAD:
+            if previous is None:
+                start, after = section_start, section_start
+                end = self._estimated_end(start, after)
+            else:
+                after = previous[1]
+                start, end = lstrip_at(self.text, after, section_end), None
+                for candidate in self._overlap_starts(*previous):
+                    end = self._estimated_end(candidate, after)
+                    if end is not None:
+                        start = candidate
+                        break
+                else:
+                    end = self._estimated_end(start, start)
+            if end is None:
+                break
+            plan.append((start, end, after))
+            if end >= section_end:
+                break
+            previous = (start, end)
+        return plan
+
+    def _confirm(self, plan: list[tuple[int, int, int]]) -> list[PackedChunk]:
+        """The planned chunks that exact counts confirm, up to the first that fails."""
+        if not plan:
+            return []
+        text, prepare = self.text, self.tokenization.prepare
+        prepared = [prepare(text[start:end], self.context) for start, end, _ in plan]
+        counts = self.tokenization.count_batch(prepared)
+        shared_spans = [(start, after) for start, _, after in plan if start < after]
+        shared = iter(self.tokenization.count_content_batch([text[a:b] for a, b in shared_spans]))
+        confirmed: list[PackedChunk] = []
+        for (start, end, after), embedding_text, count in zip(plan, prepared, counts, strict=True):
+            self._counts[(start, end)] = count
+            overlap = next(shared) if start < after else 0
+            if count > self.max_tokens or overlap > self.overlap_target:
+                break
+            confirmed.append(PackedChunk(start, end, embedding_text, count, overlap))
+        return confirmed
 
     def _next_chunk(self, previous_start: int, previous_end: int) -> tuple[int, int, int]:
         for start in self._overlap_starts(previous_start, previous_end):

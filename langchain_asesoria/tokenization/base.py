@@ -57,6 +57,10 @@ class Tokenization(Protocol):
         """Exact tokens of ``text`` alone: no special tokens, prefix or context."""
         ...
 
+    def count_content_batch(self, texts: Sequence[str]) -> list[int]:
+        """``[count_content(t) for t in texts]``, possibly on several cores."""
+        ...
+
     def token_starts(self, text: str) -> Sequence[int]:
         """Ascending start offsets (in characters of ``text``) of its content tokens."""
         ...

@@ -1,0 +1,242 @@
+"""Documents on disk read into ``LoadedPage`` values: PDF per page, Markdown and text whole.
+
+A file's kind comes from its extension (``FILE_KINDS``). Text and Markdown are one page
+of UTF-8 text, so a chunk's offsets are character positions in the file; a PDF is its
+pages' extracted text, numbered from 1 (``pypdf``, the ``pdf`` extra). Every failure
+names the file and says what to do::
+
+    DocumentReadError (AsesoriaError, OSError)   a file that cannot be read as a document
+    ├── UnsupportedFileError                     an extension with no reader
+    ├── EncryptedDocumentError                   a PDF that needs a password
+    ├── DamagedDocumentError                     a truncated or corrupt PDF
+    ├── NoTextLayerError                         a PDF with no extractable text (scanned)
+    └── TextEncodingError (also UnicodeError)    a text file that is not UTF-8
+
+This module never imports LangChain.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Literal
+
+from langchain_asesoria.errors import AsesoriaError, MissingDependencyError
+from langchain_asesoria.models import LoadedPage
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
+
+__all__ = [
+    "FILE_KINDS",
+    "DamagedDocumentError",
+    "DocumentReadError",
+    "EncryptedDocumentError",
+    "FileKind",
+    "NoTextLayerError",
+    "TextEncodingError",
+    "UnsupportedFileError",
+    "blank_front_matter",
+    "file_kind",
+    "iter_pages",
+    "page_count",
+    "read_pages",
+]
+
+FileKind = Literal["pdf", "markdown", "text"]
+
+#: Extension (lower case) -> kind of document.
+FILE_KINDS: dict[str, FileKind] = {
+    ".pdf": "pdf",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+}
+
+_PDF_EXTRA = "pip install 'langchain-asesoria[pdf]'"
+
+
+class DocumentReadError(AsesoriaError, OSError):
+    """A file that cannot be read as a document (the message names it and the fix)."""
+
+
+class UnsupportedFileError(DocumentReadError):
+    """A file whose extension has no reader."""
+
+
+class EncryptedDocumentError(DocumentReadError):
+    """A PDF encrypted with a password (an empty user password is opened silently)."""
+
+
+class DamagedDocumentError(DocumentReadError):
+    """A truncated or corrupt PDF that ``pypdf`` cannot parse."""
+
+
+class NoTextLayerError(DocumentReadError):
+    """A PDF whose pages hold no extractable text: scanned images need OCR first."""
+
+
+class TextEncodingError(DocumentReadError, UnicodeError):
+    """A text or Markdown file that is not valid UTF-8."""
+
+
+def file_kind(path: Path) -> FileKind:
+    """The kind of document a path holds, by its extension.
+
+    Raises:
+        UnsupportedFileError: an extension missing from ``FILE_KINDS``.
+    """
+    kind = FILE_KINDS.get(path.suffix.lower())
+    if kind is None:
+        supported = ", ".join(sorted(FILE_KINDS))
+        raise UnsupportedFileError(
+            f"{path}: unsupported file type {path.suffix or '(no extension)'!r}; "
+            f"supported: {supported}."
+        )
+    return kind
+
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n.*?^(?:---|\.\.\.)[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
+def blank_front_matter(text: str) -> str:
+    """``text`` with a leading YAML front matter block turned into spaces.
+
+    Line breaks are kept and every other character becomes a space, so offsets and
+    line numbers stay those of the file while the metadata block is never chunked.
+    """
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return text
+    blank = re.sub(r"[^\r\n]", " ", match.group())
+    return blank + text[match.end() :]
+
+
+def _read_utf8(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        reason = error.strerror or error
+        raise DocumentReadError(f"{path}: cannot read the file: {reason}.") from error
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise TextEncodingError(
+            f"{path}: not valid UTF-8 (byte {data[error.start]:#04x} at position "
+            f"{error.start}); convert it first, for example "
+            f"`iconv -f latin1 -t utf-8 {path.name} > {path.stem}.utf8{path.suffix}`."
+        ) from error
+
+
+def _iter_text(path: Path) -> Iterator[LoadedPage]:
+    yield LoadedPage(_read_utf8(path), 1, str(path))
+
+
+def _iter_markdown(path: Path) -> Iterator[LoadedPage]:
+    yield LoadedPage(blank_front_matter(_read_utf8(path)), 1, str(path))
+
+
+def _pypdf() -> ModuleType:
+    try:
+        return importlib.import_module("pypdf")
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"reading PDF files needs pypdf and cryptography: {_PDF_EXTRA}."
+        ) from error
+
+
+def _open_pdf(path: Path) -> PdfReader:
+    """A ``pypdf.PdfReader``, decrypted when its user password is empty."""
+    pypdf = _pypdf()
+    errors = importlib.import_module("pypdf.errors")
+    try:
+        reader: PdfReader = pypdf.PdfReader(path)
+    except FileNotFoundError as error:
+        raise DocumentReadError(f"{path}: no such file.") from error
+    except (errors.PyPdfError, OSError, ValueError) as error:
+        raise DamagedDocumentError(
+            f"{path}: damaged or truncated PDF ({error}); re-download it or repair it "
+            "(for example with `qpdf in.pdf out.pdf`)."
+        ) from error
+    if reader.is_encrypted:
+        try:
+            decrypted = reader.decrypt("")
+        except errors.DependencyError as error:
+            raise MissingDependencyError(
+                f"{path}: this PDF is AES-encrypted; decrypting it needs cryptography: "
+                f"{_PDF_EXTRA}."
+            ) from error
+        if not decrypted:
+            raise EncryptedDocumentError(
+                f"{path}: the PDF is encrypted with a password; decrypt it first, for "
+                "example `qpdf --password=PASSWORD --decrypt in.pdf out.pdf`."
+            )
+    return reader
+
+
+def _iter_pdf(path: Path) -> Iterator[LoadedPage]:
+    reader = _open_pdf(path)
+    pages = reader.pages
+    found_text = False
+    for number, page in enumerate(pages, start=1):
+        try:
+            text = page.extract_text() or ""
+        # pypdf raises many unrelated types on damaged content streams.
+        except Exception as error:
+            raise DamagedDocumentError(
+                f"{path}: cannot extract the text of page {number} ({type(error).__name__}: "
+                f"{error}); the PDF is damaged: repair it (for example `qpdf in.pdf out.pdf`)."
+            ) from error
+        found_text = found_text or bool(text.strip())
+        yield LoadedPage(text, number, str(path))
+    if not found_text:
+        raise NoTextLayerError(
+            f"{path}: none of its {len(pages)} pages holds extractable text (a scanned "
+            "PDF?); run OCR first, for example `ocrmypdf in.pdf out.pdf`."
+        )
+
+
+_READERS: dict[FileKind, Callable[[Path], Iterator[LoadedPage]]] = {
+    "pdf": _iter_pdf,
+    "markdown": _iter_markdown,
+    "text": _iter_text,
+}
+
+
+def iter_pages(path: str | Path) -> Iterator[LoadedPage]:
+    """Yields a document's pages one by one (for progress), numbered from 1.
+
+    Pages carry ``source=str(path)``. Markdown front matter is blanked
+    (``blank_front_matter``). A PDF page without text is yielded with empty text, so
+    page numbers stay those of the PDF.
+
+    Raises:
+        DocumentReadError: the file cannot be read (one of the subclasses above), raised
+            before the first page or, for damage found late, while iterating.
+        MissingDependencyError: a PDF without the ``pdf`` extra installed.
+    """
+    path = Path(path)
+    reader = _READERS[file_kind(path)]
+    if not path.is_file():
+        raise DocumentReadError(f"{path}: no such file.")
+    return reader(path)
+
+
+def read_pages(path: str | Path) -> list[LoadedPage]:
+    """All of a document's pages (see ``iter_pages``): ready for ``chunk_document``."""
+    return list(iter_pages(path))
+
+
+def page_count(path: str | Path) -> int:
+    """How many pages ``iter_pages`` will yield, cheaply (a PDF is opened, not extracted).
+
+    Raises:
+        DocumentReadError: as ``iter_pages`` (a PDF is opened and decrypted).
+    """
+    path = Path(path)
+    if file_kind(path) != "pdf":
+        return 1
+    return len(_open_pdf(path).pages)
