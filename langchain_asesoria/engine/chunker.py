@@ -55,6 +55,24 @@ def _check_inputs(
         )
 
 
+def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenization) -> None:
+    """Plans every section from estimates and counts all plans in two batched calls."""
+    plans = [packer.plan() for packer in packers]
+    text = packers[0].text if packers else ""
+    prepared = [
+        tokenization.prepare(text[start:end], packer.context)
+        for packer, plan in zip(packers, plans, strict=True)
+        for start, end, _ in plan
+    ]
+    shared = [text[start:after] for plan in plans for start, _, after in plan if start < after]
+    counts = iter(tokenization.count_batch(prepared))
+    shared_counts = iter(tokenization.count_content_batch(shared))
+    for packer, plan in zip(packers, plans, strict=True):
+        plan_counts = [next(counts) for _ in plan]
+        plan_shared = [next(shared_counts) for start, _, after in plan if start < after]
+        packer.seed_counts(plan, plan_counts, plan_shared)
+
+
 def chunk_document(
     pages: Sequence[LoadedPage],
     metadata: ChunkMetadata,
@@ -102,9 +120,8 @@ def chunk_document(
     starts = tokenization.token_starts(text)
     contexts = [_context(segment, config.section_context) for segment in segments]
     fixed_costs = tokenization.count_batch([tokenization.prepare("", c) for c in contexts])
-    chunks: list[Chunk] = []
-    for segment, context, fixed in zip(segments, contexts, fixed_costs, strict=True):
-        packer = Packer(
+    packers = [
+        Packer(
             text=text,
             context=context,
             tokenization=tokenization,
@@ -115,6 +132,11 @@ def chunk_document(
             doc_id=doc_id,
             fixed=fixed,
         )
+        for segment, context, fixed in zip(segments, contexts, fixed_costs, strict=True)
+    ]
+    _confirm_plans_together(packers, tokenization)
+    chunks: list[Chunk] = []
+    for segment, packer in zip(segments, packers, strict=True):
         for packed in packer.pack():
             chunk_metadata = metadata.for_chunk(
                 page=joined.page_at(packed.start),

@@ -64,7 +64,11 @@ class Packer:
     doc_id: str
     fixed: int
     _counts: dict[tuple[int, int], int] = field(default_factory=dict)
+    _shared: dict[tuple[int, int], int] = field(default_factory=dict)
     _ends: list[int] = field(default_factory=list)
+    _section_start: int = 0
+    _section_end: int = 0
+    _initial_plan: list[tuple[int, int, int]] | None = None
 
     def __post_init__(self) -> None:
         if self.fixed >= self.max_tokens:
@@ -220,6 +224,34 @@ class Packer:
 
     # -- packing --------------------------------------------------------------------
 
+    def plan(self) -> list[tuple[int, int, int]]:
+        """The section's chunks ``(start, end, previous_end)`` planned from estimates.
+
+        Call before ``pack`` to batch the exact counts of several sections at once
+        (see ``prepared_plan`` and ``seed_counts``); ``pack`` then starts from it.
+        """
+        text, cuts = self.text, self.cuts
+        self._section_start = lstrip_at(text, cuts.start, cuts.end)
+        self._section_end = rstrip_at(text, self._section_start, cuts.end)
+        if self._section_start >= self._section_end:
+            self._initial_plan = []
+            return []
+        active = cuts.active_cuts(self.oversized)
+        self._ends = [*(rstrip_at(text, self._section_start, c) for c in active), self._section_end]
+        self._initial_plan = self._plan(None, limit=None)
+        return self._initial_plan
+
+    def seed_counts(
+        self, plan: list[tuple[int, int, int]], counts: Sequence[int], shared: Sequence[int]
+    ) -> None:
+        """Records exact counts made elsewhere for ``plan`` (one per chunk; one per
+        chunk that starts before its ``previous_end``)."""
+        shared_values = iter(shared)
+        for (start, end, after), count in zip(plan, counts, strict=True):
+            self._counts[(start, end)] = count
+            if start < after:
+                self._shared[(start, after)] = next(shared_values)
+
     def pack(self) -> Iterator[PackedChunk]:
         """Chunks of the section in order; trimmed, exact, within budget.
 
@@ -228,32 +260,28 @@ class Packer:
         an overlap over target), one chunk is found by the exact search instead, and
         planning resumes after it.
         """
-        text, cuts = self.text, self.cuts
-        section_start = lstrip_at(text, cuts.start, cuts.end)
-        section_end = rstrip_at(text, section_start, cuts.end)
-        if section_start >= section_end:
+        plan = self._initial_plan if self._initial_plan is not None else self.plan()
+        if not plan and self._section_start >= self._section_end:
             return
-        active = cuts.active_cuts(self.oversized)
-        self._ends = [*(rstrip_at(text, section_start, cut) for cut in active), section_end]
+        section_start, section_end = self._section_start, self._section_end
         previous: tuple[int, int] | None = None
         while True:
-            plan = self._plan(previous, section_start, section_end)
             confirmed = self._confirm(plan)
             for chunk in confirmed:
                 yield chunk
                 previous = (chunk.start, chunk.end)
             if previous is not None and previous[1] >= section_end:
                 return
-            if len(confirmed) == len(plan) and plan:
-                continue
-            if previous is None:
-                chunk = self._packed(section_start, self._fresh_end(section_start), 0)
-            else:
-                chunk = self._packed(*self._next_chunk(*previous))
-            yield chunk
-            previous = (chunk.start, chunk.end)
-            if chunk.end >= section_end:
-                return
+            if not plan or len(confirmed) < len(plan):
+                if previous is None:
+                    chunk = self._packed(section_start, self._fresh_end(section_start), 0)
+                else:
+                    chunk = self._packed(*self._next_chunk(*previous))
+                yield chunk
+                previous = (chunk.start, chunk.end)
+                if chunk.end >= section_end:
+                    return
+            plan = self._plan(previous, limit=_PLAN_AHEAD)
 
     def _estimated_end(self, start: int, after: int) -> int | None:
         """The furthest unit end beyond ``after`` whose estimate fits, or None."""
@@ -263,11 +291,12 @@ class Packer:
         return ends[index] if index >= low else None
 
     def _plan(
-        self, previous: tuple[int, int] | None, section_start: int, section_end: int
+        self, previous: tuple[int, int] | None, limit: int | None
     ) -> list[tuple[int, int, int]]:
-        """Up to ``_PLAN_AHEAD`` chunks ``(start, end, previous_end)`` from estimates."""
+        """Chunks ``(start, end, previous_end)`` from estimates alone, up to ``limit``."""
+        section_start, section_end = self._section_start, self._section_end
         plan: list[tuple[int, int, int]] = []
-        while len(plan) < _PLAN_AHEAD:
+        while limit is None or len(plan) < limit:
             if previous is None:
                 start, after = section_start, section_start
                 end = self._estimated_end(start, after)
@@ -291,25 +320,32 @@ class Packer:
 
     def _confirm(self, plan: list[tuple[int, int, int]]) -> list[PackedChunk]:
         """The planned chunks that exact counts confirm, up to the first that fails."""
-        if not plan:
-            return []
-        text, prepare = self.text, self.tokenization.prepare
-        prepared = [prepare(text[start:end], self.context) for start, end, _ in plan]
-        counts = self.tokenization.count_batch(prepared)
-        shared_spans = [(start, after) for start, _, after in plan if start < after]
-        shared = iter(self.tokenization.count_content_batch([text[a:b] for a, b in shared_spans]))
+        text, counts, shared = self.text, self._counts, self._shared
+        missing = [(start, end) for start, end, _ in plan if (start, end) not in counts]
+        if missing:
+            prepare = self.tokenization.prepare
+            values = self.tokenization.count_batch(
+                [prepare(text[start:end], self.context) for start, end in missing]
+            )
+            counts.update(zip(missing, values, strict=True))
+        unshared = [(s, a) for s, _, a in plan if s < a and (s, a) not in shared]
+        if unshared:
+            values = self.tokenization.count_content_batch([text[s:a] for s, a in unshared])
+            shared.update(zip(unshared, values, strict=True))
         confirmed: list[PackedChunk] = []
-        for (start, end, after), embedding_text, count in zip(plan, prepared, counts, strict=True):
-            self._counts[(start, end)] = count
-            overlap = next(shared) if start < after else 0
-            if count > self.max_tokens or overlap > self.overlap_target:
+        for start, end, after in plan:
+            overlap = shared[(start, after)] if start < after else 0
+            if counts[(start, end)] > self.max_tokens or overlap > self.overlap_target:
                 break
-            confirmed.append(PackedChunk(start, end, embedding_text, count, overlap))
+            confirmed.append(self._packed(start, end, overlap))
         return confirmed
 
     def _next_chunk(self, previous_start: int, previous_end: int) -> tuple[int, int, int]:
         for start in self._overlap_starts(previous_start, previous_end):
-            shared = self.tokenization.count_content(self.text[start:previous_end])
+            shared = self._shared.get((start, previous_end))
+            if shared is None:
+                shared = self.tokenization.count_content(self.text[start:previous_end])
+                self._shared[(start, previous_end)] = shared
             if shared > self.overlap_target:
                 continue
             end = self._furthest_unit_end(start, previous_end)
