@@ -47,7 +47,21 @@ def is_safe_cut(text: str, position: int) -> bool:
         return False
     if "\U0001f3fb" <= char <= "\U0001f3ff" or "\udc00" <= char <= "\udfff":
         return False
+    if _is_regional_indicator(char) and _is_regional_indicator(text[position - 1]):
+        return _regional_indicators_before(text, position) % 2 == 0
     return not unicodedata.combining(char) and unicodedata.category(char) not in ("Mc", "Me")
+
+
+def _is_regional_indicator(char: str) -> bool:
+    return "\U0001f1e6" <= char <= "\U0001f1ff"
+
+
+def _regional_indicators_before(text: str, position: int) -> int:
+    """How many regional indicators run up to ``position``: flags pair them up."""
+    count = 0
+    while position - count > 0 and _is_regional_indicator(text[position - count - 1]):
+        count += 1
+    return count
 
 
 @dataclass(frozen=True, slots=True)

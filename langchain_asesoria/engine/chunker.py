@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from langchain_asesoria.engine.boundaries import SectionCuts
 from langchain_asesoria.engine.packer import Packer
@@ -74,12 +74,12 @@ def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenizatio
 
 
 def chunk_document(
-    pages: Sequence[LoadedPage],
+    pages: Iterable[LoadedPage],
     metadata: ChunkMetadata,
     *,
     config: ChunkingConfig,
     tokenization: Tokenization,
-    sections: Sequence[SectionSpan] | None = None,
+    sections: Iterable[SectionSpan] | None = None,
 ) -> list[Chunk]:
     """Splits one document into chunks that fit the model exactly and cite their source.
 
@@ -112,7 +112,10 @@ def chunk_document(
         raise ConfigurationError(
             f"document {doc_id!r}: pass sections or set detect_markdown_headings, not both."
         )
-    spans = detect_markdown_sections(text) if config.detect_markdown_headings else sections or ()
+    if config.detect_markdown_headings:
+        spans = detect_markdown_sections(text)
+    else:
+        spans = list(sections) if sections is not None else []
     segments = segments_for(spans, len(text), doc_id)
     if not text.strip():
         return []

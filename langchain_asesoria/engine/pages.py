@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from langchain_asesoria.errors import InvalidPagesError
@@ -37,7 +37,7 @@ class JoinedText:
 
 
 def join_pages(
-    pages: Sequence[LoadedPage], separator: str = "\n\n", doc_id: str = "?"
+    pages: Iterable[LoadedPage], separator: str = "\n\n", doc_id: str = "?"
 ) -> JoinedText:
     """Joins one document's pages, after checking that they are one document's, in order.
 
@@ -46,6 +46,7 @@ def join_pages(
             number that is not a positive integer, pages out of order or duplicated,
             or pages whose ``source`` differ.
     """
+    pages = list(pages)  # a loader's lazy_load() yields: read it once, keep every page
     sources: set[str] = set()
     previous = 0
     for index, page in enumerate(pages):

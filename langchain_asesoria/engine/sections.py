@@ -104,6 +104,8 @@ def _headings(text: str) -> list[_Heading]:
             continue
         heading = _ATX.fullmatch(line)
         title = (heading.group(2) or "").strip() if heading else ""
+        if title.strip("#") == "":  # "# #" and "### ###" are empty headings
+            title = ""
         if heading and title:
             headings.append(_Heading(match.start(), len(heading.group(1)), title))
         elif headings and line.strip():

@@ -122,11 +122,14 @@ class HuggingFaceTokenization(ProfiledTokenization):
     ) -> HuggingFaceTokenization:
         """Wraps a ``transformers`` fast tokenizer (its Rust backend, copied).
 
-        The limit is, in order: ``max_input_tokens``, the profile's, the tokenizer's
-        ``model_max_length`` when it is a real number.
+        The real limit is the profile's, else the tokenizer's ``model_max_length`` when
+        it is a real number; ``max_input_tokens`` may lower it, never raise it, and is
+        required when no limit is known.
 
         Raises:
             TokenizerLoadError: a slow tokenizer (load it with ``use_fast=True``).
+            MissingSettingError: no limit is known and none was given.
+            ModelLimitError: ``max_input_tokens`` above the real limit.
         """
         backend = getattr(tokenizer, "backend_tokenizer", None)
         if not isinstance(backend, Tokenizer):
@@ -139,9 +142,7 @@ class HuggingFaceTokenization(ProfiledTokenization):
         declared = getattr(tokenizer, "model_max_length", None)
         if isinstance(declared, int) and declared < _NO_LIMIT_SENTINEL:
             base = replace(base, max_input_tokens=base.max_input_tokens or declared)
-        if max_input_tokens is not None:
-            base = replace(base, max_input_tokens=max_input_tokens)
-        return cls(backend, base, name)
+        return cls(backend, _apply_explicit_limit(base, max_input_tokens, name), name)
 
 
 _PIECE_CHARS = 1 << 15

@@ -1,0 +1,147 @@
+"""The public API: documented names exported, heavy and LangChain imports kept out."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import inspect
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import langchain_asesoria
+from langchain_asesoria import errors
+
+#: The names of the seed and of SPEC.md's "Public API" section.
+SEED_NAMES = (
+    "LoadedPage",
+    "ChunkMetadata",
+    "SectionSpan",
+    "Settings",
+    "get_settings",
+    "ChunkingConfig",
+    "Chunk",
+    "chunk_document",
+    "load_tokenization",
+    "Tokenization",
+)
+
+ENGINE = Path(langchain_asesoria.__file__).resolve().parent / "engine"
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def _readme_imports() -> set[str]:
+    """Names the README imports ``from langchain_asesoria`` in its Python examples."""
+    names: set[str] = set()
+    text = README.read_text(encoding="utf-8") if README.is_file() else ""
+    for block in re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL):
+        for node in ast.walk(ast.parse(block)):
+            if isinstance(node, ast.ImportFrom) and node.module == "langchain_asesoria":
+                names.update(alias.name for alias in node.names)
+    return names
+
+
+def _readme_error_table() -> set[str]:
+    text = README.read_text(encoding="utf-8") if README.is_file() else ""
+    return set(re.findall(r"^\| `(\w+Error)` \|", text, flags=re.MULTILINE))
+
+
+def _run(code: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    return result.stdout.strip()
+
+
+@pytest.mark.parametrize("name", SEED_NAMES)
+def test_seed_names_are_exported(name: str):
+    assert name in langchain_asesoria.__all__
+    assert name in (langchain_asesoria.__doc__ or "")
+
+
+def test_names_the_readme_imports_are_exported():
+    names = _readme_imports()
+    assert names, "the README shows how to import the package"
+    assert names <= set(langchain_asesoria.__all__)
+
+
+def test_errors_the_readme_documents_are_exported():
+    documented = _readme_error_table()
+    assert documented, "the README documents the errors"
+    assert documented <= set(errors.__all__)
+    assert set(errors.__all__) - documented <= {"AsesoriaError", "BudgetError"}
+
+
+def test_all_has_no_duplicates():
+    assert len(langchain_asesoria.__all__) == len(set(langchain_asesoria.__all__))
+
+
+@pytest.mark.parametrize("name", langchain_asesoria.__all__)
+def test_every_name_in_all_is_importable(name: str):
+    namespace: dict[str, object] = {}
+    exec(f"from langchain_asesoria import {name}", namespace)
+    assert namespace[name] is getattr(langchain_asesoria, name)
+
+
+def test_star_import_gives_exactly_all():
+    namespace: dict[str, object] = {}
+    exec("from langchain_asesoria import *", namespace)
+    assert set(namespace) - {"__builtins__"} == set(langchain_asesoria.__all__)
+
+
+def test_every_public_object_defined_in_the_package_is_in_all():
+    public = {
+        name
+        for name, value in vars(langchain_asesoria).items()
+        if not name.startswith("_")
+        and not inspect.ismodule(value)
+        and getattr(value, "__module__", "").startswith("langchain_asesoria")
+    }
+    assert public <= set(langchain_asesoria.__all__)
+
+
+def test_every_error_is_exported():
+    assert set(errors.__all__) <= set(langchain_asesoria.__all__)
+
+
+def test_version_matches_the_installed_distribution():
+    assert langchain_asesoria.__version__ == importlib.metadata.version("langchain-asesoria")
+
+
+def test_import_does_not_import_transformers():
+    out = _run(
+        "import sys, langchain_asesoria; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'transformers'))"
+    )
+    assert out == "[]"
+
+
+def test_engine_does_not_import_langchain():
+    out = _run(
+        "import sys, langchain_asesoria.engine; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('langchain_core', 'langchain_text_splitters', 'langchain')))"
+    )
+    assert out == "[]"
+
+
+@pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)
+def test_engine_sources_never_name_langchain_or_a_tokenizer_library(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imported.add(node.module.split(".")[0])
+    forbidden = {
+        "langchain",
+        "langchain_core",
+        "langchain_text_splitters",
+        "transformers",
+        "tokenizers",
+    }
+    assert imported & forbidden == set()
