@@ -495,3 +495,17 @@ def test_seed_candidates_with_the_real_e5_tokenizer(
         assert chunk.embedding_text.startswith("passage: ")
         assert chunk.token_count > e5.count(chunk.text)
     assert e5.prepare_query("¿Qué es el mínimo exento?") == "query: ¿Qué es el mínimo exento?"
+
+
+def test_from_transformers_reads_the_folder_real_limit(minilm_folder: Path) -> None:
+    """A tokenizer loaded from a sentence-transformers folder keeps its real limit (256)."""
+
+    class FolderTokenizer:
+        backend_tokenizer = Tokenizer.from_file(str(minilm_folder / "tokenizer.json"))
+        name_or_path = str(minilm_folder)
+        model_max_length = 512
+
+    wrapped = HuggingFaceTokenization.from_transformers(FolderTokenizer())
+    assert wrapped.max_input_tokens == 256
+    with pytest.raises(ModelLimitError):
+        HuggingFaceTokenization.from_transformers(FolderTokenizer(), max_input_tokens=400)

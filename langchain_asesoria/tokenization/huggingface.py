@@ -122,7 +122,9 @@ class HuggingFaceTokenization(ProfiledTokenization):
     ) -> HuggingFaceTokenization:
         """Wraps a ``transformers`` fast tokenizer (its Rust backend, copied).
 
-        The real limit is the profile's, else the tokenizer's ``model_max_length`` when
+        The real limit is the profile's (for a tokenizer loaded from a local folder,
+        the folder's ``sentence_bert_config.json`` as in ``load_tokenization``), else
+        the tokenizer's ``model_max_length`` when
         it is a real number; ``max_input_tokens`` may lower it, never raise it, and is
         required when no limit is known.
 
@@ -139,6 +141,8 @@ class HuggingFaceTokenization(ProfiledTokenization):
             )
         name = str(getattr(tokenizer, "name_or_path", "") or "transformers-tokenizer")
         base = profile or profile_for(name) or ModelProfile()
+        if profile is None and Path(name).is_dir():  # its sentence_bert_config.json wins
+            base = _folder_profile(Path(name), profile_for(name))
         declared = getattr(tokenizer, "model_max_length", None)
         if isinstance(declared, int) and declared < _NO_LIMIT_SENTINEL:
             base = replace(base, max_input_tokens=base.max_input_tokens or declared)

@@ -1,0 +1,57 @@
+"""LangChain adapters around the engine: splitter, transformer, embeddings, filters, loaders.
+
+::
+
+    from langchain_asesoria.langchain import AsesoriaDocumentTransformer, PdfPageLoader
+
+    transformer = AsesoriaDocumentTransformer(tokenization, config, tax="IRPF")
+    chunks = transformer.invoke(PdfPageLoader("manual.pdf").load())
+    vector_store.add_documents(chunks)  # embeds embedding_text; ids upsert
+
+The engine (``langchain_asesoria.engine``) never imports LangChain; this package is
+the only place that does. Heavy optional dependencies (pypdf) load lazily.
+"""
+
+from langchain_asesoria.langchain.documents import (
+    PAGE_LABEL,
+    PAGE_LABEL_END,
+    PageContent,
+    citation,
+    original_text,
+    scalar_metadata,
+)
+from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
+from langchain_asesoria.langchain.filters import (
+    chroma_session_filter,
+    in_memory_session_filter,
+    visible_to_session,
+)
+from langchain_asesoria.langchain.loaders import PdfPageLoader, TextFileLoader
+from langchain_asesoria.langchain.sources import DOCUMENT_FIELDS
+from langchain_asesoria.langchain.splitter import SPLITTER_KEYS, AsesoriaTextSplitter
+from langchain_asesoria.langchain.transformer import (
+    DEFAULT_MARKDOWN_SUFFIXES,
+    AsesoriaDocumentTransformer,
+    DocumentsInput,
+)
+
+__all__ = [
+    "DEFAULT_MARKDOWN_SUFFIXES",
+    "DOCUMENT_FIELDS",
+    "PAGE_LABEL",
+    "PAGE_LABEL_END",
+    "SPLITTER_KEYS",
+    "AsesoriaDocumentTransformer",
+    "AsesoriaEmbeddings",
+    "AsesoriaTextSplitter",
+    "DocumentsInput",
+    "PageContent",
+    "PdfPageLoader",
+    "TextFileLoader",
+    "chroma_session_filter",
+    "citation",
+    "in_memory_session_filter",
+    "original_text",
+    "scalar_metadata",
+    "visible_to_session",
+]

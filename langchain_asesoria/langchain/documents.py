@@ -1,0 +1,119 @@
+"""Chunks as LangChain ``Document``s, and the way back to citations.
+
+A chunk has two texts: ``text`` (the original, for citations) and ``embedding_text``
+(what the embedder must consume). A ``Document`` has one ``page_content``; the
+``PageContent`` mode chooses which text goes there, and the other one is kept in
+``metadata`` under ``EMBEDDING_TEXT`` or ``TEXT``. So for every produced document
+``d`` of a chunk ``c``::
+
+    {d.page_content, d.metadata[other key]} == {c.text, c.embedding_text}
+
+Metadata values are vector-store safe: ``str``, ``int``, ``float`` or ``bool``; never
+``None``, lists or dicts (Chroma drops ``None`` silently and rejects containers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final, Literal
+
+from langchain_core.documents import Document
+
+from langchain_asesoria.errors import ConfigurationError
+from langchain_asesoria.models import Chunk
+from langchain_asesoria.records import (
+    DOC_ID,
+    EMBEDDING_TEXT,
+    PAGE,
+    PAGE_END,
+    SECTION_PATH,
+    TEXT,
+    MetadataValue,
+)
+
+__all__ = [
+    "PAGE_LABEL",
+    "PAGE_LABEL_END",
+    "PageContent",
+    "check_page_content",
+    "chunk_texts",
+    "citation",
+    "original_text",
+    "scalar_metadata",
+]
+
+#: Which chunk text becomes ``Document.page_content``: the original ``"text"`` (what a
+#: LangChain splitter returns) or the ``"embedding_text"`` (what the embedder must get:
+#: ``vector_store.add_documents`` embeds ``page_content``).
+PageContent = Literal["text", "embedding_text"]
+
+#: The label a PDF prints on the chunk's first and last page (PDF loaders' ``page_label``).
+PAGE_LABEL: Final = "page_label"
+PAGE_LABEL_END: Final = "page_label_end"
+
+#: page_content mode -> (metadata key of the *other* text).
+_OTHER_KEY: Final[dict[str, str]] = {"text": EMBEDDING_TEXT, "embedding_text": TEXT}
+
+
+def check_page_content(mode: str) -> PageContent:
+    """Returns ``mode`` when it is a ``PageContent`` value.
+
+    Raises:
+        ConfigurationError: any other value.
+    """
+    if mode == "text":
+        return "text"
+    if mode == "embedding_text":
+        return "embedding_text"
+    raise ConfigurationError(
+        f"page_content must be 'text' or 'embedding_text', got {mode!r}: 'embedding_text' "
+        "makes vector_store.add_documents embed exactly what the model must receive."
+    )
+
+
+def chunk_texts(chunk: Chunk, mode: PageContent) -> tuple[str, dict[str, MetadataValue]]:
+    """``(page_content, {other key: other text})`` of a chunk for a ``PageContent`` mode."""
+    if mode == "text":
+        return chunk.text, {_OTHER_KEY[mode]: chunk.embedding_text}
+    return chunk.embedding_text, {_OTHER_KEY[mode]: chunk.text}
+
+
+def scalar_metadata(metadata: Mapping[Any, Any]) -> dict[str, MetadataValue]:
+    """The entries of ``metadata`` a vector store accepts as they are.
+
+    Keeps ``str`` keys whose values are ``str``, ``int``, ``float`` or ``bool``; leaves
+    out ``None``, lists, dicts and other objects (the rule of LangChain's
+    ``filter_complex_metadata``). Values are immutable, so the copy is deep.
+    """
+    return {
+        key: value
+        for key, value in metadata.items()
+        if isinstance(key, str) and isinstance(value, str | int | float | bool)
+    }
+
+
+def original_text(document: Document) -> str:
+    """The chunk's original text, whichever ``PageContent`` mode produced ``document``.
+
+    It is ``metadata["text"]`` when ``page_content`` holds the embedding text, else
+    ``page_content`` itself: the text to quote in a citation.
+    """
+    text = document.metadata.get(TEXT)
+    return text if isinstance(text, str) else document.page_content
+
+
+def citation(document: Document) -> str:
+    """A short human-readable reference: ``doc_id, p. 3-4, § Title > Subtitle``.
+
+    Parts that the metadata does not carry are left out.
+    """
+    metadata = document.metadata
+    parts: list[str] = []
+    if DOC_ID in metadata:
+        parts.append(str(metadata[DOC_ID]))
+    page, page_end = metadata.get(PAGE), metadata.get(PAGE_END, metadata.get(PAGE))
+    if page is not None:
+        parts.append(f"p. {page}" if page == page_end else f"pp. {page}-{page_end}")
+    if metadata.get(SECTION_PATH):
+        parts.append(f"§ {metadata[SECTION_PATH]}")
+    return ", ".join(parts)

@@ -1,0 +1,103 @@
+"""Small LangChain loaders: a PDF one ``Document`` per page, a text file one ``Document``.
+
+Their metadata follows LangChain's PDF loaders, so the transformer treats them like
+``PyPDFLoader``'s output: ``source`` (the path as given), ``page`` (0-based),
+``page_label`` (the label the PDF prints) and ``total_pages``. ``pypdf`` is imported
+only when a PDF is read (the ``pdf`` extra; AES-encrypted PDFs also need
+``cryptography``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.document_loaders import BaseLoader
+from langchain_core.documents import Document
+
+from langchain_asesoria.errors import MissingDependencyError
+
+__all__ = ["PdfPageLoader", "TextFileLoader"]
+
+_PDF_EXTRA = "pip install 'langchain-asesoria[pdf]'"
+
+
+def _pypdf() -> Any:
+    try:
+        import pypdf
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"reading PDF needs pypdf, from the 'pdf' extra: {_PDF_EXTRA}."
+        ) from error
+    return pypdf
+
+
+class PdfPageLoader(BaseLoader):
+    """Loads a PDF lazily, one ``Document`` per page, in page order.
+
+    Args:
+        file_path: The PDF file; ``metadata["source"]`` is ``str(file_path)``.
+        password: Decrypts an encrypted PDF (``""`` for an empty user password).
+        extraction_mode: pypdf's ``"plain"`` (default) or ``"layout"`` text extraction.
+
+    Raises (when loading):
+        MissingDependencyError: pypdf, or cryptography for an AES-encrypted PDF, is
+            not installed.
+        FileNotFoundError: no such file.
+    """
+
+    def __init__(
+        self,
+        file_path: str | Path,
+        *,
+        password: str | None = None,
+        extraction_mode: Literal["plain", "layout"] = "plain",
+    ) -> None:
+        self.file_path = file_path
+        self.password = password
+        self.extraction_mode = extraction_mode
+
+    def lazy_load(self) -> Iterator[Document]:
+        """One ``Document`` per page: ``page`` 0-based, ``page_label``, ``total_pages``."""
+        pypdf = _pypdf()
+        source = str(self.file_path)
+        try:
+            reader = pypdf.PdfReader(source, password=self.password)
+            if reader.is_encrypted and self.password is None:
+                reader.decrypt("")
+            labels = reader.page_labels
+            total = len(reader.pages)
+            for index in range(total):
+                text = reader.pages[index].extract_text(extraction_mode=self.extraction_mode)
+                label = str(labels[index]) if index < len(labels) else str(index + 1)
+                metadata: dict[str, Any] = {
+                    "source": source,
+                    "page": index,
+                    "page_label": label,
+                    "total_pages": total,
+                }
+                yield Document(page_content=text, metadata=metadata)
+        except pypdf.errors.DependencyError as error:
+            raise MissingDependencyError(
+                f"{source!r} is encrypted and decrypting it needs cryptography: {_PDF_EXTRA}."
+            ) from error
+
+
+class TextFileLoader(BaseLoader):
+    """Loads a text file (Markdown, plain text) as one ``Document``.
+
+    Args:
+        file_path: The file; ``metadata["source"]`` is ``str(file_path)``, so a
+            ``.md`` file is recognised as Markdown by the transformer.
+        encoding: The file's encoding.
+    """
+
+    def __init__(self, file_path: str | Path, *, encoding: str = "utf-8") -> None:
+        self.file_path = file_path
+        self.encoding = encoding
+
+    def lazy_load(self) -> Iterator[Document]:
+        """The whole file as one ``Document`` without a page number."""
+        text = Path(self.file_path).read_text(encoding=self.encoding)
+        yield Document(page_content=text, metadata={"source": str(self.file_path)})

@@ -1,0 +1,339 @@
+"""From LangChain ``Document``s to sources: pages grouped, ordered and numbered from 1.
+
+A *source* is every input ``Document`` with the same ``metadata[source_key]`` (a
+document without one is a source on its own). Its documents are its pages: the page
+number is ``metadata[page_key] - page_base + 1`` (LangChain's PDF loaders put a
+0-based ``page``, so ``page_base=0``), and a document without a page number is a
+one-page source. Pages are sorted by number; a number that repeats, or a page number
+missing in a source of several documents, is an error, never a guess.
+
+Document fields (``doc_id``, ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``,
+``session_id``, ``vigencia``) come from the pages' metadata, else from defaults given
+as arguments; ``doc_id`` falls back on the source itself (or, without a source, on a
+hash of the text), so the same input always gets the same id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Final, TypeVar
+
+from langchain_core.documents import Document
+
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    ConfigurationError,
+    InvalidPagesError,
+    PrivacyError,
+)
+from langchain_asesoria.models import ChunkMetadata, LoadedPage
+from langchain_asesoria.records import (
+    DOC_ID,
+    DOC_TYPE,
+    FISCAL_YEAR,
+    SESSION_ID,
+    SOURCE_SCOPE,
+    TAX,
+    VIGENCIA,
+)
+
+__all__ = [
+    "DOCUMENT_FIELDS",
+    "Source",
+    "SourceGrouper",
+    "SourcePages",
+    "SourceReader",
+    "group_sources",
+    "with_source",
+]
+
+#: The document-level fields of ``ChunkMetadata``, read from metadata or arguments.
+DOCUMENT_FIELDS: Final = (DOC_ID, DOC_TYPE, TAX, FISCAL_YEAR, SOURCE_SCOPE, SESSION_ID, VIGENCIA)
+
+#: Fields whose disagreement between metadata and arguments could leak a document.
+_PRIVACY_FIELDS: Final = frozenset({SOURCE_SCOPE, SESSION_ID})
+
+_E = TypeVar("_E", bound=AsesoriaError)
+
+
+def with_source(error: _E, name: str) -> _E:
+    """The same kind of error, its message naming the source ``name`` when it did not."""
+    message = str(error)
+    if repr(name) in message:
+        return error
+    try:
+        return type(error)(f"source {name!r}: {message}")
+    except TypeError:  # an error type with another constructor: keep it as it is
+        return error
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    """One source's documents as they arrived (any page order).
+
+    Attributes:
+        key: The ``metadata[source_key]`` value as a string, or ``None`` without one.
+        documents: Its documents, at least one.
+    """
+
+    key: str | None
+    documents: tuple[Document, ...]
+
+    @property
+    def name(self) -> str:
+        """The source for messages: its key, else its ``doc_id``, else a text preview."""
+        if self.key is not None:
+            return self.key
+        doc_id = self.documents[0].metadata.get(DOC_ID)
+        if doc_id:
+            return str(doc_id)
+        return f"document without a source starting {self.documents[0].page_content[:30]!r}"
+
+
+def _source_key(document: Document, source_key: str) -> str | None:
+    value = document.metadata.get(source_key)
+    return None if value is None or value == "" else str(value)
+
+
+def _group_key(document: Document, source_key: str) -> Hashable:
+    """Documents with the same key belong together; a document without one is alone."""
+    key = _source_key(document, source_key)
+    return key if key is not None else object()
+
+
+def group_sources(documents: Iterable[Document], source_key: str = "source") -> list[Source]:
+    """All sources, in order of first appearance; a source's documents may be interleaved."""
+    groups: dict[Hashable, list[Document]] = {}
+    for document in documents:
+        groups.setdefault(_group_key(_checked(document), source_key), []).append(document)
+    return [Source(_source_key(group[0], source_key), tuple(group)) for group in groups.values()]
+
+
+@dataclass(slots=True)
+class SourceGrouper:
+    """Groups a stream of documents into sources while holding only the current one.
+
+    A source's documents must arrive together (pages in any order); a source that
+    reappears after another one raises instead of being split into two documents.
+    Only the keys of finished sources are remembered.
+    """
+
+    source_key: str = "source"
+    _key: Hashable = None
+    _current: list[Document] = field(default_factory=list)
+    _finished: set[str] = field(default_factory=set)
+
+    def add(self, document: Document) -> Source | None:
+        """Adds one document; returns the previous source when this one starts another.
+
+        Raises:
+            InvalidPagesError: not a ``Document``, or a source that already ended.
+        """
+        key = _group_key(_checked(document), self.source_key)
+        if self._current and key == self._key:
+            self._current.append(document)
+            return None
+        if isinstance(key, str) and key in self._finished:
+            raise InvalidPagesError(
+                f"source {key!r}: its documents arrive again after other sources; lazy "
+                "transformation needs each source's documents together. Sort the input "
+                "by source, or use transform_documents() on the whole list."
+            )
+        finished = self.finish()
+        self._key, self._current = key, [document]
+        return finished
+
+    def finish(self) -> Source | None:
+        """The source in progress, if any; the grouper is then ready for the next."""
+        if not self._current:
+            return None
+        source = Source(_source_key(self._current[0], self.source_key), tuple(self._current))
+        if source.key is not None:
+            self._finished.add(source.key)
+        self._key, self._current = None, []
+        return source
+
+
+def _checked(document: object) -> Document:
+    if not isinstance(document, Document):
+        raise InvalidPagesError(
+            f"expected LangChain Documents, got {type(document).__name__}: pass the output "
+            "of a document loader (one Document per page or per file)."
+        )
+    return document
+
+
+# -- reading one source -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SourcePages:
+    """A source ready for the engine.
+
+    Attributes:
+        name: The source, for messages.
+        pages: Its pages sorted by number (1-based), ``source`` set on each.
+        page_metadata: The input metadata of each page, in the same order.
+        metadata: The document fields of the source.
+    """
+
+    name: str
+    pages: tuple[LoadedPage, ...]
+    page_metadata: tuple[Mapping[str, Any], ...]
+    metadata: ChunkMetadata
+
+
+@dataclass(frozen=True, slots=True)
+class SourceReader:
+    """Reads sources into numbered pages and document fields.
+
+    Attributes:
+        source_key: Metadata key naming the source (``"source"`` for LangChain loaders).
+        page_key: Metadata key of the page number (``"page"`` for PDF loaders).
+        page_base: The number the loader gives the first page (0 for LangChain's PDF
+            loaders, 1 for loaders that count from 1).
+        defaults: Document fields given as arguments; a page's metadata overrides
+            them, except that ``source_scope`` and ``session_id`` must not disagree.
+    """
+
+    source_key: str = "source"
+    page_key: str = "page"
+    page_base: int = 0
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.defaults) - set(DOCUMENT_FIELDS))
+        if unknown:
+            raise ConfigurationError(
+                f"unknown document field(s) {unknown!r}: use {', '.join(DOCUMENT_FIELDS)}."
+            )
+        if isinstance(self.page_base, bool) or not isinstance(self.page_base, int):
+            raise ConfigurationError(f"page_base must be an integer, got {self.page_base!r}.")
+
+    def read(self, source: Source) -> SourcePages:
+        """Orders and numbers a source's pages and resolves its document fields.
+
+        Raises:
+            InvalidPagesError: a page number that is not an integer or falls below 1,
+                a repeated page number, or several documents of which one has no page.
+            ConfigurationError: a document field of the wrong type, or pages that
+                disagree on it.
+            PrivacyError: a private source without ``session_id``, or metadata and
+                arguments that disagree on ``source_scope`` or ``session_id``.
+        """
+        name = source.name
+        numbered = sorted(
+            ((self._page_number(document, name), document) for document in source.documents),
+            key=lambda item: item[0],
+        )
+        _check_numbers([number for number, _ in numbered], name, self.page_key)
+        if numbered[0][0] == 0:  # one document without a page number: a one-page source
+            numbered = [(1, numbered[0][1])]
+        metadata = self._metadata(source, name)
+        pages = tuple(
+            LoadedPage(document.page_content, number, name) for number, document in numbered
+        )
+        return SourcePages(
+            name, pages, tuple(document.metadata for _, document in numbered), metadata
+        )
+
+    def _page_number(self, document: Document, name: str) -> int:
+        raw = document.metadata.get(self.page_key)
+        if raw is None:
+            return 0  # no page: valid only for a one-page source (checked after sorting)
+        if isinstance(raw, str) and raw.strip().isdigit():
+            raw = int(raw)
+        if isinstance(raw, bool) or not isinstance(raw, int):
+            raise InvalidPagesError(
+                f"source {name!r}: {self.page_key}={raw!r} is not an integer page number; "
+                "set page_key to the metadata key that holds it."
+            )
+        number = raw - self.page_base + 1
+        if number < 1:
+            raise InvalidPagesError(
+                f"source {name!r}: {self.page_key}={raw} is below page_base={self.page_base}; "
+                "set page_base to the number the loader gives the first page (0 or 1)."
+            )
+        return number
+
+    def _metadata(self, source: Source, name: str) -> ChunkMetadata:
+        values: dict[str, Any] = {}
+        for key in DOCUMENT_FIELDS:
+            value = _agreed(source.documents, key, name)
+            default = self.defaults.get(key)
+            if key in _PRIVACY_FIELDS and None not in (value, default) and value != default:
+                raise PrivacyError(
+                    f"source {name!r}: its metadata has {key}={value!r} but {key}={default!r} "
+                    "was given as an argument; remove one so that privacy is not guessed."
+                )
+            chosen = value if value is not None else default
+            if chosen is not None:
+                values[key] = _FIELD_TYPES[key](chosen, key, name)
+        values.setdefault(DOC_ID, source.key or _content_id(source.documents))
+        try:
+            return ChunkMetadata(**values)
+        except AsesoriaError as error:
+            raise with_source(error, name) from error
+
+
+def _check_numbers(numbers: Sequence[int], name: str, page_key: str) -> None:
+    if len(numbers) > 1 and numbers[0] == 0:
+        raise InvalidPagesError(
+            f"source {name!r} has {len(numbers)} documents but one has no {page_key!r}: give "
+            "every page its number, or each document its own source."
+        )
+    for previous, number in pairwise(numbers):
+        if number == previous:
+            raise InvalidPagesError(
+                f"source {name!r}: page {number} appears twice; a source's pages must be "
+                "distinct (give distinct documents distinct sources)."
+            )
+
+
+def _agreed(documents: Sequence[Document], key: str, name: str) -> Any:
+    """The one value the documents give ``key`` (``None`` if none does)."""
+    values = {repr(value): value for d in documents if (value := d.metadata.get(key)) is not None}
+    if len(values) > 1:
+        raise ConfigurationError(
+            f"source {name!r}: its pages disagree on {key} ({', '.join(sorted(values))}); one "
+            "source is one document with one value."
+        )
+    return next(iter(values.values()), None)
+
+
+def _content_id(documents: Sequence[Document]) -> str:
+    digest = hashlib.sha256()
+    for document in documents:
+        digest.update(document.page_content.encode("utf-8"))
+        digest.update(b"\x00")
+    return f"sha256-{digest.hexdigest()[:16]}"
+
+
+def _as_text(value: Any, key: str, name: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigurationError(
+            f"source {name!r}: {key} must be a string, got {type(value).__name__} {value!r}."
+        )
+    return value
+
+
+def _as_year(value: Any, key: str, name: str) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigurationError(f"source {name!r}: {key} must be an integer year, got {value!r}.")
+    return value
+
+
+_FIELD_TYPES: Final = {
+    DOC_ID: _as_text,
+    DOC_TYPE: _as_text,
+    TAX: _as_text,
+    FISCAL_YEAR: _as_year,
+    SOURCE_SCOPE: _as_text,
+    SESSION_ID: _as_text,
+    VIGENCIA: _as_text,
+}

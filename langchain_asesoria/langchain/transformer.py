@@ -1,0 +1,416 @@
+"""``AsesoriaDocumentTransformer``: loader ``Document``s in, citable chunk ``Document``s out.
+
+It groups the incoming documents by source, orders each source's pages, and chunks
+the whole source across page boundaries (see ``sources`` for the rules). For every
+produced document ``d`` of a chunk ``c``:
+
+- ``d.metadata["page"]``/``["page_end"]`` are the real 1-based pages of ``c``'s body;
+- ``d.metadata`` holds offsets in the source's joined text (``start_index``,
+  ``end_index``), ``token_count <= max_tokens``, the achieved ``overlap_tokens``, the
+  global ``chunk_index``, the section label and path, the document fields, and the
+  text ``page_content`` does not hold (``text`` or ``embedding_text``);
+- ``d.id == d.metadata["chunk_id"]``, stable: the same input gives the same ids, so
+  re-indexing with ``vector_store.add_documents`` is an upsert, not a duplicate;
+- every metadata value is a ``str``, ``int``, ``float`` or ``bool``.
+
+It is a LangChain ``Runnable`` (``invoke``, ``batch``, ``ainvoke``, ``stream``,
+``transform``) and a ``BaseDocumentTransformer``. ``lazy_transform_documents`` and
+``transform``/``stream`` hold one source at a time: a source's chunks are produced
+as soon as its last document has arrived.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from itertools import chain
+from typing import Any, Final, TypeAlias, Union
+
+from langchain_core.documents import BaseDocumentTransformer, Document
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import (
+    ensure_config,
+    get_async_callback_manager_for_config,
+    get_callback_manager_for_config,
+    run_in_executor,
+)
+from typing_extensions import Self
+
+from langchain_asesoria.engine import chunk_document
+from langchain_asesoria.errors import AsesoriaError, ConfigurationError
+from langchain_asesoria.langchain.documents import (
+    PAGE_LABEL,
+    PAGE_LABEL_END,
+    PageContent,
+    check_page_content,
+    chunk_texts,
+    scalar_metadata,
+)
+from langchain_asesoria.langchain.sources import (
+    Source,
+    SourceGrouper,
+    SourcePages,
+    SourceReader,
+    group_sources,
+    with_source,
+)
+from langchain_asesoria.langchain.splitter import check_budget
+from langchain_asesoria.models import Chunk, ChunkingConfig, SourceScope
+from langchain_asesoria.records import CHUNK_ID, chunk_metadata_record
+from langchain_asesoria.settings import Settings, get_settings
+from langchain_asesoria.tokenization import Tokenization, load_tokenization
+
+__all__ = ["DEFAULT_MARKDOWN_SUFFIXES", "AsesoriaDocumentTransformer", "DocumentsInput"]
+
+#: What the transformer accepts: one document, or any iterable of documents.
+DocumentsInput: TypeAlias = Union[Document, Iterable[Document]]  # noqa: UP007 - runtime type
+
+#: Sources whose name ends with one of these are Markdown: heading detection applies
+#: to them when the config asks for it, and never to anything else (PDF text).
+DEFAULT_MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
+
+_CONFIG_FIELDS: Final = frozenset(item.name for item in fields(ChunkingConfig))
+
+
+@dataclass(slots=True)
+class _DocIds:
+    """Fails when two sources of one run resolve to the same ``doc_id``."""
+
+    seen: dict[str, str] = field(default_factory=dict)
+
+    def claim(self, pages: SourcePages) -> None:
+        doc_id = pages.metadata.doc_id
+        owner = self.seen.setdefault(doc_id, pages.name)
+        if owner != pages.name:
+            raise ConfigurationError(
+                f"sources {owner!r} and {pages.name!r} both have doc_id {doc_id!r}: chunk ids "
+                "would collide. Give each source its own doc_id (metadata or argument)."
+            )
+
+
+@dataclass(slots=True)
+class _Tally:
+    sources: int = 0
+    chunks: int = 0
+
+    def add(self, documents: Sequence[Document]) -> None:
+        self.sources += 1
+        self.chunks += len(documents)
+
+    def summary(self) -> dict[str, int]:
+        return {"sources": self.sources, "chunks": self.chunks}
+
+
+def _documents_of(item: DocumentsInput) -> Iterable[Document]:
+    return (item,) if isinstance(item, Document) else item
+
+
+class AsesoriaDocumentTransformer(
+    BaseDocumentTransformer, Runnable[DocumentsInput, list[Document]]
+):
+    """Chunks whole sources across page boundaries; a ``Runnable`` for LCEL pipelines.
+
+    Args:
+        tokenization: The embedding model's tokenizer (``load_tokenization()``).
+        config: Budget, overlap target and structure. With
+            ``detect_markdown_headings=True`` headings are detected in Markdown sources
+            only (names ending with ``markdown_suffixes``), never in PDF text.
+        page_content: ``"embedding_text"`` (default: ``add_documents`` then embeds
+            exactly the model input; the original is in ``metadata["text"]``) or
+            ``"text"`` (the original; the model input is in
+            ``metadata["embedding_text"]``).
+        source_key: Metadata key naming the source.
+        page_key: Metadata key of the page number; it is replaced in the output by
+            ``page``/``page_end`` (1-based).
+        page_base: The number the loader gives the first page (0 for LangChain's PDF
+            loaders).
+        markdown_suffixes: Source-name endings that mark Markdown (case-insensitive).
+        doc_id: Default ``doc_id`` (for a single source; defaults to the source).
+        doc_type: Default document type, for example ``"official_guide"``.
+        tax: Default tax, for example ``"IRPF"``.
+        fiscal_year: Default fiscal year.
+        source_scope: Default ``"public"`` or ``"private"``.
+        session_id: Default session id (required for private sources).
+        vigencia: Default validity, for example ``"2023"``.
+
+    Raises:
+        ConfigurationError: wrong argument types, an unknown ``page_content``.
+        ModelLimitError: ``config.max_tokens`` above the model's real limit.
+    """
+
+    def __init__(
+        self,
+        tokenization: Tokenization,
+        config: ChunkingConfig,
+        *,
+        page_content: PageContent = "embedding_text",
+        source_key: str = "source",
+        page_key: str = "page",
+        page_base: int = 0,
+        markdown_suffixes: Sequence[str] = DEFAULT_MARKDOWN_SUFFIXES,
+        doc_id: str | None = None,
+        doc_type: str | None = None,
+        tax: str | None = None,
+        fiscal_year: int | None = None,
+        source_scope: SourceScope | None = None,
+        session_id: str | None = None,
+        vigencia: str | None = None,
+    ) -> None:
+        check_budget(tokenization, config)
+        defaults = {
+            "doc_id": doc_id,
+            "doc_type": doc_type,
+            "tax": tax,
+            "fiscal_year": fiscal_year,
+            "source_scope": source_scope,
+            "session_id": session_id,
+            "vigencia": vigencia,
+        }
+        self._tokenization = tokenization
+        self._config = config
+        self._plain_config = replace(config, detect_markdown_headings=False)
+        self._page_content = check_page_content(page_content)
+        self._reader = SourceReader(
+            source_key=source_key,
+            page_key=page_key,
+            page_base=page_base,
+            defaults={key: value for key, value in defaults.items() if value is not None},
+        )
+        self._markdown_suffixes = tuple(suffix.lower() for suffix in markdown_suffixes)
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None, **kwargs: Any) -> Self:
+        """Tokenizer from ``EMBEDDING_MODEL``, budget from ``CHUNK_*`` settings.
+
+        Args:
+            settings: Defaults to ``get_settings()``.
+            **kwargs: ``ChunkingConfig`` fields (``detect_markdown_headings``...) and
+                the constructor's keyword arguments.
+
+        Raises:
+            MissingSettingError: a ``CHUNK_*`` setting or the model's limit is unknown.
+        """
+        settings = settings or get_settings()
+        options = {key: value for key, value in kwargs.items() if key in _CONFIG_FIELDS}
+        rest = {key: value for key, value in kwargs.items() if key not in _CONFIG_FIELDS}
+        config = ChunkingConfig.from_settings(settings, **options)
+        return cls(load_tokenization(settings), config, **rest)
+
+    @property
+    def tokenization(self) -> Tokenization:
+        """The tokenizer that counts and prepares the model input."""
+        return self._tokenization
+
+    @property
+    def config(self) -> ChunkingConfig:
+        """The chunking configuration (heading detection for Markdown sources only)."""
+        return self._config
+
+    @property
+    def page_content(self) -> PageContent:
+        """Which chunk text ``page_content`` holds."""
+        return self._page_content
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(tokenization={self._tokenization.name!r}, "
+            f"max_tokens={self._config.max_tokens}, overlap_tokens={self._config.overlap_tokens}, "
+            f"page_content={self._page_content!r})"
+        )
+
+    # -- one source -----------------------------------------------------------------
+
+    def is_markdown(self, source: Source) -> bool:
+        """Whether heading detection may apply to ``source`` (by its name's ending)."""
+        return source.key is not None and source.key.lower().endswith(self._markdown_suffixes)
+
+    def chunk_source(self, source: Source) -> list[Document]:
+        """The chunk documents of one source, in ``chunk_index`` order.
+
+        Raises:
+            AsesoriaError: pages, fields or budget that do not work; the message names
+                the source.
+        """
+        return self._chunk_source(source, _DocIds())
+
+    def _chunk_source(self, source: Source, doc_ids: _DocIds) -> list[Document]:
+        pages = self._reader.read(source)
+        doc_ids.claim(pages)
+        config = self._config if self.is_markdown(source) else self._plain_config
+        try:
+            chunks = chunk_document(
+                pages.pages, pages.metadata, config=config, tokenization=self._tokenization
+            )
+        except AsesoriaError as error:
+            raise with_source(error, pages.name) from error
+        positions = {page.page: index for index, page in enumerate(pages.pages)}
+        return [self._document(chunk, pages, positions, source.key) for chunk in chunks]
+
+    def _document(
+        self,
+        chunk: Chunk,
+        pages: SourcePages,
+        positions: Mapping[int, int],
+        source: str | None,
+    ) -> Document:
+        meta = chunk.metadata
+        assert meta.page is not None  # the engine sets both
+        assert meta.page_end is not None
+        first = pages.page_metadata[positions[meta.page]]
+        last = pages.page_metadata[positions[meta.page_end]]
+        metadata: dict[str, Any] = scalar_metadata(first)
+        metadata.pop(self._reader.page_key, None)
+        metadata.pop(PAGE_LABEL_END, None)
+        if source is not None:
+            metadata[self._reader.source_key] = source
+        label_end = scalar_metadata(last).get(PAGE_LABEL)
+        if label_end is not None and PAGE_LABEL in metadata:
+            metadata[PAGE_LABEL_END] = label_end
+        content, other = chunk_texts(chunk, self._page_content)
+        metadata.update(chunk_metadata_record(chunk))
+        metadata.update(other)
+        return Document(page_content=content, metadata=metadata, id=str(metadata[CHUNK_ID]))
+
+    # -- document transformer API ---------------------------------------------------
+
+    def transform_documents(self, documents: Sequence[Document], **kwargs: Any) -> list[Document]:
+        """Chunks every source of ``documents``; sources in order of first appearance.
+
+        A source's documents may be interleaved with other sources' and its pages may
+        come in any order: all of them are held, grouped and ordered.
+        """
+        doc_ids = _DocIds()
+        return [
+            document
+            for source in group_sources(documents, self._reader.source_key)
+            for document in self._chunk_source(source, doc_ids)
+        ]
+
+    def lazy_transform_documents(self, documents: Iterable[Document]) -> Iterator[Document]:
+        """Chunks a stream of documents holding one source at a time.
+
+        Each source's documents must arrive together (pages in any order); its
+        chunks are yielded as soon as the next source starts or the stream ends.
+
+        Raises:
+            InvalidPagesError: a source whose documents arrive again after another's.
+        """
+        return chain.from_iterable(self._per_source(documents))
+
+    async def alazy_transform_documents(
+        self, documents: AsyncIterable[Document]
+    ) -> AsyncIterator[Document]:
+        """The asynchronous ``lazy_transform_documents``; chunking runs in an executor."""
+        async for source_documents in self._aper_source(documents, None):
+            for document in source_documents:
+                yield document
+
+    def _per_source(self, items: Iterable[DocumentsInput]) -> Iterator[list[Document]]:
+        grouper, doc_ids = SourceGrouper(self._reader.source_key), _DocIds()
+        for item in items:
+            for document in _documents_of(item):
+                finished = grouper.add(document)
+                if finished is not None:
+                    yield self._chunk_source(finished, doc_ids)
+        last = grouper.finish()
+        if last is not None:
+            yield self._chunk_source(last, doc_ids)
+
+    async def _aper_source(
+        self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None
+    ) -> AsyncIterator[list[Document]]:
+        grouper, doc_ids = SourceGrouper(self._reader.source_key), _DocIds()
+        async for item in items:
+            for document in _documents_of(item):
+                finished = grouper.add(document)
+                if finished is not None:
+                    yield await run_in_executor(config, self._chunk_source, finished, doc_ids)
+        last = grouper.finish()
+        if last is not None:
+            yield await run_in_executor(config, self._chunk_source, last, doc_ids)
+
+    # -- Runnable API -----------------------------------------------------------------
+
+    def invoke(
+        self, input: DocumentsInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> list[Document]:
+        """All chunk documents of the input's sources (see ``transform_documents``)."""
+        return self._call_with_config(self._invoke, input, config)
+
+    def _invoke(self, input: DocumentsInput) -> list[Document]:
+        return self.transform_documents(list(_documents_of(input)))
+
+    def transform(
+        self,
+        input: Iterator[DocumentsInput],
+        config: RunnableConfig | None = None,
+        **kwargs: Any | None,
+    ) -> Iterator[list[Document]]:
+        """Streams one list of chunk documents per source, holding one source at a time.
+
+        Unlike LangChain's default, neither the input nor the output is accumulated
+        for tracing: the run reports ``{"sources": n, "chunks": m}`` when it ends.
+        """
+        config = ensure_config(config)
+        run_manager = get_callback_manager_for_config(config).on_chain_start(
+            None,
+            {"input": ""},
+            name=config.get("run_name") or self.get_name(),
+            run_id=config.pop("run_id", None),
+        )
+        tally = _Tally()
+        try:
+            for documents in self._per_source(input):
+                tally.add(documents)
+                yield documents
+        except GeneratorExit:
+            run_manager.on_chain_end(tally.summary())
+            raise
+        except BaseException as error:
+            run_manager.on_chain_error(error)
+            raise
+        run_manager.on_chain_end(tally.summary())
+
+    async def atransform(
+        self,
+        input: AsyncIterator[DocumentsInput],
+        config: RunnableConfig | None = None,
+        **kwargs: Any | None,
+    ) -> AsyncIterator[list[Document]]:
+        """The asynchronous ``transform``; chunking runs in an executor."""
+        config = ensure_config(config)
+        run_manager = await get_async_callback_manager_for_config(config).on_chain_start(
+            None,
+            {"input": ""},
+            name=config.get("run_name") or self.get_name(),
+            run_id=config.pop("run_id", None),
+        )
+        tally = _Tally()
+        try:
+            async for documents in self._aper_source(input, config):
+                tally.add(documents)
+                yield documents
+        except GeneratorExit:
+            await run_manager.on_chain_end(tally.summary())
+            raise
+        except BaseException as error:
+            await run_manager.on_chain_error(error)
+            raise
+        await run_manager.on_chain_end(tally.summary())
+
+    def stream(
+        self, input: DocumentsInput, config: RunnableConfig | None = None, **kwargs: Any | None
+    ) -> Iterator[list[Document]]:
+        """One list of chunk documents per source, as each source is done."""
+        yield from self.transform(iter([input]), config, **kwargs)
+
+    async def astream(
+        self, input: DocumentsInput, config: RunnableConfig | None = None, **kwargs: Any | None
+    ) -> AsyncIterator[list[Document]]:
+        """The asynchronous ``stream``."""
+
+        async def once() -> AsyncIterator[DocumentsInput]:
+            yield input
+
+        async for documents in self.atransform(once(), config, **kwargs):
+            yield documents

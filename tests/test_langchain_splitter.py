@@ -1,0 +1,309 @@
+"""AsesoriaTextSplitter: a drop-in LangChain TextSplitter with exact engine offsets."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.documents import BaseDocumentTransformer, Document
+from langchain_text_splitters import RecursiveCharacterTextSplitter, TextSplitter
+from tokenizers import Tokenizer
+
+from langchain_asesoria import (
+    BudgetError,
+    ChunkingConfig,
+    ConfigurationError,
+    IndivisibleCharacterError,
+    MissingSettingError,
+    ModelLimitError,
+    Settings,
+)
+from langchain_asesoria.langchain import SPLITTER_KEYS, AsesoriaTextSplitter
+from langchain_asesoria.records import (
+    CHUNK_INDEX,
+    EMBEDDING_TEXT,
+    END_INDEX,
+    OVERLAP_TOKENS,
+    SECTION_LABEL,
+    SECTION_PATH,
+    START_INDEX,
+    TEXT,
+    TOKEN_COUNT,
+)
+from langchain_asesoria.testing import ByteTokenization, WordTokenization
+
+REPEATED = "\n\n".join(["La compensación se aplica.", "Saldo negativo del año."] * 6)
+
+
+def splitter(
+    max_tokens: int = 30,
+    overlap: int = 15,
+    *,
+    tokenization: Any = None,
+    **options: Any,
+) -> AsesoriaTextSplitter:
+    return AsesoriaTextSplitter(
+        tokenization or WordTokenization(512),
+        ChunkingConfig(max_tokens=max_tokens, overlap_tokens=overlap),
+        **options,
+    )
+
+
+def assert_exact(text: str, documents: list[Document]) -> None:
+    previous = -1
+    for document in documents:
+        start, end = document.metadata[START_INDEX], document.metadata[END_INDEX]
+        assert text[start:end] == document.page_content
+        assert start > previous
+        previous = start
+
+
+def test_is_a_langchain_text_splitter_and_document_transformer() -> None:
+    instance = splitter()
+    assert isinstance(instance, TextSplitter)
+    assert isinstance(instance, BaseDocumentTransformer)
+    assert instance._chunk_size == 30
+    assert instance._chunk_overlap == 15
+
+
+def test_offsets_are_exact_on_repeated_paragraphs_where_langchain_goes_wrong() -> None:
+    """LangChain's add_start_index searches with str.find, mixing token and character
+    units: on repeated paragraphs with overlap it reports -1 and jumps back."""
+    tokenization = WordTokenization(512)
+    langchain = RecursiveCharacterTextSplitter(
+        chunk_size=30, chunk_overlap=15, length_function=tokenization.count, add_start_index=True
+    )
+    theirs = [d.metadata[START_INDEX] for d in langchain.create_documents([REPEATED])]
+    assert -1 in theirs or theirs != sorted(theirs)
+
+    ours = splitter(30, 15, tokenization=tokenization).create_documents([REPEATED])
+    assert len(ours) > 3
+    assert_exact(REPEATED, ours)
+    assert any(d.metadata[OVERLAP_TOKENS] > 0 for d in ours)
+    assert len({d.page_content for d in ours}) < len(ours)  # identical chunks, distinct offsets
+
+
+def test_split_text_returns_the_original_texts_in_order() -> None:
+    texts = splitter().split_text(REPEATED)
+    documents = splitter().create_documents([REPEATED])
+    assert texts == [d.page_content for d in documents]
+    assert all(text == text.strip() and text in REPEATED for text in texts)
+
+
+def test_metadata_is_deep_copied_into_each_chunk() -> None:
+    metadata = {"source": "guia.txt", "tags": {"tax": "IRPF"}, "authors": ["AEAT"]}
+    documents = splitter().create_documents([REPEATED], [metadata])
+    assert len(documents) > 1
+    documents[0].metadata["tags"]["tax"] = "IVA"
+    documents[0].metadata["authors"].append("BOE")
+    assert documents[1].metadata["tags"] == {"tax": "IRPF"}
+    assert documents[1].metadata["authors"] == ["AEAT"]
+    assert metadata == {"source": "guia.txt", "tags": {"tax": "IRPF"}, "authors": ["AEAT"]}
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        (START_INDEX, int),
+        (END_INDEX, int),
+        (TOKEN_COUNT, int),
+        (OVERLAP_TOKENS, int),
+        (CHUNK_INDEX, int),
+        (EMBEDDING_TEXT, str),
+    ],
+)
+def test_added_metadata_keys_and_types(key: str, expected: type) -> None:
+    for document in splitter().create_documents([REPEATED]):
+        assert isinstance(document.metadata[key], expected)
+
+
+def test_only_splitter_keys_are_added() -> None:
+    document = splitter().create_documents(["Un texto corto."], [{"source": "a"}])[0]
+    added = set(document.metadata) - {"source"}
+    assert added <= {*SPLITTER_KEYS, EMBEDDING_TEXT}
+    assert "doc_id" not in document.metadata
+    assert "page" not in document.metadata
+
+
+def test_split_documents_keeps_input_order_and_restarts_chunk_index() -> None:
+    inputs = [
+        Document(page_content=REPEATED, metadata={"source": "a"}),
+        Document(page_content="Otro documento breve.", metadata={"source": "b"}),
+        Document(page_content=REPEATED, metadata={"source": "c"}),
+    ]
+    documents = splitter().split_documents(inputs)
+    sources = [d.metadata["source"] for d in documents]
+    assert sources == sorted(sources)
+    for name in "abc":
+        own = [d for d in documents if d.metadata["source"] == name]
+        assert [d.metadata[CHUNK_INDEX] for d in own] == list(range(len(own)))
+    assert splitter().transform_documents(inputs) == documents
+
+
+def test_atransform_documents_matches_transform_documents() -> None:
+    inputs = [Document(page_content=REPEATED, metadata={"source": "a"})]
+    instance = splitter()
+    result = asyncio.run(instance.atransform_documents(inputs))
+    assert result == instance.transform_documents(inputs)
+
+
+def test_budget_counts_the_whole_model_input() -> None:
+    tokenization = ByteTokenization(128, document_prefix="passage: ")
+    documents = splitter(40, 8, tokenization=tokenization).create_documents([REPEATED])
+    for document in documents:
+        embedding_text = document.metadata[EMBEDDING_TEXT]
+        assert embedding_text == "passage: " + document.page_content
+        assert document.metadata[TOKEN_COUNT] == tokenization.count(embedding_text) <= 40
+
+
+def test_page_content_embedding_text_mode_keeps_the_original_in_metadata() -> None:
+    tokenization = ByteTokenization(128, document_prefix="passage: ")
+    instance = splitter(40, 8, tokenization=tokenization, page_content="embedding_text")
+    documents = instance.create_documents([REPEATED])
+    assert instance.split_text(REPEATED) == [d.page_content for d in documents]
+    for document in documents:
+        assert document.page_content.startswith("passage: ")
+        start, end = document.metadata[START_INDEX], document.metadata[END_INDEX]
+        assert REPEATED[start:end] == document.metadata[TEXT]
+        assert EMBEDDING_TEXT not in document.metadata
+
+
+def test_markdown_headings_give_sections_when_the_config_asks() -> None:
+    text = "# Título\n\nPrimer cuerpo.\n\n## Sub\n\nSegundo cuerpo."
+    config = ChunkingConfig(max_tokens=60, overlap_tokens=0, detect_markdown_headings=True)
+    documents = AsesoriaTextSplitter(WordTokenization(), config).create_documents([text])
+    assert [(d.metadata[SECTION_LABEL], d.metadata[SECTION_PATH]) for d in documents] == [
+        ("Título", "Título"),
+        ("Sub", "Título > Sub"),
+    ]
+    assert documents[1].metadata[EMBEDDING_TEXT].startswith("Título > Sub\n\n## Sub")
+
+
+def test_empty_and_blank_texts_give_no_chunks() -> None:
+    assert splitter().create_documents(["", "  \n\n "]) == []
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error"),
+    [
+        ({"page_content": "content"}, ConfigurationError),
+        ({"tokenization": "not a tokenizer"}, ConfigurationError),
+    ],
+)
+def test_bad_arguments_are_refused(arguments: dict[str, Any], error: type[Exception]) -> None:
+    tokenization = arguments.pop("tokenization", WordTokenization())
+    config = ChunkingConfig(max_tokens=30, overlap_tokens=0)
+    with pytest.raises(error):
+        AsesoriaTextSplitter(tokenization, config, **arguments)
+
+
+def test_budget_above_the_model_limit_fails_at_construction() -> None:
+    with pytest.raises(ModelLimitError, match="max_tokens=600 exceeds the real input limit 512"):
+        AsesoriaTextSplitter(ByteTokenization(512), ChunkingConfig(600, 0))
+
+
+def test_metadatas_of_another_length_are_refused() -> None:
+    with pytest.raises(ConfigurationError, match="2 texts but 1 metadatas"):
+        splitter().create_documents(["a", "b"], [{}])
+
+
+def test_errors_name_the_source() -> None:
+    instance = AsesoriaTextSplitter(ByteTokenization(8), ChunkingConfig(5, 0))
+    with pytest.raises(IndivisibleCharacterError, match=r"manual\.txt"):
+        instance.create_documents(["ok 🎉"], [{"source": "manual.txt"}])
+    with pytest.raises(BudgetError, match=r"texts\[1\]"):
+        instance.create_documents(["ok", "🎉"])
+
+
+def test_from_settings_reads_the_model_and_the_budget(minilm_folder: Path) -> None:
+    settings = Settings(
+        embedding_model=str(minilm_folder), chunk_size_tokens=64, chunk_overlap_tokens=8
+    )
+    instance = AsesoriaTextSplitter.from_settings(settings, detect_markdown_headings=True)
+    assert instance.config == ChunkingConfig(64, 8, detect_markdown_headings=True)
+    assert instance.tokenization.max_input_tokens == 256
+    assert_exact(REPEATED, instance.create_documents([REPEATED]))
+    with pytest.raises(MissingSettingError, match="CHUNK_SIZE_TOKENS"):
+        AsesoriaTextSplitter.from_settings(Settings(embedding_model=str(minilm_folder)))
+
+
+def test_from_huggingface_tokenizer_with_a_tokenizers_tokenizer(minilm_folder: Path) -> None:
+    tokenizer = Tokenizer.from_file(str(minilm_folder / "tokenizer.json"))
+    truncation = tokenizer.truncation  # this file truncates at 128 tokens
+    instance = AsesoriaTextSplitter.from_huggingface_tokenizer(
+        tokenizer, chunk_size=48, chunk_overlap=8, max_input_tokens=256
+    )
+    documents = instance.create_documents([REPEATED])
+    assert_exact(REPEATED, documents)
+    assert all(d.metadata[TOKEN_COUNT] <= 48 for d in documents)
+    assert tokenizer.truncation == truncation  # the caller's tokenizer is left alone
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"chunk_size": 48}, MissingSettingError, "EMBEDDING_MAX_TOKENS"),
+        ({"max_input_tokens": 256}, ConfigurationError, "chunk_size is required"),
+        (
+            {"chunk_size": 48, "max_input_tokens": 256, "length_function": len},
+            ConfigurationError,
+            "length_function",
+        ),
+    ],
+)
+def test_from_huggingface_tokenizer_refuses_what_it_cannot_honour(
+    minilm_folder: Path, kwargs: dict[str, Any], error: type[Exception], match: str
+) -> None:
+    tokenizer = Tokenizer.from_file(str(minilm_folder / "tokenizer.json"))
+    with pytest.raises(error, match=match):
+        AsesoriaTextSplitter.from_huggingface_tokenizer(tokenizer, **kwargs)
+
+
+def test_from_huggingface_tokenizer_with_transformers(minilm_folder: Path) -> None:
+    transformers = pytest.importorskip(
+        "transformers", reason="pip install 'langchain-asesoria[transformers]'"
+    )
+    tokenizer = transformers.AutoTokenizer.from_pretrained(str(minilm_folder), use_fast=True)
+    instance = AsesoriaTextSplitter.from_huggingface_tokenizer(tokenizer, chunk_size=48)
+    documents = instance.create_documents([REPEATED])
+    assert_exact(REPEATED, documents)
+    for document in documents:
+        ids = tokenizer(document.metadata[EMBEDDING_TEXT], truncation=False)["input_ids"]
+        assert len(ids) == document.metadata[TOKEN_COUNT] <= 48
+
+
+def test_from_tiktoken_encoder_is_refused_with_a_way_out() -> None:
+    with pytest.raises(ConfigurationError, match="from_huggingface_tokenizer"):
+        AsesoriaTextSplitter.from_tiktoken_encoder()
+
+
+_WORDS = st.sampled_from(["año", "renta", "pérdida", "€", "IRPF.", "art. 49", "compensación"])
+_PARAGRAPHS = st.lists(_WORDS, min_size=1, max_size=12).map(" ".join)
+_TEXTS = st.lists(st.one_of(_PARAGRAPHS, st.just("Saldo negativo.")), min_size=1, max_size=12).map(
+    "\n\n".join
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=_TEXTS, size=st.integers(12, 60), overlap_share=st.sampled_from([0, 4, 2]))
+def test_property_offsets_budget_order_and_coverage(
+    text: str, size: int, overlap_share: int
+) -> None:
+    tokenization = ByteTokenization(64)
+    overlap = size // overlap_share if overlap_share else 0
+    instance = AsesoriaTextSplitter(tokenization, ChunkingConfig(size, overlap))
+    documents = instance.create_documents([text], [{"source": "x"}])
+    assert_exact(text, documents)
+    covered = [False] * len(text)
+    for index, document in enumerate(documents):
+        metadata = document.metadata
+        assert metadata[CHUNK_INDEX] == index
+        assert metadata[TOKEN_COUNT] == tokenization.count(metadata[EMBEDDING_TEXT]) <= size
+        assert 0 <= metadata[OVERLAP_TOKENS] <= overlap
+        for position in range(metadata[START_INDEX], metadata[END_INDEX]):
+            covered[position] = True
+    assert all(covered[i] for i, char in enumerate(text) if not char.isspace())
