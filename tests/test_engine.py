@@ -766,3 +766,18 @@ def test_seed_minimal_example():
     assert chunk.overlap_tokens == 0
     assert chunk.metadata.chunk_index == 0
     assert chunk.metadata == replace(metadata, page=7, page_end=7, chunk_index=0)
+
+
+@pytest.mark.parametrize("mode", ["path", "label", "none"])
+def test_empty_section_label_and_path_give_no_context(mode: str) -> None:
+    """A span with label "" and no path is a section without a title in every mode."""
+    text = "Primer párrafo con año.\n\nSegundo párrafo con €."
+    config = ChunkingConfig(max_tokens=64, overlap_tokens=0, section_context=mode)  # type: ignore[arg-type]
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="d"),
+        config=config,
+        tokenization=ByteTokenization(),
+        sections=[SectionSpan(0, len(text), "", ())],
+    )
+    assert [c.embedding_text for c in chunks] == [c.text for c in chunks]

@@ -24,11 +24,13 @@ __all__ = ["chunk_document"]
 
 
 def _context(segment: Segment, mode: SectionContext) -> str:
-    if mode == "none" or (segment.label is None and not segment.path):
+    """The text ``prepare`` puts before a section's content ("" for a gap)."""
+    if mode == "none":
         return ""
+    innermost = segment.path[-1] if segment.path else ""
     if mode == "label":
-        return segment.label or segment.path[-1]
-    return " > ".join(segment.path) if segment.path else segment.label or ""
+        return segment.label or innermost
+    return " > ".join(segment.path) or segment.label or ""
 
 
 def _check_inputs(
