@@ -11,6 +11,12 @@
     │   └── IndivisibleCharacterError         one character that cannot fit even alone
     ├── PrivacyError (ValueError)             a private document without a session id
     ├── TokenizerLoadError (OSError)          a tokenizer that cannot be found or read
+    ├── DocumentReadError (OSError)           a file that cannot be read as a document
+    │   ├── UnsupportedFileError              an extension with no reader
+    │   ├── EncryptedDocumentError            a PDF that needs a password
+    │   ├── DamagedDocumentError              a truncated or corrupt PDF
+    │   ├── NoTextLayerError                  a PDF with no extractable text (scanned)
+    │   └── TextEncodingError (UnicodeError)  a text file that is not UTF-8
     └── MissingDependencyError (ImportError)  an optional extra that is not installed
 
 Every message names the offending value and, where there is one, the document and the
@@ -24,14 +30,20 @@ __all__ = [
     "BudgetError",
     "ConfigurationError",
     "ContextTooLongError",
+    "DamagedDocumentError",
+    "DocumentReadError",
+    "EncryptedDocumentError",
     "IndivisibleCharacterError",
     "InvalidPagesError",
     "InvalidSectionsError",
     "MissingDependencyError",
     "MissingSettingError",
     "ModelLimitError",
+    "NoTextLayerError",
     "PrivacyError",
+    "TextEncodingError",
     "TokenizerLoadError",
+    "UnsupportedFileError",
 ]
 
 
@@ -81,3 +93,27 @@ class TokenizerLoadError(AsesoriaError, OSError):
 
 class MissingDependencyError(AsesoriaError, ImportError):
     """An optional dependency that is not installed (the message names the extra)."""
+
+
+class DocumentReadError(AsesoriaError, OSError):
+    """A file that cannot be read as a document (the message names it and the fix)."""
+
+
+class UnsupportedFileError(DocumentReadError):
+    """A file whose extension has no reader."""
+
+
+class EncryptedDocumentError(DocumentReadError):
+    """A PDF encrypted with a password (an empty user password is opened silently)."""
+
+
+class DamagedDocumentError(DocumentReadError):
+    """A truncated or corrupt PDF that ``pypdf`` cannot parse."""
+
+
+class NoTextLayerError(DocumentReadError):
+    """A PDF whose pages hold no extractable text: scanned images need OCR first."""
+
+
+class TextEncodingError(DocumentReadError, UnicodeError):
+    """A text or Markdown file that is not valid UTF-8."""

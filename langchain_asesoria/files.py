@@ -24,7 +24,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Literal
 
-from langchain_asesoria.errors import AsesoriaError, MissingDependencyError
+from langchain_asesoria.errors import (
+    DamagedDocumentError,
+    DocumentReadError,
+    EncryptedDocumentError,
+    MissingDependencyError,
+    NoTextLayerError,
+    TextEncodingError,
+    UnsupportedFileError,
+)
 from langchain_asesoria.models import LoadedPage
 
 if TYPE_CHECKING:
@@ -59,30 +67,6 @@ FILE_KINDS: dict[str, FileKind] = {
 _PDF_EXTRA = "pip install 'langchain-asesoria[pdf]'"
 
 
-class DocumentReadError(AsesoriaError, OSError):
-    """A file that cannot be read as a document (the message names it and the fix)."""
-
-
-class UnsupportedFileError(DocumentReadError):
-    """A file whose extension has no reader."""
-
-
-class EncryptedDocumentError(DocumentReadError):
-    """A PDF encrypted with a password (an empty user password is opened silently)."""
-
-
-class DamagedDocumentError(DocumentReadError):
-    """A truncated or corrupt PDF that ``pypdf`` cannot parse."""
-
-
-class NoTextLayerError(DocumentReadError):
-    """A PDF whose pages hold no extractable text: scanned images need OCR first."""
-
-
-class TextEncodingError(DocumentReadError, UnicodeError):
-    """A text or Markdown file that is not valid UTF-8."""
-
-
 def file_kind(path: Path) -> FileKind:
     """The kind of document a path holds, by its extension.
 
@@ -99,7 +83,9 @@ def file_kind(path: Path) -> FileKind:
     return kind
 
 
-_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n.*?^(?:---|\.\.\.)[ \t]*$", re.DOTALL | re.MULTILINE)
+_FRONT_MATTER = re.compile(
+    r"\A---[ \t]*\r?\n.*?^(?:---|\.\.\.)[ \t]*(?=\r?$)", re.DOTALL | re.MULTILINE
+)
 
 
 def blank_front_matter(text: str) -> str:

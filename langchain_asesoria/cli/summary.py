@@ -1,0 +1,207 @@
+"""The closing summary: per-file and total pages, chunks, tokens, budget use, overlap, time.
+
+The statistics are pure functions of the chunks, checked against hand-computed values.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Literal
+
+from langchain_asesoria.models import Chunk
+
+__all__ = [
+    "FileReport",
+    "RunReport",
+    "TokenStats",
+    "budget_use",
+    "continuation_overlaps",
+    "mean_or_none",
+    "render_summary",
+    "token_stats",
+]
+
+_MAX_FILE_ROWS = 20
+_NAME_WIDTH = 44
+_DASH = "-"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenStats:
+    """Minimum, median and maximum token counts of some chunks."""
+
+    minimum: int
+    median: float
+    maximum: int
+
+
+def token_stats(counts: Sequence[int]) -> TokenStats | None:
+    """``None`` for no chunks."""
+    if not counts:
+        return None
+    return TokenStats(min(counts), statistics.median(counts), max(counts))
+
+
+def mean_or_none(values: Sequence[int]) -> float | None:
+    """The mean, or ``None`` for no values."""
+    return statistics.fmean(values) if values else None
+
+
+def budget_use(counts: Sequence[int], max_tokens: int) -> float | None:
+    """Mean share of the budget the chunks fill (``mean(token_count) / max_tokens``)."""
+    mean = mean_or_none(counts)
+    return None if mean is None else mean / max_tokens
+
+
+def continuation_overlaps(chunks: Sequence[Chunk]) -> tuple[int, ...]:
+    """The effective overlap of each chunk that continues its predecessor's section.
+
+    A section's first chunk has nothing to overlap with, so it is left out: the mean
+    of these values is the overlap the run really achieved against its target.
+    """
+    return tuple(
+        current.overlap_tokens
+        for previous, current in pairwise(chunks)
+        if (previous.metadata.section_label, previous.metadata.section_path)
+        == (current.metadata.section_label, current.metadata.section_path)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class FileReport:
+    """What one file gave, or why it failed.
+
+    Attributes:
+        name: The file as given.
+        pages: Pages read.
+        token_counts: ``token_count`` of each chunk, in order.
+        overlaps: ``continuation_overlaps`` of the chunks.
+        failure: A short reason when the file failed, else ``None``.
+    """
+
+    name: str
+    pages: int = 0
+    token_counts: tuple[int, ...] = ()
+    overlaps: tuple[int, ...] = ()
+    failure: str | None = None
+
+    @classmethod
+    def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
+        """The report of a file split into ``chunks``."""
+        counts = tuple(chunk.token_count for chunk in chunks)
+        return cls(name, pages, counts, continuation_overlaps(chunks))
+
+
+@dataclass(frozen=True, slots=True)
+class RunReport:
+    """A whole run, for the summary table."""
+
+    files: tuple[FileReport, ...]
+    max_tokens: int
+    overlap_target: int
+    seconds: float
+    model: str
+
+    @property
+    def failed(self) -> tuple[FileReport, ...]:
+        """The files that failed."""
+        return tuple(report for report in self.files if report.failure is not None)
+
+    def total(self) -> FileReport:
+        """All successful files as one row."""
+        done = [report for report in self.files if report.failure is None]
+        status = f"{len(done)} ok" + (f", {len(self.failed)} failed" if self.failed else "")
+        return FileReport(
+            name=f"total: {len(self.files)} file{'s' if len(self.files) != 1 else ''}",
+            pages=sum(report.pages for report in done),
+            token_counts=tuple(count for report in done for count in report.token_counts),
+            overlaps=tuple(overlap for report in done for overlap in report.overlaps),
+            failure=status,
+        )
+
+
+def _number(value: float) -> str:
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
+
+
+def _short(name: str) -> str:
+    if len(name) <= _NAME_WIDTH:
+        return name
+    half = (_NAME_WIDTH - 1) // 2
+    return f"{name[:half]}…{name[-(_NAME_WIDTH - 1 - half) :]}"
+
+
+def _tokens(report: FileReport) -> str:
+    stats = token_stats(report.token_counts)
+    if stats is None:
+        return _DASH
+    return f"{stats.minimum} / {_number(stats.median)} / {stats.maximum}"
+
+
+Column = tuple[str, Literal["<", ">"], Callable[[FileReport, RunReport], str]]
+
+_COLUMNS: tuple[Column, ...] = (
+    ("file", "<", lambda file, run: _short(file.name)),
+    ("pages", ">", lambda file, run: str(file.pages) if file.pages else _DASH),
+    ("chunks", ">", lambda file, run: str(len(file.token_counts))),
+    ("tokens min/med/max", ">", lambda file, run: _tokens(file)),
+    (
+        "budget use",
+        ">",
+        lambda file, run: _percent(budget_use(file.token_counts, run.max_tokens)),
+    ),
+    ("overlap", ">", lambda file, run: _overlap(mean_or_none(file.overlaps), run.overlap_target)),
+    ("status", "<", lambda file, run: file.failure or "ok"),
+)
+
+
+def _percent(share: float | None) -> str:
+    return _DASH if share is None else f"{share:.0%}"
+
+
+def _overlap(mean: float | None, target: int) -> str:
+    return _DASH if mean is None else f"{mean:.1f}/{target}"
+
+
+def _table(rows: Sequence[Sequence[str]], aligns: Sequence[str]) -> list[str]:
+    widths = [max(len(row[index]) for row in rows) for index in range(len(aligns))]
+    return [
+        "  ".join(
+            f"{cell:{align}{width}}" for cell, align, width in zip(row, aligns, widths, strict=True)
+        ).rstrip()
+        for row in rows
+    ]
+
+
+def _file_rows(run: RunReport) -> tuple[list[FileReport], str | None]:
+    if len(run.files) <= _MAX_FILE_ROWS:
+        return list(run.files), None
+    shown = list(run.failed[:_MAX_FILE_ROWS])
+    return shown, f"({len(run.files) - len(shown)} more files not listed)"
+
+
+def render_summary(run: RunReport) -> str:
+    """The summary table with a closing line of time, throughput and configuration."""
+    files, note = _file_rows(run)
+    total = run.total()
+    rows = [[header for header, _, _ in _COLUMNS]]
+    rows += [[cell(report, run) for _, _, cell in _COLUMNS] for report in [*files, total]]
+    lines = _table(rows, [align for _, align, _ in _COLUMNS])
+    lines.insert(1, _DASH * len(max(lines, key=len)))
+    lines.insert(len(lines) - 1, lines[1])
+    if note:
+        lines.insert(len(lines) - 2, note)
+    seconds = max(run.seconds, 1e-9)
+    chunks = len(total.token_counts)
+    lines.append(
+        f"time {run.seconds:.2f} s · {total.pages / seconds:.1f} pages/s · "
+        f"{chunks / seconds:.0f} chunks/s"
+    )
+    lines.append(
+        f"model {run.model} · budget {run.max_tokens} tokens · overlap target "
+        f"{run.overlap_target} tokens"
+    )
+    return "\n".join(lines)

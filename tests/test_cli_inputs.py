@@ -1,0 +1,135 @@
+"""Files, folders and globs expanded into documents; exclusions; errors and exit codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from langchain_asesoria.cli.errors import (
+    ExitCode,
+    FieldsError,
+    OutputError,
+    UsageError,
+    exit_code_for,
+    failure_label,
+)
+from langchain_asesoria.cli.inputs import expand_inputs
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    ContextTooLongError,
+    MissingDependencyError,
+    ModelLimitError,
+    PrivacyError,
+    TokenizerLoadError,
+)
+from langchain_asesoria.files import (
+    DamagedDocumentError,
+    EncryptedDocumentError,
+    NoTextLayerError,
+    TextEncodingError,
+)
+
+
+@pytest.fixture
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    for name in [
+        "data/b.pdf",
+        "data/a.md",
+        "data/SOURCES.md",
+        "data/notes.docx",
+        "data/a.md.meta.json",
+        "data/sub/c.txt",
+        "data/.hidden/d.txt",
+        "data/.e.md",
+        "other/f.markdown",
+    ]:
+        Path(name).parent.mkdir(parents=True, exist_ok=True)
+        Path(name).write_text("x", encoding="utf-8")
+    return tmp_path
+
+
+def names(paths: list[Path]) -> list[str]:
+    return [path.as_posix() for path in paths]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "exclude", "expected"),
+    [
+        (["data"], [], ["data/SOURCES.md", "data/a.md", "data/b.pdf", "data/sub/c.txt"]),
+        (["data"], ["SOURCES.md"], ["data/a.md", "data/b.pdf", "data/sub/c.txt"]),
+        (["data"], ["sub/*"], ["data/SOURCES.md", "data/a.md", "data/b.pdf"]),
+        (["data/*.md"], [], ["data/SOURCES.md", "data/a.md"]),
+        (["data/**/*.txt"], [], ["data/sub/c.txt"]),
+        (["data/*"], [], ["data/SOURCES.md", "data/a.md", "data/b.pdf"]),
+        (["data/notes.docx"], [], ["data/notes.docx"]),
+        (
+            ["data/a.md", "data", "other"],
+            ["S*"],
+            ["data/a.md", "data/b.pdf", "data/sub/c.txt", "other/f.markdown"],
+        ),
+        (["data/.hidden"], [], ["data/.hidden/d.txt"]),
+    ],
+    ids=[
+        "folder",
+        "exclude-name",
+        "exclude-path",
+        "glob",
+        "recursive",
+        "glob-kinds",
+        "file",
+        "dedup-order",
+        "hidden-named",
+    ],
+)
+def test_expansion(
+    tree: Path, arguments: list[str], exclude: list[str], expected: list[str]
+) -> None:
+    assert names(expand_inputs(arguments, exclude)) == expected
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["nope.pdf"], "nope.pdf: no such file or folder"),
+        (["data/*.csv"], "matches no .pdf, .md or .txt file"),
+    ],
+)
+def test_expansion_errors(tree: Path, arguments: list[str], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        expand_inputs(arguments)
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        (UsageError("u"), ExitCode.USAGE),
+        (OutputError("o"), ExitCode.OUTPUT),
+        (ModelLimitError("m"), ExitCode.CONFIGURATION),
+        (TokenizerLoadError("t"), ExitCode.CONFIGURATION),
+        (MissingDependencyError("d"), ExitCode.CONFIGURATION),
+        (PrivacyError("p"), ExitCode.FILES_FAILED),
+        (AsesoriaError("a"), ExitCode.FILES_FAILED),
+    ],
+)
+def test_exit_codes(error: AsesoriaError, code: ExitCode) -> None:
+    assert exit_code_for(error) == code
+
+
+@pytest.mark.parametrize(
+    ("error", "label"),
+    [
+        (EncryptedDocumentError("e"), "encrypted"),
+        (DamagedDocumentError("d"), "damaged PDF"),
+        (NoTextLayerError("n"), "no text layer"),
+        (TextEncodingError("t"), "not UTF-8"),
+        (MissingDependencyError("m"), "missing extra"),
+        (PrivacyError("p"), "private, no session"),
+        (FieldsError("f"), "bad fields"),
+        (ContextTooLongError("c"), "does not fit"),
+        (AsesoriaError("a"), "failed"),
+    ],
+)
+def test_failure_labels(error: AsesoriaError, label: str) -> None:
+    assert failure_label(error) == label

@@ -1,0 +1,150 @@
+"""The closing summary: statistics against hand-computed values, and the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_asesoria.cli.summary import (
+    FileReport,
+    RunReport,
+    TokenStats,
+    budget_use,
+    continuation_overlaps,
+    mean_or_none,
+    render_summary,
+    token_stats,
+)
+from langchain_asesoria.models import Chunk, ChunkMetadata
+
+
+def chunk(tokens: int, overlap: int, section: tuple[str, ...] = ()) -> Chunk:
+    metadata = ChunkMetadata(doc_id="d").for_chunk(
+        page=1,
+        page_end=1,
+        chunk_index=0,
+        section_label=section[-1] if section else None,
+        section_path=section,
+    )
+    return Chunk("t", "t", 0, 1, tokens, overlap, metadata)
+
+
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [
+        ([], None),
+        ([7], TokenStats(7, 7, 7)),
+        ([3, 1, 2], TokenStats(1, 2, 3)),
+        ([10, 1, 2, 3], TokenStats(1, 2.5, 10)),
+    ],
+)
+def test_token_stats(counts: list[int], expected: TokenStats | None) -> None:
+    assert token_stats(counts) == expected
+
+
+@pytest.mark.parametrize(
+    ("counts", "budget", "expected"),
+    [([], 256, None), ([128, 256], 256, 0.75), ([64], 128, 0.5)],
+)
+def test_budget_use_is_the_mean_share(
+    counts: list[int], budget: int, expected: float | None
+) -> None:
+    assert budget_use(counts, budget) == expected
+
+
+def test_mean_or_none() -> None:
+    assert mean_or_none([]) is None
+    assert mean_or_none([1, 2, 4, 5]) == 3
+
+
+def test_overlap_counts_only_chunks_that_continue_a_section() -> None:
+    chunks = [
+        chunk(100, 0, ("A",)),
+        chunk(100, 30, ("A",)),
+        chunk(100, 0, ("A",)),  # continues A with no overlap: counts as 0
+        chunk(100, 0, ("A", "B")),  # a new section: left out
+        chunk(100, 20, ("A", "B")),
+    ]
+    assert continuation_overlaps(chunks) == (30, 0, 20)
+    assert continuation_overlaps(chunks[:1]) == ()
+
+
+def run_report(*files: FileReport, seconds: float = 2.0) -> RunReport:
+    return RunReport(files, 256, 32, seconds, "minilm")
+
+
+def test_the_table_has_a_row_per_file_and_a_total() -> None:
+    run = run_report(
+        FileReport("a.pdf", 3, (100, 200, 256), (30, 20)),
+        FileReport("b.md", 1, (56,), ()),
+        FileReport("bad.pdf", failure="encrypted"),
+    )
+    lines = render_summary(run).splitlines()
+    assert lines[0].split() == [
+        "file",
+        "pages",
+        "chunks",
+        "tokens",
+        "min/med/max",
+        "budget",
+        "use",
+        "overlap",
+        "status",
+    ]
+    assert set(lines[1]) == {"-"}
+    # mean 556 / 3 tokens of 256 -> 72%; overlap (30 + 20) / 2.
+    assert lines[2].split() == [
+        "a.pdf",
+        "3",
+        "3",
+        "100",
+        "/",
+        "200",
+        "/",
+        "256",
+        "72%",
+        "25.0/32",
+        "ok",
+    ]
+    assert lines[3].split() == ["b.md", "1", "1", "56", "/", "56", "/", "56", "22%", "-", "ok"]
+    assert lines[4].split() == ["bad.pdf", "-", "0", "-", "-", "-", "encrypted"]
+    # total: pages 4, chunks 4, tokens 56/150/256, mean 153 -> 60%, overlap (30+20)/2.
+    assert lines[6].split() == [
+        "total:",
+        "3",
+        "files",
+        "4",
+        "4",
+        "56",
+        "/",
+        "150",
+        "/",
+        "256",
+        "60%",
+        "25.0/32",
+        "2",
+        "ok,",
+        "1",
+        "failed",
+    ]
+    assert lines[7] == "time 2.00 s · 2.0 pages/s · 2 chunks/s"
+    assert lines[8] == "model minilm · budget 256 tokens · overlap target 32 tokens"
+
+
+def test_many_files_list_only_the_failures() -> None:
+    files = [FileReport(f"f{index}.txt", 1, (10,), ()) for index in range(30)]
+    files.append(FileReport("broken.pdf", failure="damaged PDF"))
+    text = render_summary(run_report(*files))
+    assert "f0.txt" not in text
+    assert "broken.pdf" in text
+    assert "(30 more files not listed)" in text
+    assert "total: 31 files" in text
+
+
+def test_long_names_are_shortened_in_the_middle() -> None:
+    name = "examples/data/" + "x" * 60 + ".pdf"
+    first_row = render_summary(run_report(FileReport(name, 1, (10,), ()))).splitlines()[2]
+    shown = first_row.split()[0]
+    assert len(shown) == 44
+    assert shown.startswith("examples/data/")
+    assert shown.endswith("x.pdf")
+    assert "…" in shown
