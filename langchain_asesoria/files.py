@@ -50,7 +50,9 @@ __all__ = [
     "blank_front_matter",
     "file_kind",
     "iter_pages",
+    "open_pdf",
     "page_count",
+    "page_text",
     "read_pages",
 ]
 
@@ -134,8 +136,16 @@ def _pypdf() -> ModuleType:
         ) from error
 
 
-def _open_pdf(path: Path) -> PdfReader:
-    """A ``pypdf.PdfReader``, decrypted when its user password is empty."""
+def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
+    """A ``pypdf.PdfReader``, decrypted with ``password`` (default: the empty one).
+
+    Raises:
+        DocumentReadError: no such file.
+        DamagedDocumentError: pypdf cannot parse it.
+        EncryptedDocumentError: encrypted with another password.
+        MissingDependencyError: pypdf, or cryptography for AES, is not installed.
+    """
+    path = Path(path)
     pypdf = _pypdf()
     errors = importlib.import_module("pypdf.errors")
     try:
@@ -149,33 +159,46 @@ def _open_pdf(path: Path) -> PdfReader:
         ) from error
     if reader.is_encrypted:
         try:
-            decrypted = reader.decrypt("")
+            decrypted = reader.decrypt(password or "")
         except errors.DependencyError as error:
             raise MissingDependencyError(
                 f"{path}: this PDF is AES-encrypted; decrypting it needs cryptography: "
                 f"{_PDF_EXTRA}."
             ) from error
         if not decrypted:
+            given = "the given password does not open it" if password else "it needs one"
             raise EncryptedDocumentError(
-                f"{path}: the PDF is encrypted with a password; decrypt it first, for "
-                "example `qpdf --password=PASSWORD --decrypt in.pdf out.pdf`."
+                f"{path}: the PDF is encrypted with a password and {given}; decrypt it "
+                "first, for example `qpdf --password=PASSWORD --decrypt in.pdf out.pdf`."
             )
     return reader
 
 
+def page_text(
+    reader: PdfReader, index: int, path: str | Path, mode: Literal["plain", "layout"] = "plain"
+) -> str:
+    """The extracted text of page ``index`` (0-based) of an open PDF.
+
+    Raises:
+        DamagedDocumentError: the page's content cannot be extracted.
+    """
+    try:
+        return reader.pages[index].extract_text(extraction_mode=mode) or ""
+    # pypdf raises many unrelated types on damaged content streams.
+    except Exception as error:
+        raise DamagedDocumentError(
+            f"{path}: cannot extract the text of page {index + 1} ({type(error).__name__}: "
+            f"{error}); the PDF is damaged: repair it (for example `qpdf in.pdf out.pdf`)."
+        ) from error
+
+
 def _iter_pdf(path: Path) -> Iterator[LoadedPage]:
-    reader = _open_pdf(path)
+    reader = open_pdf(path)
     pages = reader.pages
     found_text = False
-    for number, page in enumerate(pages, start=1):
-        try:
-            text = page.extract_text() or ""
-        # pypdf raises many unrelated types on damaged content streams.
-        except Exception as error:
-            raise DamagedDocumentError(
-                f"{path}: cannot extract the text of page {number} ({type(error).__name__}: "
-                f"{error}); the PDF is damaged: repair it (for example `qpdf in.pdf out.pdf`)."
-            ) from error
+    for index in range(len(pages)):
+        text = page_text(reader, index, path)
+        number = index + 1
         found_text = found_text or bool(text.strip())
         yield LoadedPage(text, number, str(path))
     if not found_text:
@@ -225,4 +248,4 @@ def page_count(path: str | Path) -> int:
     path = Path(path)
     if file_kind(path) != "pdf":
         return 1
-    return len(_open_pdf(path).pages)
+    return len(open_pdf(path).pages)

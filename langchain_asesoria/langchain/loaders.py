@@ -16,21 +16,9 @@ from typing import Any, Literal
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
-from langchain_asesoria.errors import MissingDependencyError
+from langchain_asesoria.files import open_pdf, page_text
 
 __all__ = ["PdfPageLoader", "TextFileLoader"]
-
-_PDF_EXTRA = "pip install 'langchain-asesoria[pdf]'"
-
-
-def _pypdf() -> Any:
-    try:
-        import pypdf
-    except ImportError as error:
-        raise MissingDependencyError(
-            f"reading PDF needs pypdf, from the 'pdf' extra: {_PDF_EXTRA}."
-        ) from error
-    return pypdf
 
 
 class PdfPageLoader(BaseLoader):
@@ -41,10 +29,10 @@ class PdfPageLoader(BaseLoader):
         password: Decrypts an encrypted PDF (``""`` for an empty user password).
         extraction_mode: pypdf's ``"plain"`` (default) or ``"layout"`` text extraction.
 
-    Raises (when loading):
-        MissingDependencyError: pypdf, or cryptography for an AES-encrypted PDF, is
-            not installed.
-        FileNotFoundError: no such file.
+    Raises (when loading): the errors of ``langchain_asesoria.files.open_pdf`` and
+        ``page_text``: ``DocumentReadError`` and its subclasses (no such file, damaged,
+        encrypted with another password) and ``MissingDependencyError`` (pypdf, or
+        cryptography for an AES-encrypted PDF).
     """
 
     def __init__(
@@ -60,28 +48,19 @@ class PdfPageLoader(BaseLoader):
 
     def lazy_load(self) -> Iterator[Document]:
         """One ``Document`` per page: ``page`` 0-based, ``page_label``, ``total_pages``."""
-        pypdf = _pypdf()
         source = str(self.file_path)
-        try:
-            reader = pypdf.PdfReader(source, password=self.password)
-            if reader.is_encrypted and self.password is None:
-                reader.decrypt("")
-            labels = reader.page_labels
-            total = len(reader.pages)
-            for index in range(total):
-                text = reader.pages[index].extract_text(extraction_mode=self.extraction_mode)
-                label = str(labels[index]) if index < len(labels) else str(index + 1)
-                metadata: dict[str, Any] = {
-                    "source": source,
-                    "page": index,
-                    "page_label": label,
-                    "total_pages": total,
-                }
-                yield Document(page_content=text, metadata=metadata)
-        except pypdf.errors.DependencyError as error:
-            raise MissingDependencyError(
-                f"{source!r} is encrypted and decrypting it needs cryptography: {_PDF_EXTRA}."
-            ) from error
+        reader = open_pdf(self.file_path, self.password)
+        labels = reader.page_labels
+        total = len(reader.pages)
+        for index in range(total):
+            metadata: dict[str, Any] = {
+                "source": source,
+                "page": index,
+                "page_label": str(labels[index]) if index < len(labels) else str(index + 1),
+                "total_pages": total,
+            }
+            text = page_text(reader, index, source, self.extraction_mode)
+            yield Document(page_content=text, metadata=metadata)
 
 
 class TextFileLoader(BaseLoader):
