@@ -118,9 +118,10 @@ def chunk_document(
         spans = detect_markdown_sections(text)
     else:
         spans = list(sections) if sections is not None else []
-    segments = segments_for(spans, len(text), doc_id)
-    if not text.strip():
-        return []
+    # A section with no content has nothing to chunk, whatever its context would cost.
+    segments = [
+        s for s in segments_for(spans, len(text), doc_id) if not text[s.start : s.end].isspace()
+    ]
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     starts = tokenization.token_starts(text)
     contexts = [_context(segment, config.section_context) for segment in segments]

@@ -116,7 +116,14 @@ class Packer:
         """
         if low >= high:
             return None
-        guess = max(bisect_right(ends, self._position_limit(start), low, high) - 1, low)
+        guess = bisect_right(ends, self._position_limit(start), low, high) - 1
+        if guess < low:
+            # Even the nearest end is estimated over budget: count it exactly only when
+            # the estimate is close, else a long unbroken unit would be re-counted whole
+            # for every chunk (quadratic); the caller then looks for finer ends.
+            if self.estimate(start, ends[low]) > self.max_tokens + _SLACK:
+                return None
+            guess = low
         if self.fits(start, ends[guess]):
             while (
                 guess + 1 < high
