@@ -1,0 +1,125 @@
+"""Retrieval evaluation: choose chunk size and overlap by measured hit@k, not by taste.
+
+The same corpus, tokenizer/model and ``k`` for every candidate; questions whose
+passages are really indexed, annotated as exact character spans; questions with no
+source kept apart. The pieces, one concept per module:
+
+- ``questions``: the JSON Lines question file, loaded and validated against the corpus;
+- ``corpus``: documents read once, and the joined text every offset refers to;
+- ``chunkers``: this library's engine and its peers behind one protocol;
+- ``retrievers``: the retriever protocol, BM25 (``bm25s``) and dense (LangChain);
+- ``metrics``: pure functions (hit@k, recall@k, MRR, near-duplicates, intervals);
+- ``runner``: index each configuration, retrieve, judge (refusing budgets above a
+  model's limit);
+- ``comparison``: the winner and how sure we can be;
+- ``report``: Markdown, PNG and JSON; ``presets`` and ``cli``: ``asesoria-eval``.
+
+Nothing heavy is imported here: ``bm25s``, ``matplotlib``, ``semchunk`` and
+``sentence_transformers`` are imported when used, with an error naming the extra.
+"""
+
+from langchain_asesoria.evaluation.chunkers import (
+    AsesoriaChunker,
+    Chunker,
+    IndexedChunk,
+    LangChainRecursiveChunker,
+    SemchunkChunker,
+)
+from langchain_asesoria.evaluation.comparison import Verdict, rank, verdict
+from langchain_asesoria.evaluation.corpus import (
+    PAGE_SEPARATOR,
+    CorpusDocument,
+    document_from_pages,
+    load_corpus,
+)
+from langchain_asesoria.evaluation.metrics import (
+    DEFAULT_MIN_OVERLAP,
+    hit_at_k,
+    is_relevant,
+    judge,
+    near_duplicate_share,
+    recall_at_k,
+    reciprocal_rank,
+    separation_auc,
+    sign_test,
+    wilson_interval,
+)
+from langchain_asesoria.evaluation.questions import (
+    Question,
+    QuestionFileError,
+    RelevantPassage,
+    load_questions,
+    parse_questions,
+    validate_against_corpus,
+)
+from langchain_asesoria.evaluation.report import render_markdown, write_plot, write_report
+from langchain_asesoria.evaluation.retrievers import (
+    BM25Retriever,
+    DenseRetriever,
+    Retriever,
+    ScoredPosition,
+    SearchIndex,
+    SentenceTransformerEmbeddings,
+)
+from langchain_asesoria.evaluation.runner import (
+    DEFAULT_KS,
+    Candidate,
+    CandidateResult,
+    Evaluation,
+    RetrievalSetup,
+    Run,
+    Scores,
+    check_runs,
+    evaluate,
+    summarize,
+)
+
+__all__ = [
+    "DEFAULT_KS",
+    "DEFAULT_MIN_OVERLAP",
+    "PAGE_SEPARATOR",
+    "AsesoriaChunker",
+    "BM25Retriever",
+    "Candidate",
+    "CandidateResult",
+    "Chunker",
+    "CorpusDocument",
+    "DenseRetriever",
+    "Evaluation",
+    "IndexedChunk",
+    "LangChainRecursiveChunker",
+    "Question",
+    "QuestionFileError",
+    "RelevantPassage",
+    "RetrievalSetup",
+    "Retriever",
+    "Run",
+    "ScoredPosition",
+    "Scores",
+    "SearchIndex",
+    "SemchunkChunker",
+    "SentenceTransformerEmbeddings",
+    "Verdict",
+    "check_runs",
+    "document_from_pages",
+    "evaluate",
+    "hit_at_k",
+    "is_relevant",
+    "judge",
+    "load_corpus",
+    "load_questions",
+    "near_duplicate_share",
+    "parse_questions",
+    "rank",
+    "recall_at_k",
+    "reciprocal_rank",
+    "render_markdown",
+    "separation_auc",
+    "sign_test",
+    "summarize",
+    "validate_against_corpus",
+    "verdict",
+    "wilson_interval",
+    "write_plot",
+    "write_report",
+]

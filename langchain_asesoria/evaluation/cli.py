@@ -1,0 +1,280 @@
+"""``asesoria-eval``: compare chunk sizes and overlaps by measured retrieval.
+
+    asesoria-eval examples/data --questions examples/evaluation/questions.jsonl \\
+        --run bm25=256/32,384/48,480/64 --run minilm=128/16,192/24,256/32 \\
+        --peers langchain,semchunk --out examples/evaluation
+
+Each ``--run NAME=CONFIGS`` names a preset (``bm25``, ``minilm``, ``e5``; see
+``langchain_asesoria.evaluation.presets``) and the ``max_tokens/overlap_tokens`` pairs
+to compare under it. A configuration above the model's real limit is refused (exit 3),
+never truncated. ``e5`` without a network is skipped with a message.
+
+Exit codes: 0 report written; 1 a document could not be read; 2 bad arguments or an
+invalid question file; 3 a configuration, model or dependency that cannot work (nothing
+is evaluated); 4 the report cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+from enum import IntEnum
+from pathlib import Path
+
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    ConfigurationError,
+    MissingDependencyError,
+    TokenizerLoadError,
+)
+from langchain_asesoria.evaluation.chunkers import PEER_CHUNKERS, AsesoriaChunker, Chunker
+from langchain_asesoria.evaluation.corpus import load_corpus
+from langchain_asesoria.evaluation.presets import (
+    PRESETS,
+    PresetOptions,
+    SetupUnavailableError,
+)
+from langchain_asesoria.evaluation.questions import QuestionFileError, load_questions
+from langchain_asesoria.evaluation.report import write_report
+from langchain_asesoria.evaluation.runner import Candidate, Run, budget_problem, evaluate, refuse
+from langchain_asesoria.files import FILE_KINDS
+from langchain_asesoria.models import ChunkingConfig, SectionContext
+
+__all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
+
+
+class ExitCode(IntEnum):
+    """What the process exit status tells a script."""
+
+    OK = 0
+    DOCUMENT = 1
+    USAGE = 2
+    CONFIGURATION = 3
+    OUTPUT = 4
+
+
+class UsageError(AsesoriaError, ValueError):
+    """Arguments that cannot be run (the message says which and how to fix them)."""
+
+
+#: Errors -> exit code; the first matching row wins.
+_EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
+    (UsageError, ExitCode.USAGE),
+    (QuestionFileError, ExitCode.USAGE),
+    (ConfigurationError, ExitCode.CONFIGURATION),
+    (TokenizerLoadError, ExitCode.CONFIGURATION),
+    (MissingDependencyError, ExitCode.CONFIGURATION),
+    (AsesoriaError, ExitCode.DOCUMENT),
+)
+
+
+_CONTEXTS: dict[str, SectionContext] = {"path": "path", "label": "label", "none": "none"}
+
+
+def parse_configs(text: str) -> tuple[ChunkingConfig, ...]:
+    """``"256/32,128/16:label"`` -> the configurations, in order.
+
+    Each item is ``MAX_TOKENS/OVERLAP_TOKENS``, optionally followed by ``:path`` (the
+    default), ``:label`` or ``:none``: the section context added to each chunk.
+
+    Raises:
+        UsageError: an item that is not ``MAX/OVERLAP[:CONTEXT]``.
+        ConfigurationError: a configuration the engine rejects (overlap >= max).
+    """
+    configs = []
+    for item in (part.strip() for part in text.split(",")):
+        sizes, _, context = item.partition(":")
+        size, slash, overlap = sizes.partition("/")
+        if (
+            not slash
+            or not size.strip().isdigit()
+            or not overlap.strip().isdigit()
+            or (context and context not in _CONTEXTS)
+        ):
+            raise UsageError(
+                f"configuration {item!r} is not MAX_TOKENS/OVERLAP_TOKENS[:path|label|none], "
+                "e.g. 256/32 or 128/16:label."
+            )
+        configs.append(
+            ChunkingConfig(
+                max_tokens=int(size),
+                overlap_tokens=int(overlap),
+                section_context=_CONTEXTS[context or "path"],
+            )
+        )
+    return tuple(configs)
+
+
+def _candidates(
+    configs: Sequence[ChunkingConfig], peers: Sequence[Chunker]
+) -> tuple[Candidate, ...]:
+    """This library's chunker on every configuration; each peer once per size/overlap.
+
+    Peers add no section context, so a configuration differing only in it is not
+    repeated for them.
+    """
+    candidates: list[Candidate] = []
+    seen: set[tuple[int, int]] = set()
+    for config in configs:
+        candidates.append(Candidate(AsesoriaChunker(), config))
+        sizes = (config.max_tokens, config.overlap_tokens)
+        if sizes not in seen:
+            seen.add(sizes)
+            candidates += [Candidate(peer, config) for peer in peers]
+    return tuple(candidates)
+
+
+def _parse_run(text: str) -> tuple[str, tuple[ChunkingConfig, ...]]:
+    name, equals, configs = text.partition("=")
+    name = name.strip()
+    if not equals or name not in PRESETS:
+        raise UsageError(
+            f"--run {text!r}: expected NAME=CONFIGS with NAME one of {sorted(PRESETS)}, "
+            "e.g. --run minilm=128/16,192/24,256/32."
+        )
+    return name, parse_configs(configs)
+
+
+def _parse_list(text: str, option: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError as error:
+        raise UsageError(f"{option} {text!r}: expected comma-separated integers.") from error
+    return values
+
+
+def _peers(text: str) -> list[Chunker]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = sorted(set(names) - set(PEER_CHUNKERS))
+    if unknown:
+        raise UsageError(f"--peers: unknown {unknown}; choose among {sorted(PEER_CHUNKERS)}.")
+    return [PEER_CHUNKERS[name]() for name in names]
+
+
+def _documents(paths: Sequence[str]) -> list[Path]:
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found += sorted(p for p in path.iterdir() if p.suffix.lower() in FILE_KINDS)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UsageError(f"{raw}: no such file or folder.")
+    if not found:
+        raise UsageError(f"no .pdf, .md or .txt document found in {list(paths)}.")
+    return found
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="asesoria-eval",
+        description="Compare chunk sizes and overlaps by measured hit@k, recall@k and MRR.",
+    )
+    parser.add_argument("documents", nargs="+", help="corpus files or folders")
+    parser.add_argument("--questions", required=True, help="question file (JSON Lines)")
+    parser.add_argument(
+        "--run",
+        action="append",
+        metavar="NAME=CONFIGS",
+        help=f"a preset ({', '.join(PRESETS)}) and its MAX/OVERLAP configurations; "
+        "repeatable (default: bm25=256/32,384/48,480/64)",
+    )
+    parser.add_argument(
+        "--peers", default="", help="peer chunkers to compare too: langchain,semchunk"
+    )
+    parser.add_argument("--k", default="1,3,5,10", help="k values of the tables")
+    parser.add_argument(
+        "--min-overlap",
+        type=float,
+        default=0.5,
+        help="share of the shorter span a relevant chunk must cover (default 0.5)",
+    )
+    parser.add_argument("--out", default="evaluation-report", help="output folder")
+    parser.add_argument("--bm25-tokenizer", help="tokenizer counting BM25 chunks")
+    parser.add_argument("--bm25-max-tokens", type=int, default=512)
+    parser.add_argument("--e5-model", default=PresetOptions().e5_model)
+    parser.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    return parser
+
+
+def _execute(args: argparse.Namespace, command: str) -> list[Path]:
+    runs_asked = [_parse_run(text) for text in (args.run or ["bm25=256/32,384/48,480/64"])]
+    ks = _parse_list(args.k, "--k")
+    peers = _peers(args.peers)
+    corpus = load_corpus(_documents(args.documents))
+    questions = load_questions(args.questions)
+    options = PresetOptions(args.bm25_tokenizer, args.bm25_max_tokens, args.e5_model)
+    runs: list[Run] = []
+    skipped: list[tuple[str, str]] = []
+    loaded = []
+    for name, configs in runs_asked:
+        try:
+            tokenization = PRESETS[name].tokenization(options)
+        except SetupUnavailableError as error:
+            print(f"asesoria-eval: skipping {name}: {error}", file=sys.stderr)
+            skipped.append((name, str(error)))
+            continue
+        loaded.append((name, configs, tokenization))
+    # Refuse budgets above a model's limit before any model is loaded or text indexed.
+    refuse(
+        [
+            problem
+            for name, configs, tokenization in loaded
+            if (
+                problem := budget_problem(
+                    name, tokenization.name, tokenization.max_input_tokens, configs
+                )
+            )
+            is not None
+        ]
+    )
+    for name, configs, tokenization in loaded:
+        setup = PRESETS[name].build(options, tokenization)
+        runs.append(Run(setup, _candidates(configs, peers)))
+
+    def progress(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    evaluation = evaluate(
+        corpus,
+        questions,
+        runs,
+        ks=ks,
+        min_overlap=args.min_overlap,
+        skipped=skipped,
+        progress=progress,
+    )
+    try:
+        return write_report(evaluation, args.out, command, plot=not args.no_plot)
+    except OSError as error:
+        raise _OutputError(f"cannot write the report to {args.out}: {error}") from error
+
+
+class _OutputError(AsesoriaError, OSError):
+    """The report cannot be written."""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command; returns the exit code (see the module docstring)."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = _parser().parse_args(arguments)
+    command = shlex.join(["asesoria-eval", *arguments])
+    try:
+        written = _execute(args, command)
+    except _OutputError as error:
+        print(f"asesoria-eval: {error}", file=sys.stderr)
+        return ExitCode.OUTPUT
+    except AsesoriaError as error:
+        code = next(code for kind, code in _EXIT_CODES if isinstance(error, kind))
+        print(f"asesoria-eval: {type(error).__name__}: {error}", file=sys.stderr)
+        return code
+    for path in written:
+        print(path)
+    return ExitCode.OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

