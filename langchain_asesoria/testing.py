@@ -19,20 +19,25 @@ __all__ = ["ByteTokenization", "WordTokenization"]
 
 
 class _FakeTokenization(ProfiledTokenization, ABC):
+    """Exact counts from ``token_starts`` plus ``special_tokens``; a real input limit."""
+
     __slots__ = ("_limit", "_special")
+
+    #: The fake's name in messages and reports.
+    fake_name = "fake"
 
     def __init__(
         self,
+        max_input_tokens: int = 512,
         *,
-        max_input_tokens: int,
-        special_tokens: int,
-        document_prefix: str,
-        query_prefix: str,
-        name: str,
+        special_tokens: int = 2,
+        document_prefix: str = "",
+        query_prefix: str = "",
     ) -> None:
         if max_input_tokens < 1 or special_tokens < 0:
             raise ValueError("max_input_tokens must be >= 1 and special_tokens >= 0")
-        super().__init__(ModelProfile(document_prefix, query_prefix, max_input_tokens), name)
+        profile = ModelProfile(document_prefix, query_prefix, max_input_tokens)
+        super().__init__(profile, self.fake_name)
         self._limit = max_input_tokens
         self._special = special_tokens
 
@@ -61,22 +66,7 @@ class ByteTokenization(_FakeTokenization):
     """One token per UTF-8 byte, plus ``special_tokens`` (2, like ``[CLS]``/``[SEP]``)."""
 
     __slots__ = ()
-
-    def __init__(
-        self,
-        max_input_tokens: int = 512,
-        *,
-        special_tokens: int = 2,
-        document_prefix: str = "",
-        query_prefix: str = "",
-    ) -> None:
-        super().__init__(
-            max_input_tokens=max_input_tokens,
-            special_tokens=special_tokens,
-            document_prefix=document_prefix,
-            query_prefix=query_prefix,
-            name="fake-bytes",
-        )
+    fake_name = "fake-bytes"
 
     def count_content(self, text: str) -> int:
         return len(text.encode("utf-8"))
@@ -94,22 +84,7 @@ class WordTokenization(_FakeTokenization):
     """Word pieces of up to four word characters, and each other visible character."""
 
     __slots__ = ()
-
-    def __init__(
-        self,
-        max_input_tokens: int = 512,
-        *,
-        special_tokens: int = 2,
-        document_prefix: str = "",
-        query_prefix: str = "",
-    ) -> None:
-        super().__init__(
-            max_input_tokens=max_input_tokens,
-            special_tokens=special_tokens,
-            document_prefix=document_prefix,
-            query_prefix=query_prefix,
-            name="fake-words",
-        )
+    fake_name = "fake-words"
 
     def token_starts(self, text: str) -> Sequence[int]:
         return [match.start() for match in _WORD_PIECE.finditer(text)]
