@@ -20,7 +20,7 @@ from langchain_asesoria.models import (
 )
 from langchain_asesoria.tokenization.base import Tokenization
 
-__all__ = ["chunk_document"]
+__all__ = ["check_budget", "chunk_document"]
 
 
 def _context(segment: Segment, mode: SectionContext) -> str:
@@ -33,13 +33,15 @@ def _context(segment: Segment, mode: SectionContext) -> str:
     return " > ".join(segment.path) or segment.label or ""
 
 
-def _check_inputs(
-    metadata: ChunkMetadata, config: ChunkingConfig, tokenization: Tokenization
+def check_budget(
+    config: ChunkingConfig, tokenization: Tokenization, doc_id: str | None = None
 ) -> None:
-    if not isinstance(metadata, ChunkMetadata):
-        raise ConfigurationError(
-            f"metadata must be a ChunkMetadata, got {type(metadata).__name__}."
-        )
+    """Fails early on arguments of the wrong type or a budget above the model's limit.
+
+    Raises:
+        ConfigurationError: ``config`` or ``tokenization`` of the wrong type.
+        ModelLimitError: ``config.max_tokens`` above ``tokenization.max_input_tokens``.
+    """
     if not isinstance(config, ChunkingConfig):
         raise ConfigurationError(f"config must be a ChunkingConfig, got {type(config).__name__}.")
     if not isinstance(tokenization, Tokenization):
@@ -50,10 +52,10 @@ def _check_inputs(
         )
     limit = tokenization.max_input_tokens
     if config.max_tokens > limit:
+        where = f"document {doc_id!r}: " if doc_id is not None else ""
         raise ModelLimitError(
-            f"document {metadata.doc_id!r}: max_tokens={config.max_tokens} exceeds the real "
-            f"input limit {limit} of {tokenization.name!r}; the model would truncate. Use "
-            f"max_tokens <= {limit}."
+            f"{where}max_tokens={config.max_tokens} exceeds the real input limit {limit} of "
+            f"{tokenization.name!r}; the model would truncate. Use max_tokens <= {limit}."
         )
 
 
@@ -106,8 +108,12 @@ def chunk_document(
         ContextTooLongError: a section's prefix and context alone fill the budget.
         IndivisibleCharacterError: one character that cannot fit even alone.
     """
-    _check_inputs(metadata, config, tokenization)
+    if not isinstance(metadata, ChunkMetadata):
+        raise ConfigurationError(
+            f"metadata must be a ChunkMetadata, got {type(metadata).__name__}."
+        )
     doc_id = metadata.doc_id
+    check_budget(config, tokenization, doc_id)
     joined = join_pages(pages, config.page_separator, doc_id)
     text = joined.text
     if sections is not None and config.detect_markdown_headings:

@@ -19,8 +19,9 @@ from typing import Any, Final, Literal
 
 from langchain_core.documents import Document
 
+from langchain_asesoria.engine import check_budget
 from langchain_asesoria.errors import ConfigurationError
-from langchain_asesoria.models import Chunk
+from langchain_asesoria.models import Chunk, ChunkingConfig
 from langchain_asesoria.records import (
     DOC_ID,
     EMBEDDING_TEXT,
@@ -30,6 +31,7 @@ from langchain_asesoria.records import (
     TEXT,
     MetadataValue,
 )
+from langchain_asesoria.tokenization import Tokenization
 
 __all__ = [
     "PAGE_LABEL",
@@ -53,6 +55,36 @@ PAGE_LABEL_END: Final = "page_label_end"
 
 #: page_content mode -> (metadata key of the *other* text).
 _OTHER_KEY: Final[dict[str, str]] = {"text": EMBEDDING_TEXT, "embedding_text": TEXT}
+
+
+class ChunkingComponent:
+    """What the splitter and the transformer share: tokenizer, config, text mode."""
+
+    _tokenization: Tokenization
+    _config: ChunkingConfig
+    _page_content: PageContent
+
+    def _bind(self, tokenization: Tokenization, config: ChunkingConfig, page_content: str) -> None:
+        """Checks and keeps the three (``check_budget``, ``check_page_content``)."""
+        check_budget(config, tokenization)
+        self._tokenization = tokenization
+        self._config = config
+        self._page_content = check_page_content(page_content)
+
+    @property
+    def tokenization(self) -> Tokenization:
+        """The tokenizer that counts and prepares the model input."""
+        return self._tokenization
+
+    @property
+    def config(self) -> ChunkingConfig:
+        """The chunking configuration."""
+        return self._config
+
+    @property
+    def page_content(self) -> PageContent:
+        """Which chunk text ``page_content`` holds."""
+        return self._page_content
 
 
 def check_page_content(mode: str) -> PageContent:

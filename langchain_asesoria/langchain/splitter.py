@@ -25,8 +25,8 @@ from tokenizers import Tokenizer
 from typing_extensions import Self
 
 from langchain_asesoria.engine import chunk_document
-from langchain_asesoria.errors import AsesoriaError, ConfigurationError, ModelLimitError
-from langchain_asesoria.langchain.documents import PageContent, check_page_content, chunk_texts
+from langchain_asesoria.errors import AsesoriaError, ConfigurationError
+from langchain_asesoria.langchain.documents import ChunkingComponent, PageContent, chunk_texts
 from langchain_asesoria.langchain.sources import with_source
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
@@ -65,30 +65,7 @@ SPLITTER_KEYS: Final = (
 _CONFIG_FIELDS: Final = frozenset(field.name for field in fields(ChunkingConfig))
 
 
-def check_budget(tokenization: Tokenization, config: ChunkingConfig) -> None:
-    """Fails early when the types are wrong or the budget exceeds the model's limit.
-
-    Raises:
-        ConfigurationError: ``tokenization`` or ``config`` of the wrong type.
-        ModelLimitError: ``config.max_tokens`` above ``tokenization.max_input_tokens``.
-    """
-    if not isinstance(tokenization, Tokenization):
-        raise ConfigurationError(
-            f"tokenization must implement the Tokenization protocol, got "
-            f"{type(tokenization).__name__}; use load_tokenization() or a fake from "
-            "langchain_asesoria.testing."
-        )
-    if not isinstance(config, ChunkingConfig):
-        raise ConfigurationError(f"config must be a ChunkingConfig, got {type(config).__name__}.")
-    if config.max_tokens > tokenization.max_input_tokens:
-        raise ModelLimitError(
-            f"max_tokens={config.max_tokens} exceeds the real input limit "
-            f"{tokenization.max_input_tokens} of {tokenization.name!r}; the model would "
-            f"truncate. Use max_tokens <= {tokenization.max_input_tokens}."
-        )
-
-
-class AsesoriaTextSplitter(TextSplitter):
+class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     """Splits texts into chunks that fit the embedding model exactly, with exact offsets.
 
     ``chunk_size`` is ``config.max_tokens`` and ``length_function`` is
@@ -120,7 +97,7 @@ class AsesoriaTextSplitter(TextSplitter):
         *,
         page_content: PageContent = "text",
     ) -> None:
-        check_budget(tokenization, config)
+        self._bind(tokenization, config, page_content)
         super().__init__(
             chunk_size=config.max_tokens,
             chunk_overlap=config.overlap_tokens,
@@ -128,24 +105,6 @@ class AsesoriaTextSplitter(TextSplitter):
             add_start_index=True,
             strip_whitespace=True,
         )
-        self._tokenization = tokenization
-        self._config = config
-        self._page_content = check_page_content(page_content)
-
-    @property
-    def tokenization(self) -> Tokenization:
-        """The tokenizer that counts and prepares the model input."""
-        return self._tokenization
-
-    @property
-    def config(self) -> ChunkingConfig:
-        """The chunking configuration."""
-        return self._config
-
-    @property
-    def page_content(self) -> PageContent:
-        """Which chunk text ``page_content`` holds."""
-        return self._page_content
 
     # -- constructors ---------------------------------------------------------------
 

@@ -41,8 +41,8 @@ from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.langchain.documents import (
     PAGE_LABEL,
     PAGE_LABEL_END,
+    ChunkingComponent,
     PageContent,
-    check_page_content,
     chunk_texts,
     scalar_metadata,
 )
@@ -54,7 +54,6 @@ from langchain_asesoria.langchain.sources import (
     group_sources,
     with_source,
 )
-from langchain_asesoria.langchain.splitter import check_budget
 from langchain_asesoria.models import Chunk, ChunkingConfig, SourceScope
 from langchain_asesoria.records import CHUNK_ID, chunk_metadata_record
 from langchain_asesoria.settings import Settings, get_settings
@@ -106,7 +105,7 @@ def _documents_of(item: DocumentsInput) -> Iterable[Document]:
 
 
 class AsesoriaDocumentTransformer(
-    BaseDocumentTransformer, Runnable[DocumentsInput, list[Document]]
+    ChunkingComponent, BaseDocumentTransformer, Runnable[DocumentsInput, list[Document]]
 ):
     """Chunks whole sources across page boundaries; a ``Runnable`` for LCEL pipelines.
 
@@ -156,7 +155,7 @@ class AsesoriaDocumentTransformer(
         session_id: str | None = None,
         vigencia: str | None = None,
     ) -> None:
-        check_budget(tokenization, config)
+        self._bind(tokenization, config, page_content)
         defaults = {
             "doc_id": doc_id,
             "doc_type": doc_type,
@@ -166,10 +165,7 @@ class AsesoriaDocumentTransformer(
             "session_id": session_id,
             "vigencia": vigencia,
         }
-        self._tokenization = tokenization
-        self._config = config
         self._plain_config = replace(config, detect_markdown_headings=False)
-        self._page_content = check_page_content(page_content)
         self._reader = SourceReader(
             source_key=source_key,
             page_key=page_key,
@@ -195,21 +191,6 @@ class AsesoriaDocumentTransformer(
         rest = {key: value for key, value in kwargs.items() if key not in _CONFIG_FIELDS}
         config = ChunkingConfig.from_settings(settings, **options)
         return cls(load_tokenization(settings), config, **rest)
-
-    @property
-    def tokenization(self) -> Tokenization:
-        """The tokenizer that counts and prepares the model input."""
-        return self._tokenization
-
-    @property
-    def config(self) -> ChunkingConfig:
-        """The chunking configuration (heading detection for Markdown sources only)."""
-        return self._config
-
-    @property
-    def page_content(self) -> PageContent:
-        """Which chunk text ``page_content`` holds."""
-        return self._page_content
 
     def __repr__(self) -> str:
         return (
