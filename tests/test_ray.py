@@ -1,0 +1,104 @@
+"""The Ray Data helper on a local Ray instance: the same chunks as one process, row for row."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from langchain_asesoria import ChunkingConfig, HuggingFaceTokenization
+from langchain_asesoria.errors import ConfigurationError, MissingDependencyError
+from langchain_asesoria.ray import CHUNK_COLUMNS, chunk_dataset, document_chunk_rows
+
+ray = pytest.importorskip("ray", reason="pip install 'langchain-asesoria[ray]'")
+pytest.importorskip("ray.data")
+
+# Ray's own modules warn about their deprecated options; those warnings are not ours.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning:ray"),
+    pytest.mark.filterwarnings("ignore::FutureWarning:ray"),
+]
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CONFIG = ChunkingConfig(max_tokens=128, overlap_tokens=16)
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[Any]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _documents() -> list[dict[str, Any]]:
+    laws = sorted((CORPUS / "markdown").glob("*.md"))[:2]
+    rows: list[dict[str, Any]] = [
+        {"doc_id": law.stem, "text": law.read_text(encoding="utf-8")[:20_000], "tax": "IP"}
+        for law in laws
+    ]
+    rows.append(
+        {
+            "doc_id": "paginado",
+            "pages": ["Página uno del documento.", "Artículo 2. Texto de la segunda página."],
+            "doc_type": "official_guide",
+            "fiscal_year": 2023,
+        }
+    )
+    if not laws:
+        rows.append({"doc_id": "corto", "text": "Artículo 1. Texto breve. " * 400})
+    return rows
+
+
+def _without_nulls(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if value is not None}
+
+
+def test_ray_output_equals_single_process_chunk_for_chunk(
+    local_ray: Any, minilm_512: HuggingFaceTokenization
+) -> None:
+    documents = _documents()
+    expected = [
+        row
+        for document in documents
+        for row in document_chunk_rows(document, config=CONFIG, tokenization=minilm_512)
+    ]
+    dataset = local_ray.data.from_items(documents)
+    rows = chunk_dataset(
+        dataset, config=CONFIG, tokenization=minilm_512, concurrency=2, batch_size=1
+    ).take_all()
+
+    assert {name for name, _ in CHUNK_COLUMNS} == set(rows[0])
+    got = sorted(
+        (_without_nulls(row) for row in rows), key=lambda r: (r["doc_id"], r["chunk_index"])
+    )
+    want = sorted(expected, key=lambda r: (r["doc_id"], r["chunk_index"]))
+    assert got == want
+    assert len(got) > len(documents)
+
+
+def test_ray_reports_a_bad_row_by_name(local_ray: Any, minilm_512: HuggingFaceTokenization) -> None:
+    dataset = local_ray.data.from_items([{"doc_id": "sin-texto", "tax": "IRPF"}])
+    with pytest.raises(Exception, match="sin-texto"):
+        chunk_dataset(dataset, config=CONFIG, tokenization=minilm_512, concurrency=1).take_all()
+
+
+def test_document_rows_need_exactly_one_text_source(minilm_512: HuggingFaceTokenization) -> None:
+    with pytest.raises(ConfigurationError, match="exactly one of"):
+        document_chunk_rows(
+            {"doc_id": "doble", "text": "a", "pages": ["b"]}, config=CONFIG, tokenization=minilm_512
+        )
+
+
+def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    import langchain_asesoria.ray as module
+
+    def missing(name: str) -> Any:
+        raise ImportError(name)
+
+    monkeypatch.setattr(module.importlib, "import_module", missing)
+    with pytest.raises(MissingDependencyError, match=r"langchain-asesoria\[ray\]"):
+        chunk_dataset(object(), config=CONFIG)  # type: ignore[arg-type]
