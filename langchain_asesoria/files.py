@@ -152,11 +152,10 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
         reader: PdfReader = pypdf.PdfReader(path)
     except FileNotFoundError as error:
         raise DocumentReadError(f"{path}: no such file.") from error
+    except NotImplementedError as error:  # an encryption handler pypdf does not know
+        raise _unsupported_encryption(path, error) from error
     except (errors.PyPdfError, OSError, ValueError) as error:
-        raise DamagedDocumentError(
-            f"{path}: damaged or truncated PDF ({error}); re-download it or repair it "
-            "(for example with `qpdf in.pdf out.pdf`)."
-        ) from error
+        raise _damaged(path, error) from error
     if reader.is_encrypted:
         try:
             decrypted = reader.decrypt(password or "")
@@ -165,13 +164,34 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
                 f"{path}: this PDF is AES-encrypted; decrypting it needs cryptography: "
                 f"{_PDF_EXTRA}."
             ) from error
+        except NotImplementedError as error:
+            raise _unsupported_encryption(path, error) from error
         if not decrypted:
             given = "the given password does not open it" if password else "it needs one"
             raise EncryptedDocumentError(
                 f"{path}: the PDF is encrypted with a password and {given}; decrypt it "
                 "first, for example `qpdf --password=PASSWORD --decrypt in.pdf out.pdf`."
             )
+    try:
+        len(reader.pages)  # parses the page tree now, not halfway through a caller's loop
+    # pypdf raises many unrelated types on a broken page tree.
+    except Exception as error:
+        raise _damaged(path, error) from error
     return reader
+
+
+def _damaged(path: Path, error: BaseException) -> DamagedDocumentError:
+    return DamagedDocumentError(
+        f"{path}: damaged or truncated PDF ({type(error).__name__}: {error}); re-download "
+        "it or repair it (for example with `qpdf in.pdf out.pdf`)."
+    )
+
+
+def _unsupported_encryption(path: Path, error: BaseException) -> EncryptedDocumentError:
+    return EncryptedDocumentError(
+        f"{path}: the PDF is encrypted with a method pypdf does not support ({error}); "
+        "decrypt it first, for example `qpdf --decrypt in.pdf out.pdf`."
+    )
 
 
 def page_text(

@@ -73,8 +73,9 @@ class Packer:
     def __post_init__(self) -> None:
         if self.fixed >= self.max_tokens:
             raise ContextTooLongError(
-                f"document {self.doc_id!r}, section at {self.cuts.start}: the model prefix and "
-                f"section context {self.context!r} alone take {self.fixed} tokens of the "
+                f"document {self.doc_id!r}, section at {self.cuts.start}: the model prefix, "
+                f"special tokens and section context {self.context!r} alone take "
+                f"{self.fixed} tokens of the "
                 f"{self.max_tokens}-token budget, leaving none for content. Raise max_tokens, "
                 "shorten the section title, or use section_context='label' or 'none'."
             )

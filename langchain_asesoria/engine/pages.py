@@ -36,6 +36,18 @@ class JoinedText:
         return self.page_numbers[max(index, 0)]
 
 
+def _check_encodable(text: str, number: int, doc_id: str) -> None:
+    """Rejects lone surrogates (text no tokenizer can read) with the page and position."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InvalidPagesError(
+            f"document {doc_id!r}: page {number} holds a lone surrogate "
+            f"{text[error.start]!r} at position {error.start}, which is not text; fix the "
+            "extraction (or decode its bytes with errors='replace')."
+        ) from error
+
+
 def join_pages(
     pages: Iterable[LoadedPage], separator: str = "\n\n", doc_id: str = "?"
 ) -> JoinedText:
@@ -51,8 +63,13 @@ def join_pages(
     previous = 0
     for index, page in enumerate(pages):
         if not isinstance(page, LoadedPage) or not isinstance(page.text, str):
+            found = (
+                f"a LoadedPage whose text is {type(page.text).__name__}"
+                if isinstance(page, LoadedPage)
+                else type(page).__name__
+            )
             raise InvalidPagesError(
-                f"document {doc_id!r}: item {index} is {type(page).__name__}, not a "
+                f"document {doc_id!r}: item {index} is {found}, not a "
                 "LoadedPage(text: str, page: int)."
             )
         number = page.page
@@ -68,6 +85,7 @@ def join_pages(
                 f"page {previous}); pass one document's pages sorted by page number."
             )
         previous = number
+        _check_encodable(page.text, number, doc_id)
         if page.source is not None:
             sources.add(page.source)
     if len(sources) > 1:

@@ -26,6 +26,7 @@ from langchain_asesoria.langchain.filters import (
     in_memory_session_filter,
     visible_to_session,
 )
+from langchain_asesoria.langchain.indexing import ReindexCleanup, delete_documents, reindex
 from langchain_asesoria.langchain.loaders import PdfPageLoader, TextFileLoader
 from langchain_asesoria.langchain.sources import DOCUMENT_FIELDS
 from langchain_asesoria.langchain.splitter import SPLITTER_KEYS, AsesoriaTextSplitter
@@ -47,11 +48,14 @@ __all__ = [
     "DocumentsInput",
     "PageContent",
     "PdfPageLoader",
+    "ReindexCleanup",
     "TextFileLoader",
     "chroma_session_filter",
     "citation",
+    "delete_documents",
     "in_memory_session_filter",
     "original_text",
+    "reindex",
     "scalar_metadata",
     "visible_to_session",
 ]
