@@ -28,6 +28,7 @@ from langchain_asesoria.errors import (
     TextEncodingError,
     TokenizerLoadError,
     UnsupportedFileError,
+    UsageError,
 )
 from langchain_asesoria.models import (
     DEFAULT_SEPARATORS,
@@ -78,6 +79,7 @@ __all__ = [
     "Tokenization",
     "TokenizerLoadError",
     "UnsupportedFileError",
+    "UsageError",
     "__version__",
     "chunk_document",
     "detect_markdown_sections",

@@ -10,6 +10,7 @@
     │   ├── ContextTooLongError               prefix + section context alone fill the budget
     │   └── IndivisibleCharacterError         one character that cannot fit even alone
     ├── PrivacyError (ValueError)             a private document without a session id
+    ├── UsageError (ValueError)               command-line arguments that cannot be run
     ├── TokenizerLoadError (OSError)          a tokenizer that cannot be found or read
     ├── DocumentReadError (OSError)           a file that cannot be read as a document
     │   ├── UnsupportedFileError              an extension with no reader
@@ -44,6 +45,7 @@ __all__ = [
     "TextEncodingError",
     "TokenizerLoadError",
     "UnsupportedFileError",
+    "UsageError",
 ]
 
 
@@ -85,6 +87,10 @@ class IndivisibleCharacterError(BudgetError):
 
 class PrivacyError(AsesoriaError, ValueError):
     """A private document without the session id that isolates it."""
+
+
+class UsageError(AsesoriaError, ValueError):
+    """Command-line arguments that cannot be run (the message says which and the fix)."""
 
 
 class TokenizerLoadError(AsesoriaError, OSError):

@@ -40,6 +40,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
+from langchain_asesoria import records
 from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, MissingDependencyError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
@@ -65,7 +66,7 @@ from langchain_asesoria.records import (
     TOKEN_COUNT,
     VIGENCIA,
     MetadataValue,
-    chunk_metadata_record,
+    chunk_record,
 )
 from langchain_asesoria.tokenization.base import Tokenization
 
@@ -78,7 +79,7 @@ __all__ = ["CHUNK_COLUMNS", "DOCUMENT_FIELDS", "chunk_dataset", "document_chunk_
 _RAY_EXTRA: Final = "pip install 'langchain-asesoria[ray]'"
 
 #: Input columns copied into ``ChunkMetadata`` when present (and not null).
-DOCUMENT_FIELDS: Final = (DOC_TYPE, TAX, FISCAL_YEAR, SOURCE_SCOPE, SESSION_ID, VIGENCIA)
+DOCUMENT_FIELDS: Final = tuple(key for key in records.DOCUMENT_FIELDS if key != DOC_ID)
 
 #: Output columns and their Arrow types (all nullable), in order.
 CHUNK_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
@@ -167,10 +168,7 @@ def document_chunk_rows(
         raise DocumentChunkingError(
             f"document {metadata.doc_id!r} could not be chunked: {type(error).__name__}: {error}"
         ) from error
-    return [
-        {**chunk_metadata_record(chunk), TEXT: chunk.text, EMBEDDING_TEXT: chunk.embedding_text}
-        for chunk in chunks
-    ]
+    return [chunk_record(chunk) for chunk in chunks]
 
 
 def _schema() -> pyarrow.Schema:

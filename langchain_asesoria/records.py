@@ -8,6 +8,7 @@ out of the record; a section path is joined with ``SECTION_PATH_SEPARATOR``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Final
 
 from langchain_asesoria.models import Chunk
@@ -15,6 +16,8 @@ from langchain_asesoria.models import Chunk
 __all__ = [
     "CHUNK_ID",
     "CHUNK_INDEX",
+    "DOCUMENT_FIELDS",
+    "DOCUMENT_FIELD_TYPES",
     "DOC_ID",
     "DOC_TYPE",
     "EMBEDDING_TEXT",
@@ -27,6 +30,7 @@ __all__ = [
     "SECTION_PATH",
     "SECTION_PATH_SEPARATOR",
     "SESSION_ID",
+    "SOURCE",
     "SOURCE_SCOPE",
     "START_INDEX",
     "TAX",
@@ -36,6 +40,7 @@ __all__ = [
     "MetadataValue",
     "chunk_id",
     "chunk_metadata_record",
+    "chunk_record",
 ]
 
 MetadataValue = str | int | float | bool
@@ -59,6 +64,20 @@ OVERLAP_TOKENS: Final = "overlap_tokens"
 CHUNK_ID: Final = "chunk_id"
 TEXT: Final = "text"
 EMBEDDING_TEXT: Final = "embedding_text"
+SOURCE: Final = "source"
+
+#: ``ChunkMetadata``'s document-level fields (set once per document, copied into every
+#: chunk) and their types: what loaders, sidecars and dataset rows may set.
+DOCUMENT_FIELD_TYPES: Final[Mapping[str, type]] = {
+    DOC_ID: str,
+    DOC_TYPE: str,
+    TAX: str,
+    FISCAL_YEAR: int,
+    SOURCE_SCOPE: str,
+    SESSION_ID: str,
+    VIGENCIA: str,
+}
+DOCUMENT_FIELDS: Final = tuple(DOCUMENT_FIELD_TYPES)
 
 SECTION_PATH_SEPARATOR: Final = " > "
 
@@ -108,4 +127,14 @@ def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
             CHUNK_ID: chunk_id(chunk),
         }
     )
+    return record
+
+
+def chunk_record(chunk: Chunk, source: str | None = None) -> dict[str, MetadataValue]:
+    """``chunk_metadata_record`` plus the ``source`` (when given) and both texts."""
+    record = chunk_metadata_record(chunk)
+    if source is not None:
+        record[SOURCE] = source
+    record[TEXT] = chunk.text
+    record[EMBEDDING_TEXT] = chunk.embedding_text
     return record

@@ -30,9 +30,8 @@ from langchain_asesoria import (
     LoadedPage,
     chunk_document,
 )
-from langchain_asesoria.cli.output import chunk_record
 from langchain_asesoria.files import read_pages
-from langchain_asesoria.records import chunk_id
+from langchain_asesoria.records import chunk_id, chunk_record
 from langchain_asesoria.testing import ByteTokenization
 
 ROOT = Path(__file__).resolve().parent.parent

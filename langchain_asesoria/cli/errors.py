@@ -25,6 +25,7 @@ from langchain_asesoria.errors import (
     MissingDependencyError,
     PrivacyError,
     TokenizerLoadError,
+    UsageError,
 )
 from langchain_asesoria.files import (
     DamagedDocumentError,
@@ -55,10 +56,6 @@ class ExitCode(IntEnum):
     CONFIGURATION = 3
     OUTPUT = 4
     INTERRUPTED = 130
-
-
-class UsageError(AsesoriaError, ValueError):
-    """Arguments that cannot be run: no documents, a missing path, a bad size."""
 
 
 class FieldsError(ConfigurationError):

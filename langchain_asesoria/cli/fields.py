@@ -21,12 +21,7 @@ from langchain_asesoria.errors import ConfigurationError, PrivacyError
 from langchain_asesoria.models import ChunkMetadata
 from langchain_asesoria.records import (
     DOC_ID,
-    DOC_TYPE,
-    FISCAL_YEAR,
-    SESSION_ID,
-    SOURCE_SCOPE,
-    TAX,
-    VIGENCIA,
+    DOCUMENT_FIELD_TYPES,
 )
 
 __all__ = [
@@ -39,15 +34,7 @@ __all__ = [
 ]
 
 #: The document fields a sidecar or manifest may set, and their JSON types.
-FIELD_TYPES: Final[dict[str, type]] = {
-    DOC_ID: str,
-    DOC_TYPE: str,
-    TAX: str,
-    FISCAL_YEAR: int,
-    SOURCE_SCOPE: str,
-    SESSION_ID: str,
-    VIGENCIA: str,
-}
+FIELD_TYPES: Final = DOCUMENT_FIELD_TYPES
 SIDECAR_SUFFIX: Final = ".meta.json"
 MANIFEST_PATH: Final = "path"
 

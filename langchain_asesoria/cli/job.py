@@ -13,13 +13,14 @@ from pathlib import Path
 from langchain_asesoria.cli.config import config_for_kind
 from langchain_asesoria.cli.errors import FieldsError, StrictModeError, failure_label
 from langchain_asesoria.cli.fields import FieldResolver
-from langchain_asesoria.cli.output import JsonlSpool, chunk_record
+from langchain_asesoria.cli.output import JsonlSpool
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.errors import AsesoriaError
 from langchain_asesoria.files import file_kind, iter_pages, page_count
 from langchain_asesoria.models import Chunk, ChunkingConfig, LoadedPage
+from langchain_asesoria.records import chunk_record
 from langchain_asesoria.tokenization import Tokenization
 
 __all__ = ["SplitJob", "count_pages", "describe", "run_split", "split_file"]

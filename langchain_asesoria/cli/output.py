@@ -15,32 +15,14 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Final, TextIO
+from typing import IO, TextIO
 
 from langchain_asesoria.cli.errors import OutputError
-from langchain_asesoria.models import Chunk
-from langchain_asesoria.records import (
-    EMBEDDING_TEXT,
-    TEXT,
-    MetadataValue,
-    chunk_metadata_record,
-)
+from langchain_asesoria.records import MetadataValue
 
-__all__ = ["SOURCE", "JsonlSpool", "chunk_record", "partial_path", "write_text_atomically"]
-
-#: The record key of the file a chunk comes from (as given on the command line).
-SOURCE: Final = "source"
+__all__ = ["JsonlSpool", "partial_path", "write_text_atomically"]
 
 Record = dict[str, MetadataValue]
-
-
-def chunk_record(chunk: Chunk, source: str) -> Record:
-    """One JSON Lines record: ``chunk_metadata_record`` plus the source and both texts."""
-    record = chunk_metadata_record(chunk)
-    record[SOURCE] = source
-    record[TEXT] = chunk.text
-    record[EMBEDDING_TEXT] = chunk.embedding_text
-    return record
 
 
 def partial_path(destination: Path) -> Path:

@@ -28,6 +28,7 @@ from langchain_asesoria.errors import (
     ConfigurationError,
     MissingDependencyError,
     TokenizerLoadError,
+    UsageError,
 )
 from langchain_asesoria.evaluation.chunkers import PEER_CHUNKERS, AsesoriaChunker, Chunker
 from langchain_asesoria.evaluation.corpus import load_corpus
@@ -53,10 +54,6 @@ class ExitCode(IntEnum):
     USAGE = 2
     CONFIGURATION = 3
     OUTPUT = 4
-
-
-class UsageError(AsesoriaError, ValueError):
-    """Arguments that cannot be run (the message says which and how to fix them)."""
 
 
 #: Errors -> exit code; the first matching row wins.

@@ -32,12 +32,10 @@ from langchain_asesoria.errors import (
 from langchain_asesoria.models import ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
     DOC_ID,
-    DOC_TYPE,
-    FISCAL_YEAR,
+    DOCUMENT_FIELD_TYPES,
+    DOCUMENT_FIELDS,
     SESSION_ID,
     SOURCE_SCOPE,
-    TAX,
-    VIGENCIA,
 )
 
 __all__ = [
@@ -51,7 +49,6 @@ __all__ = [
 ]
 
 #: The document-level fields of ``ChunkMetadata``, read from metadata or arguments.
-DOCUMENT_FIELDS: Final = (DOC_ID, DOC_TYPE, TAX, FISCAL_YEAR, SOURCE_SCOPE, SESSION_ID, VIGENCIA)
 
 #: Fields whose disagreement between metadata and arguments could leak a document.
 _PRIVACY_FIELDS: Final = frozenset({SOURCE_SCOPE, SESSION_ID})
@@ -328,12 +325,7 @@ def _as_year(value: Any, key: str, name: str) -> int:
     return value
 
 
+#: How a document field's value is read, by its type in ``DOCUMENT_FIELD_TYPES``.
 _FIELD_TYPES: Final = {
-    DOC_ID: _as_text,
-    DOC_TYPE: _as_text,
-    TAX: _as_text,
-    FISCAL_YEAR: _as_year,
-    SOURCE_SCOPE: _as_text,
-    SESSION_ID: _as_text,
-    VIGENCIA: _as_text,
+    key: _as_year if kind is int else _as_text for key, kind in DOCUMENT_FIELD_TYPES.items()
 }
