@@ -69,26 +69,11 @@ def _per_doc(split: Callable[[str], list[tuple[int, str]]]) -> CorpusSplit:
 # -- ours --------------------------------------------------------------------------------
 
 
-def _our_tokenization(setup: Setup, word_cache: bool = False) -> Any:
+def _our_tokenization(setup: Setup) -> Any:
     from langchain_asesoria import HuggingFaceTokenization, ModelProfile
 
     profile = ModelProfile(document_prefix=setup.prefix, max_input_tokens=512)
-    tokenization = HuggingFaceTokenization.from_file(
-        setup.tokenizer_file, profile=profile, name="minilm"
-    )
-    if not word_cache:
-        return tokenization
-    from experiments.token_starts_word_cache import word_cached_token_starts
-
-    class WordCached(HuggingFaceTokenization):
-        """The proposal of ``experiments/token_starts_word_cache.py`` (not in the library)."""
-
-        __slots__ = ()
-
-        def token_starts(self, text: str) -> Sequence[int]:
-            return word_cached_token_starts(self.tokenizer, text)
-
-    return WordCached(tokenization.tokenizer, profile, "minilm-word-cached")
+    return HuggingFaceTokenization.from_file(setup.tokenizer_file, profile=profile, name="minilm")
 
 
 def _our_inputs(docs: Sequence[Doc], headings: bool) -> list[Any]:
@@ -109,14 +94,12 @@ def _pieces(chunks: Sequence[Any]) -> list[Piece]:
     return [Piece(chunk.start, chunk.text, chunk.embedding_text) for chunk in chunks]
 
 
-def asesoria(
-    setup: Setup, *, headings: bool = False, mode: str = "serial", word_cache: bool = False
-) -> CorpusSplit:
+def asesoria(setup: Setup, *, headings: bool = False, mode: str = "serial") -> CorpusSplit:
     """``chunk_document`` per document (``serial``), or ``parallel.chunk_documents``."""
     from langchain_asesoria import ChunkingConfig, chunk_document
     from langchain_asesoria.parallel import chunk_documents
 
-    tokenization = _our_tokenization(setup, word_cache)
+    tokenization = _our_tokenization(setup)
     plain = ChunkingConfig(max_tokens=setup.budget, overlap_tokens=setup.overlap)
     sectioned = ChunkingConfig(
         max_tokens=setup.budget, overlap_tokens=setup.overlap, detect_markdown_headings=True
@@ -224,13 +207,6 @@ SPLITTERS: dict[str, Entry] = {
     "asesoria-headings-1core": Entry(
         "asesoria + headings, 1 core",
         lambda setup: asesoria(setup, headings=True),
-        ("langchain_asesoria",),
-        pinned=True,
-        ours=True,
-    ),
-    "asesoria-wordcache-1core": Entry(
-        "asesoria, 1 core, proposed word-cached estimates",
-        lambda setup: asesoria(setup, word_cache=True),
         ("langchain_asesoria",),
         pinned=True,
         ours=True,

@@ -43,6 +43,7 @@ from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import (
     HuggingFaceTokenization,
     ModelProfile,
+    TokenIndex,
     Tokenization,
     load_tokenization,
 )
@@ -76,6 +77,7 @@ __all__ = [
     "SectionSpan",
     "Settings",
     "TextEncodingError",
+    "TokenIndex",
     "Tokenization",
     "TokenizerLoadError",
     "UnsupportedFileError",

@@ -13,7 +13,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenization
+from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenization, TokenIndex
 
 __all__ = ["ByteTokenization", "WordTokenization"]
 
@@ -60,6 +60,9 @@ class _FakeTokenization(ProfiledTokenization, ABC):
     @abstractmethod
     def token_starts(self, text: str) -> Sequence[int]:
         """Each fake defines its tokens by their start offsets."""
+
+    def token_index(self, text: str) -> TokenIndex:
+        return TokenIndex.from_starts(self.token_starts(text))
 
 
 class ByteTokenization(_FakeTokenization):

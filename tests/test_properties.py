@@ -44,6 +44,7 @@ from langchain_asesoria import (
     LoadedPage,
     ModelProfile,
     SectionSpan,
+    TokenIndex,
     Tokenization,
     chunk_document,
     detect_markdown_sections,
@@ -494,6 +495,11 @@ class CountingTokenization:
         self.offsets += 1
         self.characters += len(text)
         return self.inner.token_starts(text)
+
+    def token_index(self, text: str) -> TokenIndex:
+        self.offsets += 1
+        self.characters += len(text)
+        return self.inner.token_index(text)
 
     def prepare(self, content: str, context: str = "") -> str:
         return self.inner.prepare(content, context)

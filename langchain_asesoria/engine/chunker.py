@@ -129,7 +129,7 @@ def chunk_document(
         s for s in segments_for(spans, len(text), doc_id) if not text[s.start : s.end].isspace()
     ]
     separators = tuple(re.compile(pattern) for pattern in config.separators)
-    starts = tokenization.token_starts(text)
+    index = tokenization.token_index(text)
     contexts = [_context(segment, config.section_context) for segment in segments]
     fixed_costs = tokenization.count_batch([tokenization.prepare("", c) for c in contexts])
     packers = [
@@ -139,7 +139,7 @@ def chunk_document(
             tokenization=tokenization,
             max_tokens=config.max_tokens,
             overlap_target=config.overlap_tokens,
-            starts=starts,
+            index=index,
             cuts=SectionCuts.find(text, segment.start, segment.end, separators),
             doc_id=doc_id,
             fixed=fixed,

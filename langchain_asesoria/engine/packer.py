@@ -2,7 +2,7 @@
 
 The estimate of a candidate ``[a, b)`` is the section's fixed cost (model prefix,
 context and special tokens, counted exactly once) plus the number of content tokens
-starting in ``[a, b)``, found by bisection in the document's token offsets. The
+starting in ``[a, b)``, found by bisection in the document's ``TokenIndex``. The
 estimate only proposes an end; every accepted chunk is confirmed by an exact count
 of its whole prepared text, so a wrong estimate costs time, never the guarantee.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from langchain_asesoria.engine.boundaries import SectionCuts, is_safe_cut, lstrip_at, rstrip_at
 from langchain_asesoria.errors import ContextTooLongError, IndivisibleCharacterError
-from langchain_asesoria.tokenization.base import Tokenization
+from langchain_asesoria.tokenization.base import TokenIndex, Tokenization
 
 __all__ = ["PackedChunk", "Packer"]
 
@@ -48,7 +48,7 @@ class Packer:
         tokenization: Exact counts and model input.
         max_tokens: Budget of the whole prepared input.
         overlap_target: Content tokens to re-use from the previous chunk, at most.
-        starts: Start offsets of the document's content tokens, ascending.
+        index: Where the document's content tokens start.
         cuts: The section's separator cuts.
         doc_id: For error messages.
         fixed: Exact tokens of ``prepare("", context)``: prefix, context, specials.
@@ -59,7 +59,7 @@ class Packer:
     tokenization: Tokenization
     max_tokens: int
     overlap_target: int
-    starts: Sequence[int]
+    index: TokenIndex
     cuts: SectionCuts
     doc_id: str
     fixed: int
@@ -84,8 +84,7 @@ class Packer:
 
     def estimate(self, start: int, end: int) -> int:
         """Fixed cost plus content tokens starting in ``[start, end)``."""
-        starts = self.starts
-        return self.fixed + bisect_left(starts, end) - bisect_left(starts, start)
+        return self.fixed + self.index.count(start, end)
 
     def oversized(self, start: int, end: int) -> bool:
         return self.estimate(start, end) > self.max_tokens
@@ -104,8 +103,8 @@ class Packer:
 
     def _position_limit(self, start: int) -> int:
         """Ends up to this position hold no more content tokens than the budget allows."""
-        index = bisect_left(self.starts, start) + self.max_tokens - self.fixed
-        return self.starts[index] if index < len(self.starts) else len(self.text) + 1
+        limit = self.index.limit(start, self.max_tokens - self.fixed)
+        return len(self.text) + 1 if limit is None else limit
 
     # -- searching ends -------------------------------------------------------------
 
@@ -166,16 +165,38 @@ class Packer:
         if index is not None:
             return finer[index]
         limit = finer[0] if finer else unit_end
-        first = bisect_right(self.starts, start)
-        last = min(bisect_left(self.starts, limit), first + self.max_tokens - self.fixed + _SLACK)
         tokens = _ascending(
-            rstrip_at(text, start, cut) for cut in self.starts[first:last] if is_safe_cut(text, cut)
+            rstrip_at(text, start, cut)
+            for cut in self._token_starts_after(start, limit)
+            if is_safe_cut(text, cut)
         )
         tokens = [end for end in tokens if end > start]
         index = self._furthest(start, tokens, 0, len(tokens))
         if index is not None:
             return tokens[index]
         return self._split_characters(start, tokens[0] if tokens else limit)
+
+    def _token_starts_after(self, start: int, limit: int) -> list[int]:
+        """Exact token starts in ``(start, limit)``, as many as one chunk could hold.
+
+        A window of the text after ``start`` is tokenized, sized from the index's
+        characters per token and doubled until it holds enough tokens: the cost follows
+        the chunk, not the unit (a 200 KB blob without spaces is not re-read per chunk).
+        """
+        wanted = self.max_tokens - self.fixed + _SLACK
+        tokens = self.index.count(start, limit)
+        width = (limit - start) * (wanted + 1) // tokens if tokens else limit - start
+        width += width // 4 + 16
+        while True:
+            end = min(limit, start + width)
+            found = [
+                start + offset
+                for offset in self.tokenization.token_starts(self.text[start:end])
+                if offset > 0
+            ]
+            if len(found) >= wanted or end >= limit:
+                return found[:wanted]
+            width *= 2
 
     def _split_characters(self, start: int, limit: int) -> int:
         """The last resort: character intervals, accepted only when they fit."""
@@ -206,29 +227,30 @@ class Packer:
         A coarser boundary (sentence before word) is preferred when it gives at least
         half the target; finer ones follow as fallbacks.
         """
-        if self.overlap_target == 0:
+        target = self.overlap_target
+        if target == 0:
             return []
-        starts = self.starts
-        first_token = bisect_left(starts, previous_end) - self.overlap_target - 1
-        lowest = starts[first_token] if first_token >= 0 else previous_start
-        candidates: list[tuple[int, int]] = []
-        for cut in self.cuts.all_cuts_between(max(previous_start, lowest), previous_end):
-            position = lstrip_at(self.text, cut, previous_end)
-            if previous_start < position < previous_end and (
-                self.estimate(position, previous_end) - self.fixed <= self.overlap_target
-            ):
-                candidates.append((position, self.cuts.level_of(cut)))
+        lowest = self.index.back(previous_end, target + 1)
+        low = previous_start if lowest is None else max(previous_start, lowest)
+        text, count = self.text, self.index.count
+        level_at: dict[int, int] = {}  # overlap start -> coarsest level cutting there
+        for level, cuts in enumerate(self.cuts.levels):
+            for cut in cuts[bisect_right(cuts, low) : bisect_left(cuts, previous_end)]:
+                position = lstrip_at(text, cut, previous_end)
+                if position not in level_at and previous_start < position < previous_end:
+                    level_at[position] = level
+        candidates = sorted(p for p in level_at if count(p, previous_end) <= target)
         if not candidates:
             return []
-        chosen = candidates[0][0]
-        for level in range(len(self.cuts.levels) + 1):
-            coarse = next((p for p, lvl in candidates if lvl <= level), None)
-            if coarse is not None:
-                shared = self.estimate(coarse, previous_end) - self.fixed
-                if 2 * shared >= self.overlap_target:
-                    chosen = coarse
-                    break
-        return sorted({chosen, *(p for p, _ in candidates if p > chosen)})
+        chosen, coarse = candidates[0], None
+        for level in range(len(self.cuts.levels)):
+            at_level = next((p for p in candidates if level_at[p] == level), None)
+            if at_level is not None and (coarse is None or at_level < coarse):
+                coarse = at_level
+            if coarse is not None and 2 * count(coarse, previous_end) >= target:
+                chosen = coarse
+                break
+        return [p for p in candidates if p >= chosen]
 
     # -- packing --------------------------------------------------------------------
 

@@ -1,6 +1,11 @@
 """Tokenizers behind one protocol: exact counts, offsets, and the model's input format."""
 
-from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenization, Tokenization
+from langchain_asesoria.tokenization.base import (
+    ModelProfile,
+    ProfiledTokenization,
+    TokenIndex,
+    Tokenization,
+)
 from langchain_asesoria.tokenization.huggingface import HuggingFaceTokenization, load_tokenization
 from langchain_asesoria.tokenization.profiles import PROFILES, profile_for
 
@@ -9,6 +14,7 @@ __all__ = [
     "HuggingFaceTokenization",
     "ModelProfile",
     "ProfiledTokenization",
+    "TokenIndex",
     "Tokenization",
     "load_tokenization",
     "profile_for",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-__all__ = ["ModelProfile", "ProfiledTokenization", "Tokenization"]
+__all__ = ["ModelProfile", "ProfiledTokenization", "TokenIndex", "Tokenization"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,13 +27,64 @@ class ModelProfile:
     context_separator: str = "\n\n"
 
 
+@dataclass(frozen=True, slots=True)
+class TokenIndex:
+    """Where a text's content tokens start, in groups: the estimate behind every cut.
+
+    ``totals[i + 1] - totals[i]`` tokens start at ``positions[i]`` (a word's tokens all
+    at the word's start, say); ``totals[0] == 0``. One group per token is the exact
+    index (``from_starts``). Counts between two positions are the tokens of the groups
+    starting there: exact at whole-word boundaries, an estimate inside a word.
+
+    Attributes:
+        positions: Ascending character offsets of the groups.
+        totals: Cumulative token counts, one more than ``positions``.
+    """
+
+    positions: Sequence[int]
+    totals: Sequence[int]
+
+    @classmethod
+    def from_starts(cls, starts: Sequence[int]) -> TokenIndex:
+        """The exact index: one group per token start."""
+        return cls(starts, range(len(starts) + 1))
+
+    def __post_init__(self) -> None:
+        if len(self.totals) != len(self.positions) + 1 or (self.totals and self.totals[0]):
+            raise ValueError("totals must start at 0 and have one more entry than positions")
+
+    @property
+    def tokens(self) -> int:
+        """All content tokens of the text."""
+        return self.totals[-1]
+
+    def count(self, start: int, end: int) -> int:
+        """Tokens of the groups starting in ``[start, end)``."""
+        positions, totals = self.positions, self.totals
+        return totals[bisect_left(positions, end)] - totals[bisect_left(positions, start)]
+
+    def limit(self, start: int, tokens: int) -> int | None:
+        """The furthest position ``p`` with at most ``tokens`` tokens in ``[start, p)``,
+        or None when the rest of the text holds no more than that."""
+        index = bisect_right(self.totals, self.totals[bisect_left(self.positions, start)] + tokens)
+        return self.positions[index - 1] if index <= len(self.positions) else None
+
+    def back(self, end: int, tokens: int) -> int | None:
+        """The start of the group holding the ``tokens``-th token before ``end``, or
+        None when fewer tokens precede ``end``."""
+        before = self.totals[bisect_left(self.positions, end)] - tokens
+        if before < 0:
+            return None
+        return self.positions[bisect_right(self.totals, before) - 1]
+
+
 @runtime_checkable
 class Tokenization(Protocol):
     """A tokenizer as the engine uses it: exact counts, offsets and model input.
 
     ``count`` is exact for the whole text with the model's special tokens, with no
     padding and no truncation; it is the only number the budget guarantee trusts.
-    ``token_starts`` only proposes boundaries and may be approximate.
+    ``token_index`` and ``token_starts`` only propose boundaries and may be approximate.
     """
 
     @property
@@ -65,6 +117,11 @@ class Tokenization(Protocol):
         """Ascending start offsets (in characters of ``text``) of its content tokens."""
         ...
 
+    def token_index(self, text: str) -> TokenIndex:
+        """Where the tokens of a whole document start, grouped as is cheapest to find
+        (``TokenIndex.from_starts(token_starts(text))`` is always a valid answer)."""
+        ...
+
     def prepare(self, content: str, context: str = "") -> str:
         """The only builder of document input: prefix + context + content."""
         ...
@@ -95,7 +152,7 @@ class ProfiledTokenization:
         profile = self._profile
         if context:
             return f"{profile.document_prefix}{context}{profile.context_separator}{content}"
-        return f"{profile.document_prefix}{content}"
+        return f"{profile.document_prefix}{content}" if profile.document_prefix else content
 
     def prepare_query(self, text: str) -> str:
         prefix = self._profile.query_prefix

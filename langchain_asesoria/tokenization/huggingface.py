@@ -6,8 +6,11 @@ import hashlib
 import importlib
 import json
 import re
+from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import accumulate, islice
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,7 @@ from langchain_asesoria.errors import (
     TokenizerLoadError,
 )
 from langchain_asesoria.settings import Settings, get_settings
-from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenization
+from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenization, TokenIndex
 from langchain_asesoria.tokenization.profiles import OFFLINE_PACKAGES, profile_for
 
 __all__ = ["HuggingFaceTokenization", "load_tokenization"]
@@ -80,44 +83,93 @@ class HuggingFaceTokenization(ProfiledTokenization):
         return len(self._tokenizer.encode(text, add_special_tokens=True).ids)
 
     def count_batch(self, texts: Sequence[str]) -> list[int]:
-        encodings = self._tokenizer.encode_batch_fast(list(texts), add_special_tokens=True)
-        return [len(encoding.ids) for encoding in encodings]
+        return self._lengths(texts, special_tokens=True)
 
     def count_content(self, text: str) -> int:
         return len(self._tokenizer.encode(text, add_special_tokens=False).ids) if text else 0
 
     def count_content_batch(self, texts: Sequence[str]) -> list[int]:
-        encodings = self._tokenizer.encode_batch_fast(list(texts), add_special_tokens=False)
-        return [len(encoding.ids) for encoding in encodings]
+        return self._lengths(texts, special_tokens=False)
+
+    def _lengths(self, texts: Sequence[str], *, special_tokens: bool) -> list[int]:
+        """Token counts, encoded ``_BATCH`` texts at a time (on all cores unless
+        ``TOKENIZERS_PARALLELISM=false``): the encodings of a whole document's chunks
+        are never held at once."""
+        encode = self._tokenizer.encode_batch_fast
+        lengths: list[int] = []
+        for first in range(0, len(texts), _BATCH):
+            batch = list(texts[first : first + _BATCH])
+            lengths += map(len, encode(batch, add_special_tokens=special_tokens))
+        return lengths
 
     def token_starts(self, text: str) -> Sequence[int]:
-        """Token start offsets, from the tokens of the text's distinct words.
+        """Start offsets of the text's content tokens, from its own encoding."""
+        encoding = self._tokenizer.encode(text, add_special_tokens=False)
+        return [start for start, _ in encoding.offsets]
 
-        Laws and guides repeat their words: each distinct whitespace-delimited word is
-        tokenized once (all of them in one call) and its tokens are placed at every
-        occurrence. For tokenizers that pre-split at whitespace (WordPiece, as
-        all-MiniLM-L6-v2) these are exactly the starts of the whole text; for others
-        (byte-level BPE, Metaspace) they are estimates, which only move proposed chunk
-        ends: every chunk is still confirmed by an exact count.
+    def token_index(self, text: str) -> TokenIndex:
+        """Tokens per whitespace-delimited word, each distinct word tokenized once.
+
+        Laws and guides repeat their words (11,000 distinct of 125,000 in the benchmark
+        corpus): the distinct words are encoded together in one call and every
+        occurrence takes its word's count, placed at the word's start; a word of more
+        than ``_GROUPED_TOKENS`` tokens (a URL, a table row without spaces, a blob) keeps
+        each token's own start, so that it can be cut inside. For tokenizers that
+        pre-split at whitespace (WordPiece, as all-MiniLM-L6-v2; Metaspace) counts
+        between word boundaries are those of the whole text (where the tokenizer and
+        Python agree on what whitespace is); for others (byte-level BPE) they are
+        estimates, which only move proposed chunk ends: every chunk is still confirmed
+        by an exact count.
         """
-        unique = list(dict.fromkeys(_WORD.findall(text)))
-        encoding = self._tokenizer.encode(" ".join(unique), add_special_tokens=False)
-        offsets = [start for start, _ in encoding.offsets]
-        relative: dict[str, tuple[int, ...]] = {}
-        position = index = 0
-        for word in unique:
-            end = position + len(word)
-            last = index
-            while last < len(offsets) and offsets[last] < end:
-                last += 1
-            relative[word] = tuple(offset - position for offset in offsets[index:last])
-            index, position = last, end + 1
-        starts: list[int] = []
-        extend = starts.extend
-        for match in _WORD.finditer(text):
-            base = match.start()
-            extend([base + offset for offset in relative[match.group()]])
-        return starts
+        blocks = _blocks(text)
+        unique: dict[str, None] = {}
+        for start, end in blocks:
+            unique.update(dict.fromkeys(_WORD.findall(text, start, end)))
+        tokens_of, long_words = self._word_tokens(list(unique))
+        del unique
+        positions, totals = array("q"), array("q", [0])
+        for start, end in blocks:
+            words = _WORD.findall(text, start, end)
+            starts = [match.start() for match in _WORD.finditer(text, start, end)]
+            counts = list(map(tokens_of.__getitem__, words))
+            if long_words:
+                starts, counts = _spread(starts, counts, words, long_words)
+            positions.extend(starts)
+            totals.extend(islice(accumulate(counts, initial=totals[-1]), 1, None))
+        return TokenIndex(positions, totals)
+
+    def _word_tokens(self, unique: list[str]) -> tuple[dict[str, int], dict[str, list[int]]]:
+        """Tokens of each distinct word, and every token's start within the long ones.
+
+        Words are encoded together, about ``_BLOCK`` characters per call; a word longer
+        than that (a blob) in pieces of that size, its tokens at the pieces' edges
+        estimated. Only one call's encoding is alive at a time.
+        """
+        tokens_of: dict[str, int] = {}
+        long_words: dict[str, list[int]] = {}
+        for group in _groups(unique):
+            if len(group) == 1 and len(group[0]) > _BLOCK:
+                word = group[0]
+                starts = [
+                    piece + offset
+                    for piece in range(0, len(word), _BLOCK)
+                    for offset in self.token_starts(word[piece : piece + _BLOCK])
+                ]
+                tokens_of[word] = len(starts)
+                long_words[word] = starts
+                continue
+            encoding = self._tokenizer.encode(" ".join(group), add_special_tokens=False)
+            offsets = [start for start, _ in encoding.offsets]
+            del encoding
+            position = index = 0
+            for word in group:
+                end = position + len(word)
+                last = bisect_left(offsets, end, index)
+                tokens_of[word] = last - index
+                if last - index > _GROUPED_TOKENS:
+                    long_words[word] = [offset - position for offset in offsets[index:last]]
+                index, position = last, end + 1
+        return tokens_of, long_words
 
     @classmethod
     def from_file(
@@ -164,6 +216,64 @@ class HuggingFaceTokenization(ProfiledTokenization):
 
 
 _WORD = re.compile(r"\S+")
+_SPACE = re.compile(r"\s")
+
+#: Texts per ``encode_batch_fast`` call: enough for every core, few encodings alive.
+_BATCH = 128
+
+#: Characters per block of ``token_index``: its word lists live one block at a time.
+_BLOCK = 1 << 16
+
+#: Words of up to this many tokens are one group of a ``TokenIndex`` (99.9% of words
+#: in laws); longer ones list every token's start.
+_GROUPED_TOKENS = 8
+
+
+def _blocks(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` blocks of about ``_BLOCK`` characters, cut at whitespace."""
+    blocks: list[tuple[int, int]] = []
+    start = 0
+    while start < len(text):
+        space = _SPACE.search(text, start + _BLOCK)
+        end = space.start() if space is not None else len(text)
+        blocks.append((start, end))
+        start = end
+    return blocks
+
+
+def _groups(words: list[str]) -> list[list[str]]:
+    """Consecutive words of about ``_BLOCK`` characters in all; a longer word alone."""
+    groups: list[list[str]] = []
+    group: list[str] = []
+    size = 0
+    for word in words:
+        if group and size + len(word) > _BLOCK:
+            groups.append(group)
+            group, size = [], 0
+        group.append(word)
+        size += len(word) + 1
+    if group:
+        groups.append(group)
+    return groups
+
+
+def _spread(
+    positions: list[int], counts: list[int], words: list[str], long_words: dict[str, list[int]]
+) -> tuple[list[int], list[int]]:
+    """``positions``/``counts`` with each long word's group replaced by its tokens."""
+    spread_positions: list[int] = []
+    spread_counts: list[int] = []
+    done = 0
+    for at in [i for i, word in enumerate(words) if word in long_words]:
+        spread_positions += positions[done:at]
+        spread_counts += counts[done:at]
+        relative = long_words[words[at]]
+        spread_positions += [positions[at] + offset for offset in relative]
+        spread_counts += [1] * len(relative)
+        done = at + 1
+    spread_positions += positions[done:]
+    spread_counts += counts[done:]
+    return spread_positions, spread_counts
 
 
 def load_tokenization(
