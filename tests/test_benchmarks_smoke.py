@@ -86,6 +86,26 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
     assert (tmp_path / "results" / "compare-tiny.json").is_file()
 
 
+def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
+    command = [
+        sys.executable,
+        str(BENCH.parent / "breakdown.py"),
+        "--corpus-file",
+        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        "--budgets",
+        "64",
+        "--headings",
+        "--repeat",
+        "1",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[1] == "| part | 64 | 64 + headings |"
+    for part in ("`token_index`", "`count_batch`", "Python", "**total**", "chunks"):
+        assert any(line.startswith(f"| {part}") for line in lines), part
+
+
 def test_plot_and_tables_render(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     sys.path.insert(0, str(BENCH.parent))

@@ -14,6 +14,8 @@ cannot hold the context or the character; any other exception fails the test.
 from __future__ import annotations
 
 import ast
+import base64
+import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
@@ -459,6 +461,7 @@ class CountingTokenization:
     def __init__(self, inner: Tokenization) -> None:
         self.inner = inner
         self.exact = 0
+        self.single = 0
         self.content = 0
         self.offsets = 0
         self.characters = 0
@@ -473,6 +476,7 @@ class CountingTokenization:
 
     def count(self, text: str) -> int:
         self.exact += 1
+        self.single += 1
         self.characters += len(text)
         return self.inner.count(text)
 
@@ -546,3 +550,28 @@ def test_text_without_whitespace_is_not_quadratic(
     assert len(chunks) > 50
     assert counting.exact <= 4 * len(chunks), (counting.exact, len(chunks))
     assert counting.characters <= 10 * len(text), (counting.characters, len(text))
+
+
+@pytest.mark.parametrize("kind", ["bytes", "minilm"])
+def test_a_blob_is_planned_and_counted_in_batches(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    """A 60 KB base64 blob (no whitespace, many tokens) is cut at token starts planned
+    from the index and confirmed in batches: about one exact count per chunk, almost
+    none of them single. Where counts inside a word are exact (bytes), chunks are full."""
+    inner = request.getfixturevalue("minilm") if kind == "minilm" else ByteTokenization(512)
+    blob = base64.b64encode(random.Random(7).randbytes(45_000))
+    text = f"Anexo: {blob.decode()} fin."
+    counting = CountingTokenization(inner)
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="blob"),
+        config=ChunkingConfig(max_tokens=256, overlap_tokens=32),
+        tokenization=counting,  # type: ignore[arg-type]
+    )
+    assert "".join(chunk.text for chunk in chunks).replace(" ", "") == text.replace(" ", "")
+    assert len(chunks) > 100
+    assert counting.exact <= 1.2 * len(chunks), (counting.exact, len(chunks))
+    assert counting.single <= 12, counting.single
+    if kind == "bytes":
+        assert all(chunk.token_count == 256 for chunk in chunks[1:-2])

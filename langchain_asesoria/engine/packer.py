@@ -26,6 +26,9 @@ _SLACK = 2
 #: How many chunks are planned from estimates and confirmed in one batched count.
 _PLAN_AHEAD = 32
 
+#: Fitting probes before cuts inside a blob are planned in runs without slack.
+_TRUSTED = 4
+
 
 @dataclass(frozen=True, slots=True)
 class PackedChunk:
@@ -69,6 +72,7 @@ class Packer:
     _section_start: int = 0
     _section_end: int = 0
     _initial_plan: list[tuple[int, int, int]] | None = None
+    _inner: _InnerCuts = field(default_factory=lambda: _InnerCuts())
 
     def __post_init__(self) -> None:
         if self.fixed >= self.max_tokens:
@@ -179,11 +183,17 @@ class Packer:
     def _token_starts_after(self, start: int, limit: int) -> list[int]:
         """Exact token starts in ``(start, limit)``, as many as one chunk could hold.
 
-        A window of the text after ``start`` is tokenized, sized from the index's
+        They are the index's own when it lists every token there (a long word's);
+        else a window of the text after ``start`` is tokenized, sized from the index's
         characters per token and doubled until it holds enough tokens: the cost follows
         the chunk, not the unit (a 200 KB blob without spaces is not re-read per chunk).
         """
         wanted = self.max_tokens - self.fixed + _SLACK
+        positions, totals = self.index.positions, self.index.totals
+        first = bisect_right(positions, start)
+        stop = min(bisect_left(positions, limit), first + wanted)
+        if totals[stop] - totals[first] == stop - first:
+            return list(positions[first:stop])
         tokens = self.index.count(start, limit)
         width = (limit - start) * (wanted + 1) // tokens if tokens else limit - start
         width += width // 4 + 16
@@ -320,6 +330,31 @@ class Packer:
         index = bisect_right(ends, self._position_limit(start), low) - 1
         return ends[index] if index >= low else None
 
+    def _estimated_fresh_end(self, start: int) -> int | None:
+        """The planned end of a chunk without overlap, or None.
+
+        The furthest unit end whose estimate fits; else, in a unit without any cut that
+        the index lists token by token (a long word, a blob), the furthest safe token
+        start that fits: such units are then planned and confirmed in batches too.
+        """
+        end = self._estimated_end(start, start)
+        if end is not None:
+            return end
+        limit = self.index.limit(start, self.max_tokens - self.fixed - self._inner.slack)
+        if limit is None:
+            return None
+        positions, totals = self.index.positions, self.index.totals
+        first, last = bisect_left(positions, start), bisect_left(positions, limit)
+        if last <= first or totals[last] - totals[first] != last - first:
+            return None
+        while last > first and not is_safe_cut(self.text, positions[last]):
+            last -= 1
+        end = rstrip_at(self.text, start, positions[last])
+        if end <= start:
+            return None
+        self._inner.planned.add((start, end))
+        return end
+
     def _plan(
         self, previous: tuple[int, int] | None, limit: int | None
     ) -> list[tuple[int, int, int]]:
@@ -329,7 +364,7 @@ class Packer:
         while limit is None or len(plan) < limit:
             if previous is None:
                 start, after = section_start, section_start
-                end = self._estimated_end(start, after)
+                end = self._estimated_fresh_end(start)
             else:
                 after = previous[1]
                 start, end = lstrip_at(self.text, after, section_end), None
@@ -339,11 +374,11 @@ class Packer:
                         start = candidate
                         break
                 else:
-                    end = self._estimated_end(start, start)
+                    end = self._estimated_fresh_end(start)
             if end is None:
                 break
             plan.append((start, end, after))
-            if end >= section_end:
+            if end >= section_end or self._inner.probing(start, end):
                 break
             previous = (start, end)
         return plan
@@ -365,7 +400,10 @@ class Packer:
         confirmed: list[PackedChunk] = []
         for start, end, after in plan:
             overlap = shared[(start, after)] if start < after else 0
-            if counts[(start, end)] > self.max_tokens or overlap > self.overlap_target:
+            fits = counts[(start, end)] <= self.max_tokens
+            if (start, end) in self._inner.planned:
+                self._inner.learn(fits)
+            if not fits or overlap > self.overlap_target:
                 break
             confirmed.append(self._packed(start, end, overlap))
         return confirmed
@@ -392,6 +430,34 @@ class Packer:
             token_count=self.exact(start, end),
             overlap_tokens=overlap,
         )
+
+
+@dataclass(slots=True)
+class _InnerCuts:
+    """What planning has learnt about cuts inside a unit without any cut (a blob).
+
+    A cut inside a word may re-tokenize the next chunk's first piece, so the index's
+    count there can be a token or two short. Such ends are planned one at a time
+    (probes) and with no slack until the exact counts tell: after ``_TRUSTED`` fitting
+    probes, whole runs are planned at once with no slack; after one that does not
+    fit, with ``_SLACK`` tokens left free.
+    """
+
+    slack: int = 0
+    trusted: int = 0
+    decided: bool = False
+    planned: set[tuple[int, int]] = field(default_factory=set)
+
+    def probing(self, start: int, end: int) -> bool:
+        """True when the planned chunk ``[start, end)`` must be confirmed alone."""
+        return not self.decided and (start, end) in self.planned
+
+    def learn(self, fits: bool) -> None:
+        if not fits:
+            self.slack, self.decided = _SLACK, True
+        elif not self.decided:
+            self.trusted += 1
+            self.decided = self.trusted >= _TRUSTED
 
 
 def _ascending(values: Iterator[int] | Sequence[int]) -> list[int]:

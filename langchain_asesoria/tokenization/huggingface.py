@@ -141,12 +141,14 @@ class HuggingFaceTokenization(ProfiledTokenization):
     def _word_tokens(self, unique: list[str]) -> tuple[dict[str, int], dict[str, list[int]]]:
         """Tokens of each distinct word, and every token's start within the long ones.
 
-        Words are encoded together, about ``_BLOCK`` characters per call; a word longer
-        than that (a blob) in pieces of that size, its tokens at the pieces' edges
-        estimated. Only one call's encoding is alive at a time.
+        Words are joined by spaces into groups of about ``_GROUP`` characters, encoded
+        ``_GROUPS_PER_CALL`` groups per call (on all cores, few encodings alive); a word
+        longer than ``_BLOCK`` (a blob) is encoded in pieces of that size, its tokens
+        at the pieces' edges estimated.
         """
         tokens_of: dict[str, int] = {}
         long_words: dict[str, list[int]] = {}
+        groups: list[list[str]] = []
         for group in _groups(unique):
             if len(group) == 1 and len(group[0]) > _BLOCK:
                 word = group[0]
@@ -157,18 +159,23 @@ class HuggingFaceTokenization(ProfiledTokenization):
                 ]
                 tokens_of[word] = len(starts)
                 long_words[word] = starts
-                continue
-            encoding = self._tokenizer.encode(" ".join(group), add_special_tokens=False)
-            offsets = [start for start, _ in encoding.offsets]
-            del encoding
-            position = index = 0
-            for word in group:
-                end = position + len(word)
-                last = bisect_left(offsets, end, index)
-                tokens_of[word] = last - index
-                if last - index > _GROUPED_TOKENS:
-                    long_words[word] = [offset - position for offset in offsets[index:last]]
-                index, position = last, end + 1
+            else:
+                groups.append(group)
+        for first in range(0, len(groups), _GROUPS_PER_CALL):
+            batch = groups[first : first + _GROUPS_PER_CALL]
+            encodings = self._tokenizer.encode_batch(
+                [" ".join(group) for group in batch], add_special_tokens=False
+            )
+            for group, encoding in zip(batch, encodings, strict=True):
+                offsets = [start for start, _ in encoding.offsets]
+                position = index = 0
+                for word in group:
+                    end = position + len(word)
+                    last = bisect_left(offsets, end, index)
+                    tokens_of[word] = last - index
+                    if last - index > _GROUPED_TOKENS:
+                        long_words[word] = [offset - position for offset in offsets[index:last]]
+                    index, position = last, end + 1
         return tokens_of, long_words
 
     @classmethod
@@ -221,6 +228,10 @@ _SPACE = re.compile(r"\s")
 #: Texts per ``encode_batch_fast`` call: enough for every core, few encodings alive.
 _BATCH = 128
 
+#: Distinct words per encoded string, in characters, and such strings per call.
+_GROUP = 1 << 14
+_GROUPS_PER_CALL = 8
+
 #: Characters per block of ``token_index``: its word lists live one block at a time.
 _BLOCK = 1 << 16
 
@@ -242,12 +253,12 @@ def _blocks(text: str) -> list[tuple[int, int]]:
 
 
 def _groups(words: list[str]) -> list[list[str]]:
-    """Consecutive words of about ``_BLOCK`` characters in all; a longer word alone."""
+    """Consecutive words of about ``_GROUP`` characters in all; a longer word alone."""
     groups: list[list[str]] = []
     group: list[str] = []
     size = 0
     for word in words:
-        if group and size + len(word) > _BLOCK:
+        if group and size + len(word) > _GROUP:
             groups.append(group)
             group, size = [], 0
         group.append(word)
