@@ -68,7 +68,7 @@ def _regional_indicators_before(text: str, position: int) -> int:
 def _cuts(text: str, start: int, end: int, pattern: re.Pattern[str]) -> Sequence[int]:
     """Ends of the separator's matches strictly inside ``(start, end)`` (an array:
     a megabyte of prose has 170,000 spaces)."""
-    cuts = array("q", [match.end() for match in pattern.finditer(text, start, end)])
+    cuts = array("q", (match.end() for match in pattern.finditer(text, start, end)))
     return cuts[bisect_right(cuts, start) : bisect_left(cuts, end)]
 
 

@@ -22,6 +22,9 @@ from langchain_asesoria.tokenization.base import Tokenization
 
 __all__ = ["check_budget", "chunk_document"]
 
+#: Planned chunks whose prepared texts are built and counted together.
+_COUNT_AHEAD = 512
+
 
 def _context(segment: Segment, mode: SectionContext) -> str:
     """The text ``prepare`` puts before a section's content ("" for a gap)."""
@@ -60,21 +63,38 @@ def check_budget(
 
 
 def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenization) -> None:
-    """Plans every section from estimates and counts all plans in two batched calls."""
+    """Plans every section from estimates and counts all plans in batched calls.
+
+    The prepared texts are built ``_COUNT_AHEAD`` at a time: a document's chunks are
+    never all held twice.
+    """
     plans = [packer.plan() for packer in packers]
     text = packers[0].text if packers else ""
-    prepared = [
-        tokenization.prepare(text[start:end], packer.context)
+    counts: list[int] = []
+    shared_counts: list[int] = []
+    items = [
+        (packer.context, start, end, after)
         for packer, plan in zip(packers, plans, strict=True)
-        for start, end, _ in plan
+        for start, end, after in plan
     ]
-    shared = [text[start:after] for plan in plans for start, _, after in plan if start < after]
-    counts = iter(tokenization.count_batch(prepared))
-    shared_counts = iter(tokenization.count_content_batch(shared))
+    for first in range(0, len(items), _COUNT_AHEAD):
+        batch = items[first : first + _COUNT_AHEAD]
+        counts += tokenization.count_batch(
+            [tokenization.prepare(text[start:end], context) for context, start, end, _ in batch]
+        )
+        shared_counts += tokenization.count_content_batch(
+            [text[start:after] for _, start, _, after in batch if start < after]
+        )
+    done = shared_done = 0
     for packer, plan in zip(packers, plans, strict=True):
-        plan_counts = [next(counts) for _ in plan]
-        plan_shared = [next(shared_counts) for start, _, after in plan if start < after]
-        packer.seed_counts(plan, plan_counts, plan_shared)
+        overlapping = sum(1 for start, _, after in plan if start < after)
+        packer.seed_counts(
+            plan,
+            counts[done : done + len(plan)],
+            shared_counts[shared_done : shared_done + overlapping],
+        )
+        done += len(plan)
+        shared_done += overlapping
 
 
 def chunk_document(
@@ -159,7 +179,7 @@ def chunk_document(
             )
             chunks.append(
                 Chunk(
-                    text=text[packed.start : packed.end],
+                    text=packed.text,
                     embedding_text=packed.embedding_text,
                     start=packed.start,
                     end=packed.end,

@@ -32,10 +32,12 @@ _TRUSTED = 4
 
 @dataclass(frozen=True, slots=True)
 class PackedChunk:
-    """A chunk's span and exact counts; ``embedding_text`` is built by ``prepare``."""
+    """A chunk's span, text and exact counts; ``embedding_text`` is built by ``prepare``
+    (the very ``text`` object when there is neither prefix nor context)."""
 
     start: int
     end: int
+    text: str
     embedding_text: str
     token_count: int
     overlap_tokens: int
@@ -423,10 +425,12 @@ class Packer:
         return fresh, self._fresh_end(fresh), 0
 
     def _packed(self, start: int, end: int, overlap: int) -> PackedChunk:
+        text = self.text[start:end]
         return PackedChunk(
             start=start,
             end=end,
-            embedding_text=self.tokenization.prepare(self.text[start:end], self.context),
+            text=text,
+            embedding_text=self.tokenization.prepare(text, self.context),
             token_count=self.exact(start, end),
             overlap_tokens=overlap,
         )
