@@ -67,6 +67,22 @@ def test_back_is_the_group_of_the_nth_token_before_the_end(
     assert index.back(end, tokens) == expected
 
 
+@settings(PROFILE, max_examples=examples(200))
+@given(indexed=indexes(), a=positions_in, b=positions_in, most=st.integers(0, 40))
+def test_single_tokens_lists_positions_only_where_each_holds_one_token(
+    indexed: tuple[TokenIndex, list[int]], a: int, b: int, most: int
+) -> None:
+    index, flat = indexed
+    assume(a <= b)
+    inside = [p for p in index.positions if a <= p < b][:most]
+    listed = index.single_tokens(a, b, most)
+    if all(flat.count(p) == 1 for p in inside):
+        assert listed is not None
+        assert list(listed) == inside
+    elif listed is not None:  # a group of 0 and one of 2 tokens add up like two of 1
+        assert sum(flat.count(p) for p in inside) == len(inside)
+
+
 def test_from_starts_is_one_group_per_token() -> None:
     index = TokenIndex.from_starts([0, 2, 2, 5])
     assert (index.count(0, 3), index.count(2, 3), index.count(3, 6), index.tokens) == (3, 2, 1, 4)

@@ -191,11 +191,9 @@ class Packer:
         the chunk, not the unit (a 200 KB blob without spaces is not re-read per chunk).
         """
         wanted = self.max_tokens - self.fixed + _SLACK
-        positions, totals = self.index.positions, self.index.totals
-        first = bisect_right(positions, start)
-        stop = min(bisect_left(positions, limit), first + wanted)
-        if totals[stop] - totals[first] == stop - first:
-            return list(positions[first:stop])
+        listed = self.index.single_tokens(start + 1, limit, wanted)
+        if listed is not None:
+            return list(listed)
         tokens = self.index.count(start, limit)
         width = (limit - start) * (wanted + 1) // tokens if tokens else limit - start
         width += width // 4 + 16
@@ -345,13 +343,11 @@ class Packer:
         limit = self.index.limit(start, self.max_tokens - self.fixed - self._inner.slack)
         if limit is None:
             return None
-        positions, totals = self.index.positions, self.index.totals
-        first, last = bisect_left(positions, start), bisect_left(positions, limit)
-        if last <= first or totals[last] - totals[first] != last - first:
+        tokens = self.index.single_tokens(start, limit, self.max_tokens)
+        if not tokens:
             return None
-        while last > first and not is_safe_cut(self.text, positions[last]):
-            last -= 1
-        end = rstrip_at(self.text, start, positions[last])
+        cut = next((c for c in (limit, *reversed(tokens)) if is_safe_cut(self.text, c)), start)
+        end = rstrip_at(self.text, start, cut)
         if end <= start:
             return None
         self._inner.planned.add((start, end))

@@ -69,6 +69,16 @@ class TokenIndex:
         index = bisect_right(self.totals, self.totals[bisect_left(self.positions, start)] + tokens)
         return self.positions[index - 1] if index <= len(self.positions) else None
 
+    def single_tokens(self, start: int, end: int, most: int) -> Sequence[int] | None:
+        """The first ``most`` positions in ``[start, end)`` when each holds one token
+        (the index lists every token there, as for a long word), else None."""
+        positions, totals = self.positions, self.totals
+        first = bisect_left(positions, start)
+        last = min(bisect_left(positions, end), first + most)
+        if totals[last] - totals[first] != last - first:
+            return None
+        return positions[first:last]
+
     def back(self, end: int, tokens: int) -> int | None:
         """The start of the group holding the ``tokens``-th token before ``end``, or
         None when fewer tokens precede ``end``."""
