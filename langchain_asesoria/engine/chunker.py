@@ -85,16 +85,11 @@ def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenizatio
         shared_counts += tokenization.count_content_batch(
             [text[start:after] for _, start, _, after in batch if start < after]
         )
-    done = shared_done = 0
+    next_count, next_shared = iter(counts).__next__, iter(shared_counts).__next__
     for packer, plan in zip(packers, plans, strict=True):
-        overlapping = sum(1 for start, _, after in plan if start < after)
-        packer.seed_counts(
-            plan,
-            counts[done : done + len(plan)],
-            shared_counts[shared_done : shared_done + overlapping],
-        )
-        done += len(plan)
-        shared_done += overlapping
+        plan_counts = [next_count() for _ in plan]
+        plan_shared = [next_shared() for start, _, after in plan if start < after]
+        packer.seed_counts(plan, plan_counts, plan_shared)
 
 
 def chunk_document(
