@@ -43,6 +43,19 @@ def minilm_512(minilm_folder: Path) -> HuggingFaceTokenization:
 
 
 @pytest.fixture
+def clean_settings_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No setting leaks in from the caller's environment or a .env in the working folder."""
+    for name in (
+        "EMBEDDING_MODEL",
+        "EMBEDDING_MAX_TOKENS",
+        "CHUNK_SIZE_TOKENS",
+        "CHUNK_OVERLAP_TOKENS",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.fixture
 def byte_tokenization() -> ByteTokenization:
     return ByteTokenization(512)
 

@@ -198,19 +198,7 @@ MESSAGES: list[tuple[str, Callable[[Path], object], type[AsesoriaError], list[st
 ]
 
 
-@pytest.fixture
-def no_settings_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in (
-        "EMBEDDING_MODEL",
-        "EMBEDDING_MAX_TOKENS",
-        "CHUNK_SIZE_TOKENS",
-        "CHUNK_OVERLAP_TOKENS",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
-
-
-@pytest.mark.usefixtures("no_settings_env")
+@pytest.mark.usefixtures("clean_settings_env")
 @pytest.mark.parametrize(
     ("trigger", "error", "fragments"),
     [pytest.param(t, e, f, id=i) for i, t, e, f in MESSAGES],
@@ -228,7 +216,7 @@ def test_messages_name_the_value_and_the_fix(
         assert fragment in str(caught.value)
 
 
-@pytest.mark.usefixtures("no_settings_env")
+@pytest.mark.usefixtures("clean_settings_env")
 def test_missing_dependency_names_the_extra(tmp_path: Path):
     if importlib.util.find_spec("transformers") is not None:
         pytest.skip("transformers is installed: the folder would be converted, not refused")

@@ -23,20 +23,7 @@ from langchain_asesoria import (
 )
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL
 
-SETTING_NAMES = (
-    "EMBEDDING_MODEL",
-    "EMBEDDING_MAX_TOKENS",
-    "CHUNK_SIZE_TOKENS",
-    "CHUNK_OVERLAP_TOKENS",
-)
-
-
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """No setting leaks in from the caller's environment or a .env in the working folder."""
-    for name in SETTING_NAMES:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("clean_settings_env")
 
 
 # -- LoadedPage and SectionSpan --------------------------------------------------------------

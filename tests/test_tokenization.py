@@ -37,16 +37,7 @@ BOE = Path(__file__).resolve().parent.parent / "examples" / "data" / "BOE-A-1991
 SPANISH = "El año 2025 el señor Muñoz pagó 1.000 € de cuota íntegra 😀; ¿deducción? Sí."
 
 
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in (
-        "EMBEDDING_MODEL",
-        "EMBEDDING_MAX_TOKENS",
-        "CHUNK_SIZE_TOKENS",
-        "CHUNK_OVERLAP_TOKENS",
-    ):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(tmp_path)
+pytestmark = pytest.mark.usefixtures("clean_settings_env")
 
 
 @pytest.fixture
