@@ -49,22 +49,16 @@ from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
     DOC_ID,
-    DOC_TYPE,
     EMBEDDING_TEXT,
     END_INDEX,
-    FISCAL_YEAR,
     OVERLAP_TOKENS,
     PAGE,
     PAGE_END,
     SECTION_LABEL,
     SECTION_PATH,
-    SESSION_ID,
-    SOURCE_SCOPE,
     START_INDEX,
-    TAX,
     TEXT,
     TOKEN_COUNT,
-    VIGENCIA,
     MetadataValue,
     chunk_record,
 )
@@ -81,15 +75,12 @@ _RAY_EXTRA: Final = "pip install 'langchain-asesoria[ray]'"
 #: Input columns copied into ``ChunkMetadata`` when present (and not null).
 DOCUMENT_FIELDS: Final = tuple(key for key in records.DOCUMENT_FIELDS if key != DOC_ID)
 
-#: Output columns and their Arrow types (all nullable), in order.
+_ARROW_TYPES: Final[Mapping[type, str]] = {str: "string", int: "int64"}
+
+#: Output columns and their Arrow types (all nullable), in order: the document's
+#: fields (``records.DOCUMENT_FIELD_TYPES``), then the chunk's.
 CHUNK_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
-    (DOC_ID, "string"),
-    (DOC_TYPE, "string"),
-    (TAX, "string"),
-    (FISCAL_YEAR, "int64"),
-    (SOURCE_SCOPE, "string"),
-    (SESSION_ID, "string"),
-    (VIGENCIA, "string"),
+    *((name, _ARROW_TYPES[kind]) for name, kind in records.DOCUMENT_FIELD_TYPES.items()),
     (PAGE, "int64"),
     (PAGE_END, "int64"),
     (CHUNK_INDEX, "int64"),
