@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from langchain_asesoria.engine.boundaries import SectionCuts
 from langchain_asesoria.engine.packer import Packer
@@ -23,7 +24,7 @@ from langchain_asesoria.tokenization.base import Tokenization
 __all__ = ["check_budget", "chunk_document"]
 
 #: Planned chunks whose prepared texts are built and counted together.
-_COUNT_AHEAD = 512
+_COUNT_AHEAD = 128
 
 
 def _context(segment: Segment, mode: SectionContext) -> str:
@@ -65,30 +66,42 @@ def check_budget(
 def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenization) -> None:
     """Plans every section from estimates and counts all plans in batched calls.
 
-    The prepared texts are built ``_COUNT_AHEAD`` at a time: a document's chunks are
-    never all held twice.
+    Each ``_COUNT_AHEAD`` planned chunks are counted by a helper thread while planning
+    goes on (the tokenizer releases the GIL): planning and counting overlap. A
+    document's prepared texts are never all held at once.
     """
-    plans = [packer.plan() for packer in packers]
     text = packers[0].text if packers else ""
-    counts: list[int] = []
-    shared_counts: list[int] = []
-    items = [
-        (packer.context, start, end, after)
-        for packer, plan in zip(packers, plans, strict=True)
-        for start, end, after in plan
-    ]
-    for first in range(0, len(items), _COUNT_AHEAD):
-        batch = items[first : first + _COUNT_AHEAD]
-        counts += tokenization.count_batch(
-            [tokenization.prepare(text[start:end], context) for context, start, end, _ in batch]
+    plans: list[list[tuple[int, int, int]]] = []
+    counted: list[tuple[Future[list[int]], Future[list[int]]]] = []
+
+    def count(batch: list[tuple[str, int, int, int]]) -> None:
+        prepare = tokenization.prepare
+        prepared = [prepare(text[start:end], context) for context, start, end, _ in batch]
+        shared = [text[start:after] for _, start, _, after in batch if start < after]
+        counted.append(
+            (
+                helper.submit(tokenization.count_batch, prepared),
+                helper.submit(tokenization.count_content_batch, shared),
+            )
         )
-        shared_counts += tokenization.count_content_batch(
-            [text[start:after] for _, start, _, after in batch if start < after]
-        )
-    next_count, next_shared = iter(counts).__next__, iter(shared_counts).__next__
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="counts") as helper:
+        batch: list[tuple[str, int, int, int]] = []
+        for packer in packers:
+            plans.append(plan := [])
+            for start, end, after in packer.plan():
+                plan.append((start, end, after))
+                batch.append((packer.context, start, end, after))
+                if len(batch) == _COUNT_AHEAD:
+                    count(batch)
+                    batch = []
+        if batch:
+            count(batch)
+        counts = iter([n for future, _ in counted for n in future.result()])
+        shared_counts = iter([n for _, future in counted for n in future.result()])
     for packer, plan in zip(packers, plans, strict=True):
-        plan_counts = [next_count() for _ in plan]
-        plan_shared = [next_shared() for start, _, after in plan if start < after]
+        plan_counts = [next(counts) for _ in plan]
+        plan_shared = [next(shared_counts) for start, _, after in plan if start < after]
         packer.seed_counts(plan, plan_counts, plan_shared)
 
 

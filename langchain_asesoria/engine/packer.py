@@ -264,22 +264,24 @@ class Packer:
 
     # -- packing --------------------------------------------------------------------
 
-    def plan(self) -> list[tuple[int, int, int]]:
-        """The section's chunks ``(start, end, previous_end)`` planned from estimates.
+    def plan(self) -> Iterator[tuple[int, int, int]]:
+        """The section's chunks ``(start, end, previous_end)`` planned from estimates,
+        yielded as they are planned (the packer keeps them for ``pack``).
 
-        Call before ``pack`` to batch the exact counts of several sections at once
-        (see ``prepared_plan`` and ``seed_counts``); ``pack`` then starts from it.
+        Run it before ``pack`` to count several sections' plans in batches, even while
+        planning goes on (see ``seed_counts``); ``pack`` then starts from it.
         """
         text, cuts = self.text, self.cuts
+        self._initial_plan = planned = []
         self._section_start = lstrip_at(text, cuts.start, cuts.end)
         self._section_end = rstrip_at(text, self._section_start, cuts.end)
         if self._section_start >= self._section_end:
-            self._initial_plan = []
-            return []
+            return
         active = cuts.active_cuts(self.oversized)
         self._ends = [*(rstrip_at(text, self._section_start, c) for c in active), self._section_end]
-        self._initial_plan = self._plan(None, limit=None)
-        return self._initial_plan
+        for chunk in self._planning(None, limit=None):
+            planned.append(chunk)
+            yield chunk
 
     def seed_counts(
         self, plan: list[tuple[int, int, int]], counts: Sequence[int], shared: Sequence[int]
@@ -300,7 +302,9 @@ class Packer:
         an overlap over target), one chunk is found by the exact search instead, and
         planning resumes after it.
         """
-        plan = self._initial_plan if self._initial_plan is not None else self.plan()
+        if self._initial_plan is None:
+            self._initial_plan = list(self.plan())
+        plan = self._initial_plan
         if not plan and self._section_start >= self._section_end:
             return
         section_start, section_end = self._section_start, self._section_end
@@ -321,7 +325,7 @@ class Packer:
                 previous = (chunk.start, chunk.end)
                 if chunk.end >= section_end:
                     return
-            plan = self._plan(previous, limit=_PLAN_AHEAD)
+            plan = list(self._planning(previous, limit=_PLAN_AHEAD))
 
     def _estimated_end(self, start: int, after: int) -> int | None:
         """The furthest unit end beyond ``after`` whose estimate fits, or None."""
@@ -353,13 +357,13 @@ class Packer:
         self._inner.planned.add((start, end))
         return end
 
-    def _plan(
+    def _planning(
         self, previous: tuple[int, int] | None, limit: int | None
-    ) -> list[tuple[int, int, int]]:
+    ) -> Iterator[tuple[int, int, int]]:
         """Chunks ``(start, end, previous_end)`` from estimates alone, up to ``limit``."""
         section_start, section_end = self._section_start, self._section_end
-        plan: list[tuple[int, int, int]] = []
-        while limit is None or len(plan) < limit:
+        planned = 0
+        while limit is None or planned < limit:
             if previous is None:
                 start, after = section_start, section_start
                 end = self._estimated_fresh_end(start)
@@ -375,11 +379,11 @@ class Packer:
                     end = self._estimated_fresh_end(start)
             if end is None:
                 break
-            plan.append((start, end, after))
+            yield start, end, after
+            planned += 1
             if end >= section_end or self._inner.probing(start, end):
                 break
             previous = (start, end)
-        return plan
 
     def _confirm(self, plan: list[tuple[int, int, int]]) -> list[PackedChunk]:
         """The planned chunks that exact counts confirm, up to the first that fails."""

@@ -1,0 +1,98 @@
+"""Planning and counting overlap: exact counts run on a helper thread while planning goes
+on, and the word index encodes one block's new words while it reads the next. Neither
+may change a single chunk or index entry."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from unittest import mock
+
+from hypothesis import assume, given, settings
+from strategies import PROFILE, examples, spanish_text
+
+from langchain_asesoria import (
+    ChunkingConfig,
+    ChunkMetadata,
+    HuggingFaceTokenization,
+    LoadedPage,
+    chunk_document,
+)
+from langchain_asesoria.engine import chunker
+from langchain_asesoria.engine.packer import Packer
+from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.tokenization import word_index
+
+_PROSE = "El contribuyente declara la renta del ejercicio y paga la cuota. " * 600
+
+
+class _GatedTokenization(ByteTokenization):
+    """Its first batched count of planned chunks waits until planning has gone ``ahead``
+    chunks further: without a helper thread the wait could never end."""
+
+    def __init__(self, ahead: int) -> None:
+        super().__init__(512)
+        self.ahead = ahead
+        self.planned = 0
+        self.gate = threading.Event()
+        self.batches: list[tuple[str, int]] = []
+        self.opened_in_time: bool | None = None
+
+    def count_batch(self, texts: Sequence[str]) -> list[int]:
+        name = threading.current_thread().name
+        if self.opened_in_time is None and name != "MainThread":
+            self.opened_in_time = self.gate.wait(timeout=30)
+        self.batches.append((name, len(texts)))
+        return super().count_batch(texts)
+
+
+def test_counts_run_on_a_helper_while_planning_goes_on() -> None:
+    tokenization = _GatedTokenization(ahead=chunker._COUNT_AHEAD + 10)
+    original_plan = Packer.plan
+
+    def plan(packer: Packer) -> Iterator[tuple[int, int, int]]:
+        for chunk in original_plan(packer):
+            tokenization.planned += 1
+            if tokenization.planned >= tokenization.ahead:
+                tokenization.gate.set()
+            yield chunk
+
+    config = ChunkingConfig(max_tokens=64, overlap_tokens=8)
+    with mock.patch.object(Packer, "plan", plan):
+        chunks = chunk_document(
+            [LoadedPage(_PROSE, 1)],
+            ChunkMetadata(doc_id="prosa"),
+            config=config,
+            tokenization=tokenization,
+        )
+    assert tokenization.opened_in_time is True
+    assert len(chunks) > 2 * chunker._COUNT_AHEAD
+    fixed_costs, *plan_batches = tokenization.batches  # one context: one fixed cost
+    assert fixed_costs == ("MainThread", 1)
+    assert all(name.startswith("counts") for name, _ in plan_batches)
+    assert max(size for _, size in plan_batches) <= chunker._COUNT_AHEAD
+    # And the very same chunks as the plain byte tokenizer gives.
+    plain = chunk_document(
+        [LoadedPage(_PROSE, 1)],
+        ChunkMetadata(doc_id="prosa"),
+        config=config,
+        tokenization=ByteTokenization(512),
+    )
+    assert [(c.start, c.end, c.token_count) for c in chunks] == [
+        (c.start, c.end, c.token_count) for c in plain
+    ]
+
+
+@settings(PROFILE, max_examples=examples(40))
+@given(text=spanish_text(long_words_too=False))
+def test_word_index_is_the_same_in_many_small_blocks(
+    minilm: HuggingFaceTokenization, text: str
+) -> None:
+    """Blocks of 40 characters and groups of 24 force the pipeline through many blocks,
+    with words first seen in a block still being encoded when the next is read."""
+    assume(all(len(word) <= 40 for word in text.split()))
+    whole = minilm.token_index(text)
+    with mock.patch.multiple(word_index, _BLOCK=40, _GROUP=24, _GROUPS_PER_CALL=2):
+        blocked = minilm.token_index(text)
+    assert list(blocked.positions) == list(whole.positions)
+    assert list(blocked.totals) == list(whole.totals)
