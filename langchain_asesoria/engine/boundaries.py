@@ -15,6 +15,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from langchain_asesoria.tokenization.base import offsets_typecode
+
 __all__ = ["SectionCuts", "is_safe_cut", "lstrip_at", "rstrip_at"]
 
 #: ``(start, end) -> True`` when the unit ``text[start:end]`` cannot fit alone.
@@ -68,7 +70,8 @@ def _regional_indicators_before(text: str, position: int) -> int:
 def _cuts(text: str, start: int, end: int, pattern: re.Pattern[str]) -> Sequence[int]:
     """Ends of the separator's matches strictly inside ``(start, end)`` (an array:
     a megabyte of prose has 170,000 spaces)."""
-    cuts = array("q", (match.end() for match in pattern.finditer(text, start, end)))
+    matches = pattern.finditer(text, start, end)
+    cuts = array(offsets_typecode(len(text)), (match.end() for match in matches))
     return cuts[bisect_right(cuts, start) : bisect_left(cuts, end)]
 
 

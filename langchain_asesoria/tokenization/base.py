@@ -7,7 +7,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-__all__ = ["ModelProfile", "ProfiledTokenization", "TokenIndex", "Tokenization"]
+__all__ = [
+    "ModelProfile",
+    "ProfiledTokenization",
+    "TokenIndex",
+    "Tokenization",
+    "offsets_typecode",
+]
+
+
+def offsets_typecode(size: int) -> str:
+    """The ``array`` typecode for the offsets and token totals of a text of ``size``
+    characters: 4 bytes each (a megabyte of prose has 170,000 words), 8 from 2**28
+    characters on (a byte-level tokenizer may give four tokens per character)."""
+    return "i" if size < 2**28 else "q"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,23 +17,32 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
+from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import accumulate, islice
+from typing import TypeAlias
 
 from tokenizers import Tokenizer
 
-from langchain_asesoria.tokenization.base import TokenIndex
+from langchain_asesoria.tokenization.base import TokenIndex, offsets_typecode
 
 __all__ = ["token_starts_of", "word_index"]
 
-_WORD = re.compile(r"\S+")
+_PIECES = re.compile(r"(\S+)")
 _SPACE = re.compile(r"\s")
 
+#: Tokens of each word, and every token's start within the long ones.
+_Encoded: TypeAlias = "tuple[dict[str, int], dict[str, array[int]]]"
+
 #: Distinct words per encoded string, in characters, and such strings per call.
-_GROUP = 1 << 14
-_GROUPS_PER_CALL = 8
+_GROUP = 1 << 12
+_GROUPS_PER_CALL = 16
 
 #: Characters per block of ``word_index``: its word lists live one block at a time.
 _BLOCK = 1 << 16
+
+#: Characters per encoded piece of a word longer than ``_BLOCK`` (a blob): its
+#: encoding and offsets stay small.
+_BLOB_PIECE = 1 << 13
 
 #: Words of up to this many tokens are one group of a ``TokenIndex`` (99.9% of words
 #: in laws); longer ones list every token's start.
@@ -68,42 +77,61 @@ def _groups(words: list[str]) -> list[list[str]]:
     return groups
 
 
-def _spread(
-    positions: list[int], counts: list[int], words: list[str], long_words: dict[str, list[int]]
-) -> tuple[list[int], list[int]]:
-    """``positions``/``counts`` with each long word's group replaced by its tokens."""
-    spread_positions: list[int] = []
-    spread_counts: list[int] = []
+def _place(
+    positions: array[int],
+    totals: array[int],
+    starts: list[int],
+    counts: list[int],
+    long_words: dict[str, array[int]],
+    words: list[str],
+) -> None:
+    """Appends a block's groups; each long word's group is replaced by its tokens."""
     done = 0
-    for at in [i for i, word in enumerate(words) if word in long_words]:
-        spread_positions += positions[done:at]
-        spread_counts += counts[done:at]
-        relative = long_words[words[at]]
-        spread_positions += [positions[at] + offset for offset in relative]
-        spread_counts += [1] * len(relative)
+    for at in [i for i, word in enumerate(words) if word in long_words] if long_words else ():
+        positions.extend(starts[done:at])
+        totals.extend(islice(accumulate(counts[done:at], initial=totals[-1]), 1, None))
+        relative, start = long_words[words[at]], starts[at]
+        positions.extend(start + offset for offset in relative)
+        totals.extend(range(totals[-1] + 1, totals[-1] + 1 + len(relative)))
         done = at + 1
-    spread_positions += positions[done:]
-    spread_counts += counts[done:]
-    return spread_positions, spread_counts
+    positions.extend(starts[done:])
+    totals.extend(islice(accumulate(counts[done:], initial=totals[-1]), 1, None))
 
 
 def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
-    """The word-grouped ``TokenIndex`` of ``text`` (content tokens, no special tokens)."""
-    blocks = _blocks(text)
-    unique: dict[str, None] = {}
-    for start, end in blocks:
-        unique.update(dict.fromkeys(_WORD.findall(text, start, end)))
-    tokens_of, long_words = _word_tokens(tokenizer, list(unique))
-    del unique
-    positions, totals = array("q"), array("q", [0])
-    for start, end in blocks:
-        words = _WORD.findall(text, start, end)
-        starts = [match.start() for match in _WORD.finditer(text, start, end)]
+    """The word-grouped ``TokenIndex`` of ``text`` (content tokens, no special tokens).
+
+    A pipeline of one block: while a helper thread encodes the words first seen in a
+    block (the tokenizer releases the GIL), the next block is scanned; a block's
+    counts are placed once its words are known.
+    """
+    tokens_of: dict[str, int] = {}
+    long_words: dict[str, array[int]] = {}
+    typecode = offsets_typecode(len(text))
+    positions, totals = array(typecode), array(typecode, [0])
+
+    def place(starts: list[int], words: list[str], encoded: Future[_Encoded] | None) -> None:
+        if encoded is not None:
+            new_counts, new_long_words = encoded.result()
+            tokens_of.update(new_counts)
+            long_words.update(new_long_words)
         counts = list(map(tokens_of.__getitem__, words))
-        if long_words:
-            starts, counts = _spread(starts, counts, words, long_words)
-        positions.extend(starts)
-        totals.extend(islice(accumulate(counts, initial=totals[-1]), 1, None))
+        _place(positions, totals, starts, counts, long_words, words)
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-index") as helper:
+        waiting: tuple[list[int], list[str], Future[_Encoded] | None] | None = None
+        for start, end in _blocks(text):
+            pieces = _PIECES.split(text[start:end])  # separator, word, separator, ...
+            words = pieces[1::2]
+            new = [word for word in dict.fromkeys(words) if word not in tokens_of]
+            tokens_of.update(dict.fromkeys(new, 0))  # known from now on; counted below
+            encoded = helper.submit(_word_tokens, tokenizer, new) if new else None
+            starts = list(islice(accumulate(map(len, pieces), initial=start), 1, len(pieces), 2))
+            if waiting is not None:
+                place(*waiting)
+            waiting = (starts, words, encoded)
+        if waiting is not None:
+            place(*waiting)
     return TokenIndex(positions, totals)
 
 
@@ -112,9 +140,17 @@ def token_starts_of(tokenizer: Tokenizer, text: str) -> list[int]:
     return [start for start, _ in tokenizer.encode(text, add_special_tokens=False).offsets]
 
 
-def _word_tokens(
-    tokenizer: Tokenizer, unique: list[str]
-) -> tuple[dict[str, int], dict[str, list[int]]]:
+def _blob_starts(tokenizer: Tokenizer, word: str) -> array[int]:
+    """Token starts of a word longer than ``_BLOCK``, encoded in pieces of
+    ``_BLOB_PIECE`` characters (tokens at the pieces' edges are estimates)."""
+    starts = array(offsets_typecode(len(word)))
+    for piece in range(0, len(word), _BLOB_PIECE):
+        encoding = tokenizer.encode(word[piece : piece + _BLOB_PIECE], add_special_tokens=False)
+        starts.extend(piece + start for start, _ in encoding.offsets)
+    return starts
+
+
+def _word_tokens(tokenizer: Tokenizer, unique: list[str]) -> _Encoded:
     """Tokens of each distinct word, and every token's start within the long ones.
 
     Words are joined by spaces into groups of about ``_GROUP`` characters, encoded
@@ -123,18 +159,13 @@ def _word_tokens(
     at the pieces' edges estimated.
     """
     tokens_of: dict[str, int] = {}
-    long_words: dict[str, list[int]] = {}
+    long_words: dict[str, array[int]] = {}
     groups: list[list[str]] = []
     for group in _groups(unique):
         if len(group) == 1 and len(group[0]) > _BLOCK:
             word = group[0]
-            starts = [
-                piece + offset
-                for piece in range(0, len(word), _BLOCK)
-                for offset in token_starts_of(tokenizer, word[piece : piece + _BLOCK])
-            ]
+            long_words[word] = starts = _blob_starts(tokenizer, word)
             tokens_of[word] = len(starts)
-            long_words[word] = starts
         else:
             groups.append(group)
     for first in range(0, len(groups), _GROUPS_PER_CALL):
@@ -150,6 +181,9 @@ def _word_tokens(
                 last = bisect_left(offsets, end, index)
                 tokens_of[word] = last - index
                 if last - index > _GROUPED_TOKENS:
-                    long_words[word] = [offset - position for offset in offsets[index:last]]
+                    long_words[word] = array(
+                        offsets_typecode(len(word)),
+                        [offset - position for offset in offsets[index:last]],
+                    )
                 index, position = last, end + 1
     return tokens_of, long_words
