@@ -25,6 +25,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import islice
 from typing import Literal
 
 from langchain_asesoria.engine import chunk_document
@@ -82,8 +83,15 @@ def default_workers() -> int:
 _WORKER_STATE: dict[str, object] = {}
 
 
-def _init_worker(tokenization: Tokenization, config: ChunkingConfig) -> None:
-    """Runs once in each worker process: keeps the tokenization for every document."""
+def _init_worker(tokenization: Tokenization, config: ChunkingConfig, workers: int) -> None:
+    """Runs once in each worker process: keeps the tokenization for every document.
+
+    With several workers, each one's tokenizer runs on its own thread (unless the
+    environment sets ``TOKENIZERS_PARALLELISM``): the processes already use the
+    cores, and a thread pool per process would only compete with the others.
+    """
+    if workers > 1:
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     _WORKER_STATE["tokenization"] = tokenization
     _WORKER_STATE["config"] = config
 
@@ -136,7 +144,7 @@ def _executor(
 ) -> Executor:
     if mode == "process":
         return ProcessPoolExecutor(
-            max_workers=workers, initializer=_init_worker, initargs=(tokenization, config)
+            max_workers=workers, initializer=_init_worker, initargs=(tokenization, config, workers)
         )
     return ThreadPoolExecutor(max_workers=workers)
 
@@ -148,14 +156,17 @@ def chunk_documents(
     tokenization: Tokenization,
     workers: int | None = None,
     mode: ParallelMode = "process",
-    prefetch: int = 2,
+    prefetch: int = 4,
 ) -> Iterator[list[Chunk]]:
     """Chunks many documents on all cores; yields each document's chunks in input order.
 
     The output equals ``chunk_document`` run on each document in turn, whatever the
     mode and the number of workers. Documents are read from ``documents`` only as
     workers free up (at most ``workers * prefetch`` in flight), so a generator of
-    documents is streamed. Closing the iterator early stops the pool.
+    documents is streamed. The first ``workers * prefetch`` documents start largest
+    first, so that a long one does not start last and run alone. With several worker
+    processes, each one's tokenizer runs single-threaded (unless
+    ``TOKENIZERS_PARALLELISM`` is set). Closing the iterator early stops the pool.
 
     Args:
         documents: The documents, any iterable (a generator is streamed).
@@ -165,7 +176,8 @@ def chunk_documents(
             ``langchain_asesoria.testing`` are picklable).
         workers: Worker processes or threads; default: the usable cores.
         mode: ``"process"`` (default), ``"thread"`` or ``"serial"``.
-        prefetch: Documents in flight per worker.
+        prefetch: Documents in flight per worker (the look-ahead of the largest-first
+            start, and the documents held in memory at once).
 
     Raises:
         ConfigurationError: an input that is not a ``DocumentInput``, a bad ``mode``,
@@ -204,17 +216,34 @@ def _pooled(
     pending: deque[Future[list[Chunk]]] = deque()
     inputs = enumerate(documents)
     with _executor(mode, workers, tokenization, config) as pool:
+
+        def submit(document: object, index: int) -> Future[list[Chunk]]:
+            checked = _checked(document, index)
+            if mode == "process":
+                return pool.submit(_chunk_in_worker, checked, index)
+            return pool.submit(_chunk_one, checked, index, tokenization, config)
+
         try:
+            # The first window starts largest first, so that a long document does not
+            # start last and run alone; results still come back in input order.
+            first = [
+                (_checked(document, index), index) for index, document in islice(inputs, window)
+            ]
+            started = {
+                index: submit(document, index)
+                for document, index in sorted(first, key=lambda item: -_size(item[0]))
+            }
+            pending.extend(started[index] for _, index in first)
+            del first, started
             for index, document in inputs:
-                checked = _checked(document, index)
-                if mode == "process":
-                    pending.append(pool.submit(_chunk_in_worker, checked, index))
-                else:
-                    pending.append(pool.submit(_chunk_one, checked, index, tokenization, config))
-                if len(pending) >= window:
-                    yield pending.popleft().result()
+                yield pending.popleft().result()
+                pending.append(submit(document, index))
             while pending:
                 yield pending.popleft().result()
         finally:
             for future in pending:
                 future.cancel()
+
+
+def _size(document: DocumentInput) -> int:
+    return sum(len(page.text) for page in document.pages)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +13,9 @@ from langchain_asesoria import (
     HuggingFaceTokenization,
     InvalidPagesError,
     LoadedPage,
+    TokenIndex,
     chunk_document,
+    parallel,
 )
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.parallel import (
@@ -137,3 +140,63 @@ def test_inputs_must_be_document_inputs() -> None:
 
 def test_default_workers_is_positive() -> None:
     assert default_workers() >= 1
+
+
+class _Recording(WordTokenization):
+    """Records the length of each document it indexes, in the order they start."""
+
+    def __init__(self) -> None:
+        super().__init__(512)
+        self.started: list[int] = []
+
+    def token_index(self, text: str) -> TokenIndex:
+        self.started.append(len(text))
+        return super().token_index(text)
+
+
+def test_the_first_window_starts_largest_first_and_results_keep_input_order() -> None:
+    documents = _documents(4)  # ascending sizes, the largest last; one window (1 x 4)
+    tokenization = _Recording()
+    got = list(
+        chunk_documents(
+            documents, config=CONFIG, tokenization=tokenization, mode="thread", workers=1
+        )
+    )
+    sizes = [sum(len(p.text) for p in d.pages) + 2 for d in documents]  # "\n\n" joins
+    assert tokenization.started == sorted(sizes, reverse=True)
+    assert got == _serial(documents, WordTokenization(512))
+
+
+def test_beyond_the_window_documents_start_in_input_order() -> None:
+    documents = _documents(6)
+    tokenization = _Recording()
+    list(
+        chunk_documents(
+            documents,
+            config=CONFIG,
+            tokenization=tokenization,
+            mode="thread",
+            workers=1,
+            prefetch=2,
+        )
+    )
+    sizes = [sum(len(p.text) for p in d.pages) + 2 for d in documents]
+    assert tokenization.started == [sizes[1], sizes[0], *sizes[2:]]
+
+
+@pytest.mark.parametrize(
+    ("preset", "workers", "expected"),
+    [(None, 2, "false"), ("true", 2, "true"), (None, 1, None)],
+)
+def test_worker_processes_run_the_tokenizer_single_threaded(
+    monkeypatch: pytest.MonkeyPatch, preset: str | None, workers: int, expected: str | None
+) -> None:
+    """Several processes already use the cores; the user's explicit setting wins."""
+    if preset is None:
+        monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)
+    else:
+        monkeypatch.setenv("TOKENIZERS_PARALLELISM", preset)
+    monkeypatch.setattr(parallel, "_WORKER_STATE", {})
+    parallel._init_worker(WordTokenization(512), CONFIG, workers)
+    assert os.environ.get("TOKENIZERS_PARALLELISM") == expected
+    monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)  # undone by monkeypatch
