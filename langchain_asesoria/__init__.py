@@ -8,7 +8,12 @@ The public API keeps the seed's names::
     )
 """
 
-from langchain_asesoria.engine import chunk_document, detect_markdown_sections, join_pages
+from langchain_asesoria.engine import (
+    chunk_document,
+    detect_markdown_sections,
+    iter_chunks,
+    join_pages,
+)
 from langchain_asesoria.errors import (
     AsesoriaError,
     BudgetError,
@@ -86,6 +91,7 @@ __all__ = [
     "chunk_document",
     "detect_markdown_sections",
     "get_settings",
+    "iter_chunks",
     "join_pages",
     "load_tokenization",
 ]

@@ -20,6 +20,7 @@ from langchain_asesoria import (
     ModelLimitError,
     SectionSpan,
     chunk_document,
+    iter_chunks,
     join_pages,
 )
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
@@ -297,6 +298,24 @@ def test_no_text_is_dropped(ley_run: tuple[list[Chunk], str, ChunkingConfig, Tok
         covered[chunk.start : chunk.end] = [True] * (chunk.end - chunk.start)
     missing = [i for i, char in enumerate(joined) if not char.isspace() and not covered[i]]
     assert missing == []
+
+
+def test_iter_chunks_builds_the_same_chunks_one_at_a_time(
+    ley_run: tuple[list[Chunk], str, ChunkingConfig, Tokenization],
+) -> None:
+    chunks, _, config, tokenization = ley_run
+    lazy = iter_chunks(LEY_PAGES, METADATA, config=config, tokenization=tokenization)
+    assert not isinstance(lazy, list)
+    assert next(lazy) == chunks[0]
+    assert [chunks[0], *lazy] == chunks
+
+
+def test_iter_chunks_checks_its_arguments_when_called_not_when_read() -> None:
+    config = ChunkingConfig(max_tokens=1024, overlap_tokens=0)
+    with pytest.raises(ModelLimitError):
+        iter_chunks(LEY_PAGES, METADATA, config=config, tokenization=ByteTokenization(512))
+    with pytest.raises(ConfigurationError):
+        iter_chunks(LEY_PAGES, "ley", config=config, tokenization=ByteTokenization(2048))  # type: ignore[arg-type]
 
 
 def test_pages_from_a_generator_give_the_same_chunks():

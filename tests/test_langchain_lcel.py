@@ -167,6 +167,34 @@ def test_lazy_transform_documents_holds_one_source_at_a_time() -> None:
     assert [s for s, _ in seen] == [d.metadata[DOC_ID] for d in expected_for(SOURCES)]
 
 
+def test_lazy_transform_documents_builds_one_chunk_document_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A long source's chunks become documents as they are read, not all at once."""
+    transformer = make_transformer()
+    built: list[int] = []
+    original = AsesoriaDocumentTransformer._document
+
+    def document(self: AsesoriaDocumentTransformer, *args: Any) -> Document:
+        built.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(AsesoriaDocumentTransformer, "_document", document)
+    long_source = [
+        Document(
+            page_content="El saldo negativo se compensa en cuatro años. " * 40,
+            metadata={"source": "larga.pdf", "page": page},
+        )
+        for page in range(3)
+    ]
+    lazy = transformer.lazy_transform_documents(long_source)
+    first = next(lazy)
+    assert len(built) == 1
+    rest = list(lazy)
+    assert len(built) == 1 + len(rest) > 10
+    assert [first, *rest] == make_transformer().transform_documents(long_source)
+
+
 def test_alazy_transform_documents() -> None:
     async def documents() -> AsyncIterator[Document]:
         for page in load_all(SOURCES):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 from langchain_asesoria.engine.boundaries import SectionCuts
 from langchain_asesoria.engine.packer import Packer
-from langchain_asesoria.engine.pages import join_pages
+from langchain_asesoria.engine.pages import JoinedText, join_pages
 from langchain_asesoria.engine.sections import Segment, detect_markdown_sections, segments_for
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.models import (
@@ -21,7 +21,7 @@ from langchain_asesoria.models import (
 )
 from langchain_asesoria.tokenization.base import Tokenization
 
-__all__ = ["check_budget", "chunk_document"]
+__all__ = ["check_budget", "chunk_document", "iter_chunks"]
 
 #: Planned chunks whose prepared texts are built and counted together.
 _COUNT_AHEAD = 128
@@ -136,6 +136,28 @@ def chunk_document(
         ContextTooLongError: a section's prefix and context alone fill the budget.
         IndivisibleCharacterError: one character that cannot fit even alone.
     """
+    return list(
+        iter_chunks(pages, metadata, config=config, tokenization=tokenization, sections=sections)
+    )
+
+
+def iter_chunks(
+    pages: Iterable[LoadedPage],
+    metadata: ChunkMetadata,
+    *,
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    sections: Iterable[SectionSpan] | None = None,
+) -> Iterator[Chunk]:
+    """``chunk_document``, built one chunk at a time: the same chunks, in order.
+
+    Everything before the first chunk (checks, index, plans and their exact counts) is
+    done when it is called, so bad arguments raise there; chunks are then built as
+    they are read, and a document's chunks are never all held at once.
+
+    Raises:
+        As ``chunk_document``; ``IndivisibleCharacterError`` while iterating.
+    """
     if not isinstance(metadata, ChunkMetadata):
         raise ConfigurationError(
             f"metadata must be a ChunkMetadata, got {type(metadata).__name__}."
@@ -175,25 +197,31 @@ def chunk_document(
         for segment, context, fixed in zip(segments, contexts, fixed_costs, strict=True)
     ]
     _confirm_plans_together(packers, tokenization)
-    chunks: list[Chunk] = []
+    return _chunks(joined, segments, packers, metadata)
+
+
+def _chunks(
+    joined: JoinedText,
+    segments: Sequence[Segment],
+    packers: Sequence[Packer],
+    metadata: ChunkMetadata,
+) -> Iterator[Chunk]:
+    chunk_index = 0
     for segment, packer in zip(segments, packers, strict=True):
         for packed in packer.pack():
-            chunk_metadata = metadata.for_chunk(
-                page=joined.page_at(packed.start),
-                page_end=joined.page_at(packed.end - 1),
-                chunk_index=len(chunks),
-                section_label=segment.label,
-                section_path=segment.path,
+            yield Chunk(
+                text=packed.text,
+                embedding_text=packed.embedding_text,
+                start=packed.start,
+                end=packed.end,
+                token_count=packed.token_count,
+                overlap_tokens=packed.overlap_tokens,
+                metadata=metadata.for_chunk(
+                    page=joined.page_at(packed.start),
+                    page_end=joined.page_at(packed.end - 1),
+                    chunk_index=chunk_index,
+                    section_label=segment.label,
+                    section_path=segment.path,
+                ),
             )
-            chunks.append(
-                Chunk(
-                    text=packed.text,
-                    embedding_text=packed.embedding_text,
-                    start=packed.start,
-                    end=packed.end,
-                    token_count=packed.token_count,
-                    overlap_tokens=packed.overlap_tokens,
-                    metadata=chunk_metadata,
-                )
-            )
-    return chunks
+            chunk_index += 1

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from itertools import chain
 from typing import Any, Final, TypeAlias, Union
 
 from langchain_core.documents import BaseDocumentTransformer, Document
@@ -36,7 +35,7 @@ from langchain_core.runnables.config import (
 )
 from typing_extensions import Self
 
-from langchain_asesoria.engine import chunk_document
+from langchain_asesoria.engine import iter_chunks
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.langchain.documents import (
     PAGE_LABEL,
@@ -215,17 +214,21 @@ class AsesoriaDocumentTransformer(
         return self._chunk_source(source, _DocIds())
 
     def _chunk_source(self, source: Source, doc_ids: _DocIds) -> list[Document]:
+        return list(self._source_documents(source, doc_ids))
+
+    def _source_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
+        """The chunk documents of one source, built one at a time (``iter_chunks``)."""
         pages = self._reader.read(source)
         doc_ids.claim(pages)
         config = self._config if self.is_markdown(source) else self._plain_config
+        positions = {page.page: index for index, page in enumerate(pages.pages)}
         try:
-            chunks = chunk_document(
+            for chunk in iter_chunks(
                 pages.pages, pages.metadata, config=config, tokenization=self._tokenization
-            )
+            ):
+                yield self._document(chunk, pages, positions, source.key)
         except AsesoriaError as error:
             raise with_source(error, pages.name) from error
-        positions = {page.page: index for index, page in enumerate(pages.pages)}
-        return [self._document(chunk, pages, positions, source.key) for chunk in chunks]
 
     def _document(
         self,
@@ -271,12 +274,15 @@ class AsesoriaDocumentTransformer(
         """Chunks a stream of documents holding one source at a time.
 
         Each source's documents must arrive together (pages in any order); its
-        chunks are yielded as soon as the next source starts or the stream ends.
+        chunks are built and yielded one at a time once the next source starts or the
+        stream ends.
 
         Raises:
             InvalidPagesError: a source whose documents arrive again after another's.
         """
-        return chain.from_iterable(self._per_source(documents))
+        doc_ids = _DocIds()
+        for source in self._sources(documents):
+            yield from self._source_documents(source, doc_ids)
 
     async def alazy_transform_documents(
         self, documents: AsyncIterable[Document]
@@ -287,15 +293,21 @@ class AsesoriaDocumentTransformer(
                 yield document
 
     def _per_source(self, items: Iterable[DocumentsInput]) -> Iterator[list[Document]]:
-        grouper, doc_ids = SourceGrouper(self._reader.source_key), _DocIds()
+        doc_ids = _DocIds()
+        for source in self._sources(items):
+            yield self._chunk_source(source, doc_ids)
+
+    def _sources(self, items: Iterable[DocumentsInput]) -> Iterator[Source]:
+        """Each source of the stream once its documents are all in."""
+        grouper = SourceGrouper(self._reader.source_key)
         for item in items:
             for document in _documents_of(item):
                 finished = grouper.add(document)
                 if finished is not None:
-                    yield self._chunk_source(finished, doc_ids)
+                    yield finished
         last = grouper.finish()
         if last is not None:
-            yield self._chunk_source(last, doc_ids)
+            yield last
 
     async def _aper_source(
         self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None

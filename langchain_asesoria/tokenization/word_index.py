@@ -155,7 +155,7 @@ def _word_tokens(tokenizer: Tokenizer, unique: list[str]) -> _Encoded:
 
     Words are joined by spaces into groups of about ``_GROUP`` characters, encoded
     ``_GROUPS_PER_CALL`` groups per call (on all cores, few encodings alive); a word
-    longer than ``_BLOCK`` (a blob) is encoded in pieces of that size, its tokens
+    longer than ``_BLOCK`` (a blob) is encoded in pieces of ``_BLOB_PIECE``, its tokens
     at the pieces' edges estimated.
     """
     tokens_of: dict[str, int] = {}
