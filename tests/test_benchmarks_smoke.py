@@ -86,6 +86,30 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
     assert (tmp_path / "results" / "compare-tiny.json").is_file()
 
 
+def test_memory_measures_the_tokenizer_alone_and_our_lazy_api(tmp_path: Path) -> None:
+    command = [
+        sys.executable,
+        str(BENCH),
+        "memory",
+        "--corpora",
+        "--corpus-files",
+        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        "--apis",
+        "encode",
+        "chunk_documents",
+        "--budget",
+        "64",
+        "--out",
+        str(tmp_path / "results"),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| tiny |")]
+    assert [row.split("|")[2].strip() for row in rows] == ["`encode`", "`chunk_documents`"]
+    assert all("error" not in row for row in rows)
+    assert (tmp_path / "results" / "memory.json").is_file()
+
+
 def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
     command = [
         sys.executable,
