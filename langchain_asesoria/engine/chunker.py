@@ -70,22 +70,21 @@ def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenizatio
     goes on (the tokenizer releases the GIL): planning and counting overlap. A
     document's prepared texts are never all held at once.
     """
-    text = packers[0].text if packers else ""
+    text, prepare = packers[0].text if packers else "", tokenization.prepare
     plans: list[list[tuple[int, int, int]]] = []
     counted: list[tuple[Future[list[int]], Future[list[int]]]] = []
-
-    def count(batch: list[tuple[str, int, int, int]]) -> None:
-        prepare = tokenization.prepare
-        prepared = [prepare(text[start:end], context) for context, start, end, _ in batch]
-        shared = [text[start:after] for _, start, _, after in batch if start < after]
-        counted.append(
-            (
-                helper.submit(tokenization.count_batch, prepared),
-                helper.submit(tokenization.count_content_batch, shared),
-            )
-        )
-
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="counts") as helper:
+
+        def count(batch: list[tuple[str, int, int, int]]) -> None:
+            prepared = [prepare(text[start:end], context) for context, start, end, _ in batch]
+            shared = [text[start:after] for _, start, _, after in batch if start < after]
+            counted.append(
+                (
+                    helper.submit(tokenization.count_batch, prepared),
+                    helper.submit(tokenization.count_content_batch, shared),
+                )
+            )
+
         batch: list[tuple[str, int, int, int]] = []
         for packer in packers:
             plans.append(plan := [])
