@@ -478,6 +478,75 @@ def memory(
     return {"budget": budget, "rows": rows, "machine": machine()}
 
 
+# -- duel: splitters interleaved in one process -------------------------------------------
+
+
+def _duel_worker(spec: dict[str, Any]) -> dict[str, float]:
+    """Best wall time of each splitter, their runs interleaved (order rotated each round)."""
+    import splitters
+
+    docs = corpus.load(Path(spec["corpus_file"]))
+    setup = splitters.Setup(Path(spec["tokenizer"]), spec["budget"], "")
+    names: list[str] = spec["splitters"]
+    best = dict.fromkeys(names, float("inf"))
+    for round_ in range(spec["repeat"]):
+        for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+            run = splitters.SPLITTERS[name].make(setup)  # fresh, untimed
+            started = time.perf_counter()
+            run(docs)
+            best[name] = min(best[name], time.perf_counter() - started)
+    return best
+
+
+def duel(
+    corpus_file: Path, budgets: Sequence[int], names: Sequence[str], processes: int, repeat: int
+) -> dict[str, Any]:
+    """Wall times of a few splitters under the very same load: in each of ``processes``
+    fresh processes their runs alternate, and each keeps its best of ``repeat``."""
+    names = _available(names)
+    rows = []
+    for budget in budgets:
+        spec = _spec(corpus_file, "", budget, "", splitters=names, repeat=repeat)
+        for _ in range(processes):
+            if IN_PROCESS:
+                best = _duel_worker(spec)
+            else:
+                env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(HERE))
+                done = subprocess.run(
+                    [sys.executable, str(HERE / "bench.py"), "_duel", json.dumps(spec)],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    timeout=TIMEOUT,
+                )
+                best = json.loads(done.stdout.strip().splitlines()[-1])
+            rows.append({"budget": budget, "best": best})
+            print(f"# duel @ {budget}: {best}", file=sys.stderr, flush=True)
+    return {"corpus": corpus_file.stem, "splitters": names, "rows": rows, "machine": machine()}
+
+
+def duel_table(result: dict[str, Any]) -> str:
+    import statistics
+
+    import splitters
+
+    lines = [
+        "| splitter | budget | fastest s | median s | processes where fastest |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for budget in dict.fromkeys(row["budget"] for row in result["rows"]):
+        bests = [row["best"] for row in result["rows"] if row["budget"] == budget]
+        for name in result["splitters"]:
+            times = [best[name] for best in bests]
+            wins = sum(1 for best in bests if best[name] == min(best.values()))
+            lines.append(
+                f"| {splitters.SPLITTERS[name].label} | {budget} | {min(times):.3f} | "
+                f"{statistics.median(times):.3f} | {wins} of {len(bests)} |"
+            )
+    return "\n".join(lines)
+
+
 # -- report -------------------------------------------------------------------------------
 
 
@@ -684,6 +753,7 @@ def report(out: Path) -> int:
         ("scaling.json", scaling_table),
         ("pathological.json", pathological_table),
         ("memory.json", memory_table),
+        ("duel-*.json", duel_table),
     ]
     for pattern, render in renderers:
         for path in sorted(out.glob(pattern)):
@@ -725,11 +795,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_memory.add_argument("--corpus-files", type=Path, nargs="+", default=[])
     p_memory.add_argument("--budget", type=int, default=256)
     p_memory.add_argument("--apis", nargs="+", default=["encode", "chunk_documents", "transformer"])
+    p_duel = commands.add_parser("duel", help="a few splitters interleaved in one process")
+    p_duel.add_argument("--corpus", default="real")
+    p_duel.add_argument("--corpus-file", type=Path, help="a JSON-lines corpus file instead")
+    p_duel.add_argument("--budgets", type=int, nargs="+", default=[256, 512])
+    p_duel.add_argument(
+        "--splitters",
+        nargs="+",
+        default=["asesoria-processes", "asesoria-threads", "chonkie"],
+    )
+    p_duel.add_argument("--processes", type=int, default=8)
+    p_duel.add_argument("--repeat", type=int, default=3)
     p_all = commands.add_parser("all", help="every command, results/ and the plot")
     for sub in (p_compare, p_scaling, p_path, p_all):
         sub.add_argument("--splitters", nargs="+", default=["all"])
         sub.add_argument("--repeat", type=int, default=3)
-    for sub in (p_compare, p_scaling, p_path, p_memory, p_all):
+    for sub in (p_compare, p_scaling, p_path, p_memory, p_duel, p_all):
         sub.add_argument("--out", type=Path, default=RESULTS)
         sub.add_argument(
             "--in-process",
@@ -742,6 +823,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     worker.add_argument("spec")
     memory_worker = commands.add_parser("_memory")
     memory_worker.add_argument("spec")
+    duel_worker = commands.add_parser("_duel")
+    duel_worker.add_argument("spec")
     args = parser.parse_args(argv)
 
     if args.command == "_worker":
@@ -749,6 +832,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "_memory":
         print(json.dumps(_memory_worker(json.loads(args.spec))))
+        return 0
+    if args.command == "_duel":
+        print(json.dumps(_duel_worker(json.loads(args.spec))))
         return 0
     if args.command == "report":
         return report(args.out)
@@ -789,6 +875,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         _save("memory", result, args.out)
         print(memory_table(result))
+    if args.command == "duel":
+        corpus_file = args.corpus_file or corpus.ensure(args.corpus)
+        result = duel(corpus_file, args.budgets, args.splitters, args.processes, args.repeat)
+        _save(f"duel-{corpus_file.stem}", result, args.out)
+        print(duel_table(result))
     return 0
 
 

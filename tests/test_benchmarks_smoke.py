@@ -110,6 +110,35 @@ def test_memory_measures_the_tokenizer_alone_and_our_lazy_api(tmp_path: Path) ->
     assert (tmp_path / "results" / "memory.json").is_file()
 
 
+def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
+    command = [
+        sys.executable,
+        str(BENCH),
+        "duel",
+        "--corpus-file",
+        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        "--budgets",
+        "64",
+        "--splitters",
+        "asesoria-1core",
+        "asesoria-threads",
+        "--processes",
+        "2",
+        "--repeat",
+        "2",
+        "--out",
+        str(tmp_path / "results"),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| asesoria")]
+    assert len(rows) == 2
+    wins = [int(row.split("|")[5].split()[0]) for row in rows]
+    assert sum(wins) >= 2  # each process has a fastest (ties count for both)
+    assert all(row.split("|")[5].strip().endswith("of 2") for row in rows)
+    assert (tmp_path / "results" / "duel-tiny.json").is_file()
+
+
 def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
     command = [
         sys.executable,
