@@ -371,6 +371,18 @@ def machine() -> dict[str, Any]:
 # -- memory: the lazy API over a streamed corpus -------------------------------------------
 
 
+def _fresh_process(command: str, spec: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+    """Runs ``bench.py <command> <spec>`` in a fresh interpreter, offline."""
+    return subprocess.run(
+        [sys.executable, str(HERE / "bench.py"), command, json.dumps(spec)],
+        env=dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(HERE)),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=TIMEOUT,
+    )
+
+
 def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
     """Streams a corpus file through a lazy API, keeping nothing but counts."""
     from langchain_asesoria import (
@@ -454,15 +466,7 @@ def memory(
     for path in [*(corpus.ensure(name) for name in corpora), *files]:
         name = path.stem
         for api in apis:
-            spec = _spec(path, "memory", budget, "", api=api)
-            env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(HERE))
-            done = subprocess.run(
-                [sys.executable, str(HERE / "bench.py"), "_memory", json.dumps(spec)],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
+            done = _fresh_process("_memory", _spec(path, "memory", budget, "", api=api))
             lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
             row = (
                 json.loads(lines[-1])
@@ -511,15 +515,9 @@ def duel(
             if IN_PROCESS:
                 best = _duel_worker(spec)
             else:
-                env = dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(HERE))
-                done = subprocess.run(
-                    [sys.executable, str(HERE / "bench.py"), "_duel", json.dumps(spec)],
-                    env=env,
-                    capture_output=True,
-                    text=True,
-                    check=True,
-                    timeout=TIMEOUT,
-                )
+                done = _fresh_process("_duel", spec)
+                if done.returncode != 0:
+                    raise SystemExit(f"duel worker failed: {done.stderr.strip()[-2000:]}")
                 best = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append({"budget": budget, "best": best})
             print(f"# duel @ {budget}: {best}", file=sys.stderr, flush=True)
