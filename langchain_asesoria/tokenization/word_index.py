@@ -145,8 +145,8 @@ def _blob_starts(tokenizer: Tokenizer, word: str) -> array[int]:
     ``_BLOB_PIECE`` characters (tokens at the pieces' edges are estimates)."""
     starts = array(offsets_typecode(len(word)))
     for piece in range(0, len(word), _BLOB_PIECE):
-        encoding = tokenizer.encode(word[piece : piece + _BLOB_PIECE], add_special_tokens=False)
-        starts.extend(piece + start for start, _ in encoding.offsets)
+        offsets = token_starts_of(tokenizer, word[piece : piece + _BLOB_PIECE])
+        starts.extend(piece + offset for offset in offsets)
     return starts
 
 
