@@ -37,6 +37,13 @@ def _tiny_corpus(path: Path) -> Path:
     return corpus.write(docs, path)
 
 
+def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
+    """Runs a benchmark command; it must succeed."""
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
 def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
     peers = [
         name
@@ -62,8 +69,7 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
         "asesoria-processes",
         *peers,
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _run(command)
     out = done.stdout
     for column in (
         "wall s",
@@ -102,8 +108,7 @@ def test_memory_measures_the_tokenizer_alone_and_our_lazy_api(tmp_path: Path) ->
         "--out",
         str(tmp_path / "results"),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _run(command)
     rows = [line for line in done.stdout.splitlines() if line.startswith("| tiny |")]
     assert [row.split("|")[2].strip() for row in rows] == ["`encode`", "`chunk_documents`"]
     assert all("error" not in row for row in rows)
@@ -129,8 +134,7 @@ def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
         "--out",
         str(tmp_path / "results"),
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _run(command)
     rows = [line for line in done.stdout.splitlines() if line.startswith("| asesoria")]
     assert len(rows) == 2
     wins = [int(row.split("|")[5].split()[0]) for row in rows]
@@ -151,8 +155,7 @@ def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
         "--repeat",
         "1",
     ]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
+    done = _run(command)
     lines = done.stdout.splitlines()
     assert lines[1] == "| part | 64 | 64 + headings |"
     for part in ("`token_index`", "`count_batch`", "Python", "**total**", "chunks"):
