@@ -37,11 +37,13 @@ _Encoded: TypeAlias = "tuple[dict[str, int], dict[str, array[int]]]"
 _GROUP = 1 << 12
 _GROUPS_PER_CALL = 16
 
-#: Characters per block of ``word_index``: its word lists live one block at a time.
-_BLOCK = 1 << 16
+#: Characters per block of ``word_index``: its word lists live one block at a time
+#: (two blocks at most, with the one being encoded).
+_BLOCK = 1 << 14
 
-#: Characters per encoded piece of a word longer than ``_BLOCK`` (a blob): its
-#: encoding and offsets stay small.
+#: Words longer than this (blobs: base64, a table row without spaces) are encoded in
+#: pieces of ``_BLOB_PIECE`` characters, so that their encodings and offsets stay small.
+_BLOB = 1 << 16
 _BLOB_PIECE = 1 << 13
 
 #: Words of up to this many tokens are one group of a ``TokenIndex`` (99.9% of words
@@ -80,7 +82,7 @@ def _groups(words: list[str]) -> list[list[str]]:
 def _place(
     positions: array[int],
     totals: array[int],
-    starts: list[int],
+    starts: array[int],
     counts: list[int],
     long_words: dict[str, array[int]],
     words: list[str],
@@ -110,7 +112,7 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
     typecode = offsets_typecode(len(text))
     positions, totals = array(typecode), array(typecode, [0])
 
-    def place(starts: list[int], words: list[str], encoded: Future[_Encoded] | None) -> None:
+    def place(starts: array[int], words: list[str], encoded: Future[_Encoded] | None) -> None:
         if encoded is not None:
             new_counts, new_long_words = encoded.result()
             tokens_of.update(new_counts)
@@ -119,14 +121,16 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
         _place(positions, totals, starts, counts, long_words, words)
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-index") as helper:
-        waiting: tuple[list[int], list[str], Future[_Encoded] | None] | None = None
+        waiting: tuple[array[int], list[str], Future[_Encoded] | None] | None = None
         for start, end in _blocks(text):
             pieces = _PIECES.split(text[start:end])  # separator, word, separator, ...
             words = pieces[1::2]
             new = [word for word in dict.fromkeys(words) if word not in tokens_of]
             tokens_of.update(dict.fromkeys(new, 0))  # known from now on; counted below
             encoded = helper.submit(_word_tokens, tokenizer, new) if new else None
-            starts = list(islice(accumulate(map(len, pieces), initial=start), 1, len(pieces), 2))
+            starts = array(
+                typecode, islice(accumulate(map(len, pieces), initial=start), 1, len(pieces), 2)
+            )
             if waiting is not None:
                 place(*waiting)
             waiting = (starts, words, encoded)
@@ -141,7 +145,7 @@ def token_starts_of(tokenizer: Tokenizer, text: str) -> list[int]:
 
 
 def _blob_starts(tokenizer: Tokenizer, word: str) -> array[int]:
-    """Token starts of a word longer than ``_BLOCK``, encoded in pieces of
+    """Token starts of a word longer than ``_BLOB``, encoded in pieces of
     ``_BLOB_PIECE`` characters (tokens at the pieces' edges are estimates)."""
     starts = array(offsets_typecode(len(word)))
     for piece in range(0, len(word), _BLOB_PIECE):
@@ -155,14 +159,14 @@ def _word_tokens(tokenizer: Tokenizer, unique: list[str]) -> _Encoded:
 
     Words are joined by spaces into groups of about ``_GROUP`` characters, encoded
     ``_GROUPS_PER_CALL`` groups per call (on all cores, few encodings alive); a word
-    longer than ``_BLOCK`` (a blob) is encoded in pieces of ``_BLOB_PIECE``, its tokens
+    longer than ``_BLOB`` (a blob) is encoded in pieces of ``_BLOB_PIECE``, its tokens
     at the pieces' edges estimated.
     """
     tokens_of: dict[str, int] = {}
     long_words: dict[str, array[int]] = {}
     groups: list[list[str]] = []
     for group in _groups(unique):
-        if len(group) == 1 and len(group[0]) > _BLOCK:
+        if len(group) == 1 and len(group[0]) > _BLOB:
             word = group[0]
             long_words[word] = starts = _blob_starts(tokenizer, word)
             tokens_of[word] = len(starts)
