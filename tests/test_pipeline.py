@@ -17,6 +17,7 @@ from langchain_asesoria import (
     HuggingFaceTokenization,
     LoadedPage,
     chunk_document,
+    iter_chunks,
 )
 from langchain_asesoria.engine import chunker
 from langchain_asesoria.engine.packer import Packer
@@ -96,3 +97,27 @@ def test_word_index_is_the_same_in_many_small_blocks(
         blocked = minilm.token_index(text)
     assert list(blocked.positions) == list(whole.positions)
     assert list(blocked.totals) == list(whole.totals)
+
+
+def test_a_section_builds_its_chunks_as_they_are_read() -> None:
+    """A document of one section (a 1 MB paragraph) does not hold all its chunks before
+    the first is read."""
+    built = 0
+    original_packed = Packer._packed
+
+    def packed(packer: Packer, start: int, end: int, overlap: int) -> object:
+        nonlocal built
+        built += 1
+        return original_packed(packer, start, end, overlap)
+
+    with mock.patch.object(Packer, "_packed", packed):
+        chunks = iter_chunks(
+            [LoadedPage(_PROSE, 1)],
+            ChunkMetadata(doc_id="prosa"),
+            config=ChunkingConfig(max_tokens=64, overlap_tokens=8),
+            tokenization=ByteTokenization(512),
+        )
+        assert built == 0
+        next(chunks)
+        assert built == 1
+        assert sum(1 for _ in chunks) > 100

@@ -310,13 +310,13 @@ class Packer:
         section_start, section_end = self._section_start, self._section_end
         previous: tuple[int, int] | None = None
         while True:
-            confirmed = self._confirm(plan)
-            for chunk in confirmed:
+            confirmed = 0
+            for chunk in self._confirm(plan):
                 yield chunk
-                previous = (chunk.start, chunk.end)
+                previous, confirmed = (chunk.start, chunk.end), confirmed + 1
             if previous is not None and previous[1] >= section_end:
                 return
-            if not plan or len(confirmed) < len(plan):
+            if not plan or confirmed < len(plan):
                 if previous is None:
                     chunk = self._packed(section_start, self._fresh_end(section_start), 0)
                 else:
@@ -385,8 +385,9 @@ class Packer:
                 break
             previous = (start, end)
 
-    def _confirm(self, plan: list[tuple[int, int, int]]) -> list[PackedChunk]:
-        """The planned chunks that exact counts confirm, up to the first that fails."""
+    def _confirm(self, plan: list[tuple[int, int, int]]) -> Iterator[PackedChunk]:
+        """The planned chunks that exact counts confirm, up to the first that fails,
+        built one at a time (a section's plan may hold a whole document)."""
         text, counts, shared = self.text, self._counts, self._shared
         missing = [(start, end) for start, end, _ in plan if (start, end) not in counts]
         if missing:
@@ -399,16 +400,14 @@ class Packer:
         if unshared:
             values = self.tokenization.count_content_batch([text[s:a] for s, a in unshared])
             shared.update(zip(unshared, values, strict=True))
-        confirmed: list[PackedChunk] = []
         for start, end, after in plan:
             overlap = shared[(start, after)] if start < after else 0
             fits = counts[(start, end)] <= self.max_tokens
             if (start, end) in self._inner.planned:
                 self._inner.learn(fits)
             if not fits or overlap > self.overlap_target:
-                break
-            confirmed.append(self._packed(start, end, overlap))
-        return confirmed
+                return
+            yield self._packed(start, end, overlap)
 
     def _next_chunk(self, previous_start: int, previous_end: int) -> tuple[int, int, int]:
         for start in self._overlap_starts(previous_start, previous_end):
