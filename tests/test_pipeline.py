@@ -99,6 +99,48 @@ def test_word_index_is_the_same_in_many_small_blocks(
     assert list(blocked.totals) == list(whole.totals)
 
 
+class _StuckTokenization(ByteTokenization):
+    """Its first batched count of planned chunks, on the helper, waits ``seconds`` and
+    notes how far planning had gone by then."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(512)
+        self.seconds = seconds
+        self.planned = 0
+        self.planned_while_stuck: int | None = None
+
+    def count_batch(self, texts: Sequence[str]) -> list[int]:
+        if self.planned_while_stuck is None and threading.current_thread().name != "MainThread":
+            threading.Event().wait(self.seconds)
+            self.planned_while_stuck = self.planned
+        return super().count_batch(texts)
+
+
+def test_planning_waits_when_counting_falls_behind() -> None:
+    """With the first count stuck, planning stops once ``_PENDING`` more batches wait:
+    a document's prepared texts are never all queued."""
+    tokenization = _StuckTokenization(seconds=0.5)
+    original_plan = Packer.plan
+
+    def plan(packer: Packer) -> Iterator[tuple[int, int, int]]:
+        for chunk in original_plan(packer):
+            tokenization.planned += 1
+            yield chunk
+
+    config = ChunkingConfig(max_tokens=64, overlap_tokens=8)
+    with mock.patch.object(Packer, "plan", plan):
+        chunks = chunk_document(
+            [LoadedPage(_PROSE * 2, 1)],
+            ChunkMetadata(doc_id="prosa"),
+            config=config,
+            tokenization=tokenization,
+        )
+    ahead = (chunker._PENDING + 1) * chunker._COUNT_AHEAD
+    assert tokenization.planned > 2 * ahead  # the document plans far more than that
+    assert tokenization.planned_while_stuck == ahead
+    assert len(chunks) >= tokenization.planned
+
+
 def test_a_section_builds_its_chunks_as_they_are_read() -> None:
     """A document of one section (a 1 MB paragraph) does not hold all its chunks before
     the first is read."""

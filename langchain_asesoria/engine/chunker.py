@@ -26,6 +26,10 @@ __all__ = ["check_budget", "chunk_document", "iter_chunks"]
 #: Planned chunks whose prepared texts are built and counted together.
 _COUNT_AHEAD = 128
 
+#: Batches of prepared texts waiting for the helper at most: planning may run ahead of
+#: counting, but a document's prepared texts are never all queued at once.
+_PENDING = 2
+
 
 def _context(segment: Segment, mode: SectionContext) -> str:
     """The text ``prepare`` puts before a section's content ("" for a gap)."""
@@ -67,8 +71,9 @@ def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenizatio
     """Plans every section from estimates and counts all plans in batched calls.
 
     Each ``_COUNT_AHEAD`` planned chunks are counted by a helper thread while planning
-    goes on (the tokenizer releases the GIL): planning and counting overlap. A
-    document's prepared texts are never all held at once.
+    goes on (the tokenizer releases the GIL): planning and counting overlap. Planning
+    waits when ``_PENDING`` batches wait to be counted, so that a document's prepared
+    texts are never all held at once.
     """
     text, prepare = packers[0].text if packers else "", tokenization.prepare
     plans: list[list[tuple[int, int, int]]] = []
@@ -84,6 +89,8 @@ def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenizatio
                     helper.submit(tokenization.count_content_batch, shared),
                 )
             )
+            if len(counted) > _PENDING:  # one worker: earlier batches are done first
+                counted[-_PENDING - 1][1].result()
 
         batch: list[tuple[str, int, int, int]] = []
         for packer in packers:
