@@ -163,3 +163,40 @@ def test_a_section_builds_its_chunks_as_they_are_read() -> None:
         next(chunks)
         assert built == 1
         assert sum(1 for _ in chunks) > 100
+
+
+class _ThreadNotingTokenization(HuggingFaceTokenization):
+    """MiniLM, noting the thread and the longest text of each batched count."""
+
+    def __init__(self, base: HuggingFaceTokenization) -> None:
+        super().__init__(base.tokenizer, base.profile, "minilm-noting-threads")
+        self.batches: list[tuple[str, int]] = []
+
+    def count_batch(self, texts: Sequence[str]) -> list[int]:
+        longest = max(map(len, texts), default=0)
+        self.batches.append((threading.current_thread().name, longest))
+        return super().count_batch(texts)
+
+
+def test_a_huge_chunk_is_counted_on_the_calling_thread(minilm: HuggingFaceTokenization) -> None:
+    """A 70,000-letter word is one WordPiece token, so it fits in a chunk: its batch is counted
+    where the document is chunked, the others on the helper; the chunks are the same."""
+    word = "a" * (chunker._COUNT_HERE + 4_464)
+    text = f"{_PROSE[:20_000]} {word} {_PROSE[:20_000]}"
+    noting = _ThreadNotingTokenization(minilm)
+    config = ChunkingConfig(max_tokens=64, overlap_tokens=8)
+    chunks = chunk_document(
+        [LoadedPage(text, 1)], ChunkMetadata(doc_id="palabra"), config=config, tokenization=noting
+    )
+    assert any(word in chunk.text for chunk in chunks)
+    huge = [name for name, longest in noting.batches if longest > chunker._COUNT_HERE]
+    assert huge == ["MainThread"]
+    others = {name for name, longest in noting.batches[1:] if longest <= chunker._COUNT_HERE}
+    assert others
+    assert all(name.startswith("counts") for name in others)
+    plain = chunk_document(
+        [LoadedPage(text, 1)], ChunkMetadata(doc_id="palabra"), config=config, tokenization=minilm
+    )
+    assert [(c.start, c.end, c.token_count) for c in chunks] == [
+        (c.start, c.end, c.token_count) for c in plain
+    ]

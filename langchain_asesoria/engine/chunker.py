@@ -30,6 +30,13 @@ _COUNT_AHEAD = 128
 #: counting, but a document's prepared texts are never all queued at once.
 _PENDING = 2
 
+#: A batch holding a prepared text longer than this (a unit without any cut that fits
+#: the budget whole: for WordPiece a 200 KB word is one token) is counted on the
+#: calling thread. The tokenizer needs 40-60 bytes a character to encode it; on the
+#: helper thread that memory came on top of what the document had already used
+#: (measured with glibc: 12 MB over the baseline for the 200 KB word, 8 MB here).
+_COUNT_HERE = 1 << 16
+
 
 def _context(segment: Segment, mode: SectionContext) -> str:
     """The text ``prepare`` puts before a section's content ("" for a gap)."""
@@ -83,6 +90,10 @@ def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenizatio
         def count(batch: list[tuple[str, int, int, int]]) -> None:
             prepared = [prepare(text[start:end], context) for context, start, end, _ in batch]
             shared = [text[start:after] for _, start, _, after in batch if start < after]
+            if max(map(len, prepared)) > _COUNT_HERE:
+                chunk_counts = _done(tokenization.count_batch(prepared))
+                counted.append((chunk_counts, _done(tokenization.count_content_batch(shared))))
+                return
             counted.append(
                 (
                     helper.submit(tokenization.count_batch, prepared),
@@ -109,6 +120,12 @@ def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenizatio
         plan_counts = [next(counts) for _ in plan]
         plan_shared = [next(shared_counts) for start, _, after in plan if start < after]
         packer.seed_counts(plan, plan_counts, plan_shared)
+
+
+def _done(counts: list[int]) -> Future[list[int]]:
+    future: Future[list[int]] = Future()
+    future.set_result(counts)
+    return future
 
 
 def chunk_document(
