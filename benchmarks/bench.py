@@ -26,7 +26,7 @@ import resource
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -371,11 +371,14 @@ def machine() -> dict[str, Any]:
 # -- memory: the lazy API over a streamed corpus -------------------------------------------
 
 
-def _fresh_process(command: str, spec: dict[str, Any]) -> subprocess.CompletedProcess[str]:
-    """Runs ``bench.py <command> <spec>`` in a fresh interpreter, offline."""
+def _fresh_process(
+    command: str, spec: dict[str, Any], env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Runs ``bench.py <command> <spec>`` in a fresh interpreter, offline, with ``env``
+    added to the environment."""
     return subprocess.run(
         [sys.executable, str(HERE / "bench.py"), command, json.dumps(spec)],
-        env=dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(HERE)),
+        env=dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(HERE), **(env or {})),
         capture_output=True,
         text=True,
         check=False,
@@ -394,10 +397,15 @@ def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
     )
 
     path = Path(spec["corpus_file"])
+    wanted = set(spec.get("documents") or ())
     tokenization = HuggingFaceTokenization.from_file(
         spec["tokenizer"], profile=ModelProfile(max_input_tokens=512)
     )
     config = ChunkingConfig(max_tokens=spec["budget"], overlap_tokens=spec["budget"] // 8)
+
+    def streamed() -> Any:
+        return (doc for doc in corpus.stream(path) if not wanted or doc.name in wanted)
+
     # Everything imported and built before the baseline: the peak is the streaming's own.
     from langchain_core.documents import Document
 
@@ -409,24 +417,26 @@ def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
     gc.collect()
     baseline = _rss_mb()
     reset = _reset_peak()
-    chunks = largest = largest_bytes = total = 0
+    chunks = largest = largest_bytes = largest_str = total = 0
     started = time.perf_counter()
 
     def measured(doc: Any) -> None:
-        nonlocal largest, largest_bytes, total
+        nonlocal largest, largest_bytes, largest_str, total
+        text = doc.text
         largest = max(largest, doc.size)
-        largest_bytes = max(largest_bytes, len(doc.text.encode("utf-8")))
+        largest_bytes = max(largest_bytes, len(text.encode("utf-8")))
+        largest_str = max(largest_str, sys.getsizeof(text))  # as Python holds it
         total += doc.size
 
     if spec["api"] == "encode":  # the reference: the tokenizer alone, one document at a time
         tokenizer = tokenization.tokenizer
-        for doc in corpus.stream(path):
+        for doc in streamed():
             measured(doc)
             chunks += len(tokenizer.encode(doc.text).ids)  # tokens, for this row
     elif spec["api"] == "chunk_documents":
 
         def inputs() -> Any:
-            for doc in corpus.stream(path):
+            for doc in streamed():
                 measured(doc)
                 pages = [LoadedPage(text, n) for n, text in enumerate(doc.pages, 1)]
                 yield DocumentInput(pages, ChunkMetadata(doc_id=doc.name))
@@ -438,7 +448,7 @@ def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
     else:
 
         def documents() -> Any:
-            for doc in corpus.stream(path):
+            for doc in streamed():
                 measured(doc)
                 for number, text in enumerate(doc.pages, 1):
                     yield Document(text, metadata={"source": doc.name, "page": number - 1})
@@ -451,6 +461,9 @@ def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
         "characters": total,
         "largest_document_chars": largest,
         "largest_document_mb": largest_bytes / 1e6,
+        "largest_document_str_mb": largest_str / 1e6,
+        "documents": sorted(wanted),
+        "env": {name: os.environ.get(name, "") for name in spec.get("env") or {}},  # as seen
         "chunks": chunks,
         "seconds": time.perf_counter() - started,
         "baseline_mb": baseline,
@@ -460,13 +473,21 @@ def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def memory(
-    corpora: Sequence[str], budget: int, apis: Sequence[str], files: Sequence[Path] = ()
+    corpora: Sequence[str],
+    budget: int,
+    apis: Sequence[str],
+    files: Sequence[Path] = (),
+    documents: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
+    """Each API streams each corpus (only ``documents``, when named) in a fresh process,
+    with ``env`` added to its environment (an allocator setting, say)."""
     rows = []
     for path in [*(corpus.ensure(name) for name in corpora), *files]:
         name = path.stem
         for api in apis:
-            done = _fresh_process("_memory", _spec(path, "memory", budget, "", api=api))
+            spec = _spec(path, "memory", budget, "", api=api, documents=list(documents), env=env)
+            done = _fresh_process("_memory", spec, env)
             lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
             row = (
                 json.loads(lines[-1])
@@ -678,20 +699,35 @@ def pathological_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _setting(item: str) -> tuple[str, str]:
+    name, equals, value = item.partition("=")
+    if not equals or not name:
+        raise SystemExit(f"--env takes NAME=VALUE, got {item!r}")
+    return name, value
+
+
 def memory_table(result: dict[str, Any]) -> str:
     lines = [
-        "| corpus | API | M chars | largest document MB | chunks (tokens for `encode`) | "
-        "seconds | baseline MB (interpreter, tokenizer, imports) | peak MB | peak - baseline MB |",
+        "| corpus | API | M chars | largest document MB (UTF-8 / `str`) | "
+        "chunks (tokens for `encode`) | seconds | baseline MB (interpreter, tokenizer, "
+        "imports) | peak MB | peak - baseline MB |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in result["rows"]:
         if "error" in row:
             lines.append(f"| {row['corpus']} | {row['api']} | {row['error']} |" + " |" * 6)
             continue
+        only = f" ({', '.join(row['documents'])})" if row.get("documents") else ""
+        env = " ".join(f"{name}={value}" for name, value in (row.get("env") or {}).items())
+        in_memory = row.get("largest_document_str_mb")
+        largest = f"{row['largest_document_mb']:.2f}" + (
+            f" / {in_memory:.2f}" if in_memory is not None else ""
+        )
         lines.append(
-            f"| {row['corpus']} | `{row['api']}` | {row['characters'] / 1e6:.1f} | "
-            f"{row['largest_document_mb']:.2f} | {row['chunks']} | {row['seconds']:.1f} | "
-            f"{row['baseline_mb']:.0f} | {row['peak_mb']:.0f} | {row['delta_mb']:.0f} |"
+            f"| {row['corpus']}{only} | `{row['api']}`{f' `{env}`' if env else ''} | "
+            f"{row['characters'] / 1e6:.1f} | {largest} | {row['chunks']} | "
+            f"{row['seconds']:.1f} | {row['baseline_mb']:.0f} | {row['peak_mb']:.0f} | "
+            f"{row['delta_mb']:.1f} |"
         )
     return "\n".join(lines)
 
@@ -750,7 +786,7 @@ def report(out: Path) -> int:
         ("compare-*.json", compare_table),
         ("scaling.json", scaling_table),
         ("pathological.json", pathological_table),
-        ("memory.json", memory_table),
+        ("memory*.json", memory_table),
         ("duel-*.json", duel_table),
     ]
     for pattern, render in renderers:
@@ -793,6 +829,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_memory.add_argument("--corpus-files", type=Path, nargs="+", default=[])
     p_memory.add_argument("--budget", type=int, default=256)
     p_memory.add_argument("--apis", nargs="+", default=["encode", "chunk_documents", "transformer"])
+    p_memory.add_argument("--documents", nargs="+", default=[], help="only these documents")
+    p_memory.add_argument(
+        "--env", nargs="+", default=[], metavar="NAME=VALUE", help="for the measured processes"
+    )
     p_duel = commands.add_parser("duel", help="a few splitters interleaved in one process")
     p_duel.add_argument("--corpus", default="real")
     p_duel.add_argument("--corpus-file", type=Path, help="a JSON-lines corpus file instead")
@@ -865,13 +905,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _save("pathological", result, args.out)
         print(pathological_table(result))
     if args.command in ("memory", "all"):
+        documents, env = getattr(args, "documents", []), getattr(args, "env", [])
         result = memory(
             getattr(args, "corpora", ["synthetic-1", "synthetic-10", "stress-50"]),
             getattr(args, "budget", 256),
             getattr(args, "apis", ["encode", "chunk_documents", "transformer"]),
             getattr(args, "corpus_files", []),
+            documents,
+            dict(_setting(item) for item in env),
         )
-        _save("memory", result, args.out)
+        _save("-".join(["memory", *documents, *env]), result, args.out)  # one file a variant
         print(memory_table(result))
     if args.command == "duel":
         corpus_file = args.corpus_file or corpus.ensure(args.corpus)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -92,27 +93,43 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
     assert (tmp_path / "results" / "compare-tiny.json").is_file()
 
 
+def _memory(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    """``bench.py memory`` on the tiny corpus at 64 tokens, with ``arguments``."""
+    corpus_file = str(_tiny_corpus(tmp_path / "tiny.jsonl"))
+    tiny = ("--corpora", "--corpus-files", corpus_file, "--budget", "64")
+    return _run(
+        [
+            sys.executable,
+            str(BENCH),
+            "memory",
+            *tiny,
+            "--out",
+            str(tmp_path / "results"),
+            *arguments,
+        ]
+    )
+
+
 def test_memory_measures_the_tokenizer_alone_and_our_lazy_api(tmp_path: Path) -> None:
-    command = [
-        sys.executable,
-        str(BENCH),
-        "memory",
-        "--corpora",
-        "--corpus-files",
-        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
-        "--apis",
-        "encode",
-        "chunk_documents",
-        "--budget",
-        "64",
-        "--out",
-        str(tmp_path / "results"),
-    ]
-    done = _run(command)
+    done = _memory(tmp_path, "--apis", "encode", "chunk_documents")
     rows = [line for line in done.stdout.splitlines() if line.startswith("| tiny |")]
     assert [row.split("|")[2].strip() for row in rows] == ["`encode`", "`chunk_documents`"]
     assert all("error" not in row for row in rows)
     assert (tmp_path / "results" / "memory.json").is_file()
+
+
+def test_memory_of_named_documents_with_an_environment(tmp_path: Path) -> None:
+    arguments = ("--documents", "palabra", "--env", "MALLOC_ARENA_MAX=2", "--apis", "transformer")
+    done = _memory(tmp_path, *arguments)
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| tiny (palabra) |")]
+    assert len(rows) == 1
+    cells = [cell.strip() for cell in rows[0].split("|")]
+    assert cells[2] == "`transformer` `MALLOC_ARENA_MAX=2`"
+    assert cells[4] == "0.00 / 0.00"  # 3,000 characters: the other documents were skipped
+    saved = tmp_path / "results" / "memory-palabra-MALLOC_ARENA_MAX=2.json"  # its own file
+    (row,) = json.loads(saved.read_text())["rows"]
+    assert row["characters"] == 3000
+    assert row["env"] == {"MALLOC_ARENA_MAX": "2"}  # as the measured process saw it
 
 
 def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
