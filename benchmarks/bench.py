@@ -403,8 +403,13 @@ def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
     )
     config = ChunkingConfig(max_tokens=spec["budget"], overlap_tokens=spec["budget"] // 8)
 
+    seen: set[str] = set()
+
     def streamed() -> Any:
-        return (doc for doc in corpus.stream(path) if not wanted or doc.name in wanted)
+        for doc in corpus.stream(path):
+            seen.add(doc.name)
+            if not wanted or doc.name in wanted:
+                yield doc
 
     # Everything imported and built before the baseline: the peak is the streaming's own.
     from langchain_core.documents import Document
@@ -455,6 +460,8 @@ def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
 
         for _ in transformer.lazy_transform_documents(documents()):
             chunks += 1
+    if wanted - seen:  # a misspelt name would otherwise measure an empty stream
+        raise SystemExit(f"no document named {', '.join(sorted(wanted - seen))} in {path.name}")
     return {
         "api": spec["api"],
         "corpus": path.stem,

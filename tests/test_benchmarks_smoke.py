@@ -132,6 +132,12 @@ def test_memory_of_named_documents_with_an_environment(tmp_path: Path) -> None:
     assert row["env"] == {"MALLOC_ARENA_MAX": "2"}  # as the measured process saw it
 
 
+def test_memory_names_a_document_the_corpus_lacks(tmp_path: Path) -> None:
+    done = _memory(tmp_path, "--documents", "palabro", "--apis", "transformer")
+    (row,) = [line for line in done.stdout.splitlines() if line.startswith("| tiny |")]
+    assert "no document named palabro in tiny.jsonl" in row
+
+
 def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
     command = [
         sys.executable,
