@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-DEFAULT_SOURCE = ROOT.parent.parent / "shared" / "corpus"
+DEFAULT_SOURCE = ROOT.parent / "corpus"
 CACHE = ROOT / ".cache"
 MB = 1_000_000
 PAGE_SEPARATOR = "\n\n"
@@ -58,7 +58,7 @@ def _pdf_pages(path: Path) -> tuple[str, ...]:
 
 
 def real_corpus(source: Path = DEFAULT_SOURCE) -> list[Doc]:
-    """The Markdown laws and the PDFs of ``source`` (``shared/corpus``)."""
+    """The Markdown laws and the PDFs of ``source`` (the repository's ``corpus/``)."""
     docs = [
         Doc(path.stem, "markdown", (path.read_text(encoding="utf-8"),))
         for path in sorted((source / "markdown").glob("*.md"))

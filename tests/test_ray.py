@@ -21,7 +21,7 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore::FutureWarning:ray"),
 ]
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 CONFIG = ChunkingConfig(max_tokens=128, overlap_tokens=16)
 
 
