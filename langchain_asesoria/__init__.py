@@ -1,14 +1,24 @@
 """langchain-asesoria: chunks that fit the embedding model exactly and cite their source.
 
-The public API keeps the seed's names::
+The public API keeps the names of the AsesorIA chunking specification::
 
     from langchain_asesoria import (
         LoadedPage, ChunkMetadata, SectionSpan, Settings, get_settings,
         ChunkingConfig, Chunk, chunk_document, load_tokenization, Tokenization,
     )
+
+The engine's names load at once; those that need settings (pydantic) or a tokenizer
+library load on first use, so ``import langchain_asesoria.engine`` stays light.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from langchain_asesoria.engine import (
+    TokenIndex,
+    Tokenization,
     chunk_document,
     detect_markdown_sections,
     iter_chunks,
@@ -44,14 +54,37 @@ from langchain_asesoria.models import (
     LoadedPage,
     SectionSpan,
 )
-from langchain_asesoria.settings import Settings, get_settings
-from langchain_asesoria.tokenization import (
-    HuggingFaceTokenization,
-    ModelProfile,
-    TokenIndex,
-    Tokenization,
-    load_tokenization,
-)
+
+if TYPE_CHECKING:
+    from langchain_asesoria.settings import Settings, get_settings
+    from langchain_asesoria.tokenization import (
+        HuggingFaceTokenization,
+        ModelProfile,
+        load_tokenization,
+    )
+
+#: Public names loaded on first use -> the module that defines them.
+_LAZY = {
+    "Settings": "langchain_asesoria.settings",
+    "get_settings": "langchain_asesoria.settings",
+    "HuggingFaceTokenization": "langchain_asesoria.tokenization",
+    "ModelProfile": "langchain_asesoria.tokenization",
+    "load_tokenization": "langchain_asesoria.tokenization",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"
 

@@ -28,10 +28,9 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Literal
 
-from langchain_asesoria.engine import chunk_document
+from langchain_asesoria.engine import Tokenization, chunk_document
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
-from langchain_asesoria.tokenization.base import Tokenization
 
 __all__ = [
     "DocumentChunkingError",

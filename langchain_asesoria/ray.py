@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria import records
-from langchain_asesoria.engine import chunk_document
+from langchain_asesoria.engine import Tokenization, chunk_document
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, MissingDependencyError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.parallel import DocumentChunkingError, default_workers
@@ -62,7 +62,6 @@ from langchain_asesoria.records import (
     MetadataValue,
     chunk_record,
 )
-from langchain_asesoria.tokenization.base import Tokenization
 
 if TYPE_CHECKING:
     import pyarrow

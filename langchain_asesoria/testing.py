@@ -1,25 +1,28 @@
 """Fake tokenizers for tests, yours included: exact, offline and fast to reason about.
 
-``ByteTokenization`` is the seed's test double: one token per UTF-8 byte plus special
-tokens, so tokens and characters never coincide on Spanish text (``ñ`` is 2 tokens,
-``€`` 3, an emoji 4). ``WordTokenization`` counts word pieces of up to four letters
-and each punctuation mark, so cutting inside a word changes the count: sums of parts
-are wrong with it, as with real tokenizers.
+``ByteTokenization`` is the test double of the AsesorIA chunking specification: one
+token per UTF-8 byte plus special tokens, so tokens and characters never coincide on
+Spanish text (``ñ`` is 2 tokens, ``€`` 3, an emoji 4). ``WordTokenization`` counts
+word pieces of up to four letters and each punctuation mark, so cutting inside a word
+changes the count: sums of parts are wrong with it, as with real tokenizers.
+``CountingTokenization`` wraps any tokenization and records what is asked of it.
 """
 
 from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
-from langchain_asesoria.tokenization.base import ModelProfile, ProfiledTokenization, TokenIndex
+from langchain_asesoria.engine import TokenIndex, Tokenization
+from langchain_asesoria.tokenization import ModelProfile, ProfiledTokenization
 
-__all__ = ["ByteTokenization", "WordTokenization"]
+__all__ = ["ByteTokenization", "CountingTokenization", "WordTokenization"]
 
 
 class _FakeTokenization(ProfiledTokenization, ABC):
-    """Exact counts from ``token_starts`` plus ``special_tokens``; a real input limit."""
+    """Everything from ``token_starts``: exact counts (plus ``special_tokens``), the
+    exact index, and a real input limit. A fake defines only its tokens."""
 
     __slots__ = ("_limit", "_special")
 
@@ -48,14 +51,11 @@ class _FakeTokenization(ProfiledTokenization, ABC):
     def count(self, text: str) -> int:
         return self.count_content(text) + self._special
 
-    def count_batch(self, texts: Sequence[str]) -> list[int]:
-        return [self.count(text) for text in texts]
-
     def count_content(self, text: str) -> int:
         return len(self.token_starts(text))
 
-    def count_content_batch(self, texts: Sequence[str]) -> list[int]:
-        return [self.count_content(text) for text in texts]
+    def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
+        return map(self.count_content if content else self.count, texts)
 
     @abstractmethod
     def token_starts(self, text: str) -> Sequence[int]:
@@ -91,3 +91,73 @@ class WordTokenization(_FakeTokenization):
 
     def token_starts(self, text: str) -> Sequence[int]:
         return [match.start() for match in _WORD_PIECE.finditer(text)]
+
+
+class CountingTokenization:
+    """Wraps a ``Tokenization`` and records what is asked of it: calls and characters.
+
+    Use it to check that a pipeline stays linear (about one estimate pass and one exact
+    count per chunk) or to see how often planned chunks are corrected.
+
+    Attributes:
+        exact: Texts counted with special tokens (``count`` and ``count_many``).
+        single: Of those, counted one at a time with ``count`` (corrections).
+        content: Texts counted without special tokens (overlaps).
+        offsets: ``token_starts`` and ``token_index`` calls.
+        characters: Characters of every text handed to the tokenizer.
+    """
+
+    def __init__(self, inner: Tokenization) -> None:
+        self.inner = inner
+        self.exact = 0
+        self.single = 0
+        self.content = 0
+        self.offsets = 0
+        self.characters = 0
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def max_input_tokens(self) -> int:
+        return self.inner.max_input_tokens
+
+    def count(self, text: str) -> int:
+        self.exact += 1
+        self.single += 1
+        self.characters += len(text)
+        return self.inner.count(text)
+
+    def count_content(self, text: str) -> int:
+        self.content += 1
+        self.characters += len(text)
+        return self.inner.count_content(text)
+
+    def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
+        return self.inner.count_many(self._recorded(texts, content), content=content)
+
+    def _recorded(self, texts: Iterable[str], content: bool) -> Iterator[str]:
+        for text in texts:
+            if content:
+                self.content += bool(text)
+            else:
+                self.exact += 1
+            self.characters += len(text)
+            yield text
+
+    def token_starts(self, text: str) -> Sequence[int]:
+        self.offsets += 1
+        self.characters += len(text)
+        return self.inner.token_starts(text)
+
+    def token_index(self, text: str) -> TokenIndex:
+        self.offsets += 1
+        self.characters += len(text)
+        return self.inner.token_index(text)
+
+    def prepare(self, content: str, context: str = "") -> str:
+        return self.inner.prepare(content, context)
+
+    def prepare_query(self, text: str) -> str:
+        return self.inner.prepare_query(text)

@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 from langchain_core.documents import Document
 from strategies import ChunkingCase, spanish_corpus
-from test_properties import CountingTokenization, check_all
+from test_properties import check_all
 
 from langchain_asesoria import (
     AsesoriaError,
@@ -58,7 +58,7 @@ from langchain_asesoria import (
 )
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.main import main
-from langchain_asesoria.engine.boundaries import is_safe_cut
+from langchain_asesoria.engine import is_safe_cut
 from langchain_asesoria.files import (
     DamagedDocumentError,
     DocumentReadError,
@@ -69,7 +69,7 @@ from langchain_asesoria.files import (
     read_pages,
 )
 from langchain_asesoria.langchain import AsesoriaDocumentTransformer
-from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 
 pypdf = pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 

@@ -181,7 +181,7 @@ def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
     done = _run(command)
     lines = done.stdout.splitlines()
     assert lines[1] == "| part | 64 | 64 + headings |"
-    for part in ("`token_index`", "`count_batch`", "Python", "**total**", "chunks"):
+    for part in ("`token_index`", "`count_many`", "Python", "**total**", "chunks"):
         assert any(line.startswith(f"| {part}") for line in lines), part
 
 

@@ -106,7 +106,7 @@ def test_engine_errors_name_the_document() -> None:
 class _Broken(WordTokenization):
     __slots__ = ()
 
-    def count_batch(self, texts: object) -> list[int]:
+    def count_many(self, texts: object, *, content: bool = False) -> Iterator[int]:
         raise RuntimeError("tokenizer crashed")
 
 

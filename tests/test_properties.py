@@ -46,13 +46,12 @@ from langchain_asesoria import (
     LoadedPage,
     ModelProfile,
     SectionSpan,
-    TokenIndex,
     Tokenization,
     chunk_document,
     detect_markdown_sections,
     join_pages,
 )
-from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 
 # -- tokenizations -------------------------------------------------------------------------
 
@@ -453,63 +452,6 @@ def test_sections_with_blank_titles(label: str | None, path: tuple[str, ...], mo
 
 
 # -- not quadratic: exact counts per chunk ---------------------------------------------------
-
-
-class CountingTokenization:
-    """A ``Tokenization`` proxy that counts what the engine asks of the tokenizer."""
-
-    def __init__(self, inner: Tokenization) -> None:
-        self.inner = inner
-        self.exact = 0
-        self.single = 0
-        self.content = 0
-        self.offsets = 0
-        self.characters = 0
-
-    @property
-    def name(self) -> str:
-        return self.inner.name
-
-    @property
-    def max_input_tokens(self) -> int:
-        return self.inner.max_input_tokens
-
-    def count(self, text: str) -> int:
-        self.exact += 1
-        self.single += 1
-        self.characters += len(text)
-        return self.inner.count(text)
-
-    def count_batch(self, texts: Sequence[str]) -> list[int]:
-        self.exact += len(texts)
-        self.characters += sum(map(len, texts))
-        return self.inner.count_batch(texts)
-
-    def count_content(self, text: str) -> int:
-        self.content += 1
-        self.characters += len(text)
-        return self.inner.count_content(text)
-
-    def count_content_batch(self, texts: Sequence[str]) -> list[int]:
-        self.content += len(texts)
-        self.characters += sum(map(len, texts))
-        return self.inner.count_content_batch(texts)
-
-    def token_starts(self, text: str) -> Sequence[int]:
-        self.offsets += 1
-        self.characters += len(text)
-        return self.inner.token_starts(text)
-
-    def token_index(self, text: str) -> TokenIndex:
-        self.offsets += 1
-        self.characters += len(text)
-        return self.inner.token_index(text)
-
-    def prepare(self, content: str, context: str = "") -> str:
-        return self.inner.prepare(content, context)
-
-    def prepare_query(self, text: str) -> str:
-        return self.inner.prepare_query(text)
 
 
 def test_exact_counts_per_chunk_stay_few(minilm: HuggingFaceTokenization) -> None:

@@ -13,7 +13,7 @@ from langchain_asesoria import (
     chunk_document,
     detect_markdown_sections,
 )
-from langchain_asesoria.engine.sections import Segment, segments_for
+from langchain_asesoria.engine._sections import Segment, segments_for
 from langchain_asesoria.testing import ByteTokenization
 
 TEXT = "Preámbulo. Artículo 1: el impuesto. Artículo 2: la cuota de 50 €."  # 65 characters

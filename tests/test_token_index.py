@@ -41,30 +41,30 @@ def test_count_is_the_tokens_of_the_groups_starting_in_the_range(
 
 @settings(PROFILE, max_examples=examples(200))
 @given(indexed=indexes(), start=positions_in, tokens=st.integers(0, 30))
-def test_limit_is_the_furthest_group_start_within_the_tokens(
+def test_reach_is_the_furthest_group_start_within_the_tokens(
     indexed: tuple[TokenIndex, list[int]], start: int, tokens: int
 ) -> None:
     index, flat = indexed
-    limit = index.limit(start, tokens)
-    if limit is None:
+    reach = index.reach(start, tokens)
+    if reach is None:
         assert sum(1 for p in flat if p >= start) <= tokens
         return
-    assert limit in index.positions
+    assert reach in index.positions
     later = [p for p in index.positions if p >= start]
     for position in later:
         within = index.count(start, position) <= tokens
-        assert within == (position <= limit), (position, limit)
+        assert within == (position <= reach), (position, reach)
 
 
 @settings(PROFILE, max_examples=examples(200))
 @given(indexed=indexes(), end=positions_in, tokens=st.integers(1, 30))
-def test_back_is_the_group_of_the_nth_token_before_the_end(
+def test_reach_back_is_the_group_of_the_nth_token_before_the_end(
     indexed: tuple[TokenIndex, list[int]], end: int, tokens: int
 ) -> None:
     index, flat = indexed
     before = [p for p in flat if p < end]
     expected = before[-tokens] if len(before) >= tokens else None
-    assert index.back(end, tokens) == expected
+    assert index.reach_back(end, tokens) == expected
 
 
 @settings(PROFILE, max_examples=examples(200))
@@ -86,10 +86,10 @@ def test_single_tokens_lists_positions_only_where_each_holds_one_token(
 def test_from_starts_is_one_group_per_token() -> None:
     index = TokenIndex.from_starts([0, 2, 2, 5])
     assert (index.count(0, 3), index.count(2, 3), index.count(3, 6), index.tokens) == (3, 2, 1, 4)
-    assert index.limit(0, 3) == 5
-    assert index.limit(3, 3) is None
-    assert index.back(5, 1) == 2
-    assert index.back(1, 2) is None
+    assert index.reach(0, 3) == 5
+    assert index.reach(3, 3) is None
+    assert index.reach_back(5, 1) == 2
+    assert index.reach_back(1, 2) is None
 
 
 @pytest.mark.parametrize("totals", [[], [0, 1], [1, 2, 3]])

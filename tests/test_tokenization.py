@@ -217,9 +217,12 @@ def test_count_content_excludes_the_two_special_tokens(minilm: HuggingFaceTokeni
     assert minilm.count_content(text) == len(minilm.token_starts(text))
 
 
-def test_count_batch_matches_count(minilm: HuggingFaceTokenization):
-    texts = ["", "Hola", SPANISH, SPANISH * 20]
-    assert minilm.count_batch(texts) == [minilm.count(text) for text in texts]
+def test_count_many_matches_count(minilm: HuggingFaceTokenization):
+    texts = ["", "Hola", SPANISH, SPANISH * 20] * 50  # several batches: counted ahead
+    assert list(minilm.count_many(texts)) == [minilm.count(text) for text in texts]
+    assert list(minilm.count_many(iter(texts), content=True)) == [
+        minilm.count_content(text) for text in texts
+    ]
 
 
 @pytest.mark.parametrize("text", [SPANISH, BOE.read_text(encoding="utf-8")[:4000]])

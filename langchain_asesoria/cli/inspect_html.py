@@ -19,7 +19,7 @@ from itertools import pairwise
 from string import Template
 
 from langchain_asesoria.cli.summary import token_stats
-from langchain_asesoria.engine.pages import JoinedText
+from langchain_asesoria.engine import JoinedText
 from langchain_asesoria.models import Chunk, SectionSpan
 from langchain_asesoria.records import SECTION_PATH_SEPARATOR, chunk_metadata_record
 

@@ -1,14 +1,46 @@
-"""The chunking engine: pure functions over immutable values; no LangChain inside."""
+"""The chunking engine: pure functions over immutable values; no LangChain, no threads.
 
-from langchain_asesoria.engine.chunker import check_budget, chunk_document, iter_chunks
-from langchain_asesoria.engine.pages import JoinedText, join_pages
-from langchain_asesoria.engine.sections import detect_markdown_sections
+pages -> joined text -> sections -> plans -> counts -> chunks. See ``README.md`` in this
+folder for the module map. Public names::
+
+    chunk_document, iter_chunks     one document's chunks (a list, or one at a time)
+    join_pages, JoinedText          the joined text every offset refers to
+    detect_markdown_sections        ATX headings as SectionSpans
+    Tokenization                    what the engine needs from a tokenizer: a
+    TokenCounter, ModelInput,       TokenCounter (exact counts), a ModelInput (prepare,
+    Estimator, TokenIndex           limit) and an Estimator (a TokenIndex of the text)
+"""
+
+from langchain_asesoria.engine._cuts import is_safe_cut
+from langchain_asesoria.engine._document import (
+    check_budget,
+    chunk_document,
+    iter_chunks,
+    section_context,
+)
+from langchain_asesoria.engine._estimate import TokenIndex, offsets_typecode
+from langchain_asesoria.engine._pages import JoinedText, join_pages
+from langchain_asesoria.engine._protocols import (
+    Estimator,
+    ModelInput,
+    TokenCounter,
+    Tokenization,
+)
+from langchain_asesoria.engine._sections import detect_markdown_sections
 
 __all__ = [
+    "Estimator",
     "JoinedText",
+    "ModelInput",
+    "TokenCounter",
+    "TokenIndex",
+    "Tokenization",
     "check_budget",
     "chunk_document",
     "detect_markdown_sections",
+    "is_safe_cut",
     "iter_chunks",
     "join_pages",
+    "offsets_typecode",
+    "section_context",
 ]

@@ -24,11 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from langchain_asesoria.engine.chunker import chunk_document
+from langchain_asesoria.engine import Tokenization, chunk_document
 from langchain_asesoria.errors import ConfigurationError, MissingDependencyError
 from langchain_asesoria.evaluation.corpus import PAGE_SEPARATOR, CorpusDocument
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata
-from langchain_asesoria.tokenization.base import Tokenization
 
 __all__ = [
     "PEER_CHUNKERS",
@@ -109,7 +108,7 @@ class AsesoriaChunker:
             config=replace(config, detect_markdown_headings=document.markdown),
             tokenization=tokenization,
         )
-        bare = tokenization.count_batch([tokenization.prepare(chunk.text) for chunk in chunks])
+        bare = list(tokenization.count_many(tokenization.prepare(chunk.text) for chunk in chunks))
         return [
             IndexedChunk(
                 document.doc_id,
@@ -169,12 +168,12 @@ def _peer_chunks(
     text = document.text
     texts = [text[start:end] for start, end in spans]
     prepared = [tokenization.prepare(piece) for piece in texts]
-    counts = tokenization.count_batch(prepared)
+    counts = list(tokenization.count_many(prepared))
     shared = [
         text[start : min(previous_end, end)]
         for (_, previous_end), (start, end) in itertools.pairwise(spans)
     ]
-    overlaps = [0, *tokenization.count_content_batch([s if s.strip() else "" for s in shared])]
+    overlaps = [0, *tokenization.count_many((s if s.strip() else "" for s in shared), content=True)]
     return [
         IndexedChunk(document.doc_id, start, end, piece, indexed, count, overlap)
         for (start, end), piece, indexed, count, overlap in zip(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from langchain_asesoria.engine.pages import join_pages
+from langchain_asesoria.engine import join_pages
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.files import FILE_KINDS, read_pages
 from langchain_asesoria.models import LoadedPage

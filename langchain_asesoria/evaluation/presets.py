@@ -31,7 +31,7 @@ from langchain_asesoria.evaluation.retrievers import (
 )
 from langchain_asesoria.evaluation.runner import RetrievalSetup
 from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
-from langchain_asesoria.tokenization.huggingface import HuggingFaceTokenization, load_tokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
 
 __all__ = [
     "E5_MODEL",

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
+from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.evaluation.chunkers import Chunker, IndexedChunk
 from langchain_asesoria.evaluation.corpus import CorpusDocument
@@ -30,7 +31,6 @@ from langchain_asesoria.evaluation.metrics import (
 from langchain_asesoria.evaluation.questions import Question, validate_against_corpus
 from langchain_asesoria.evaluation.retrievers import Retriever
 from langchain_asesoria.models import ChunkingConfig, SectionContext
-from langchain_asesoria.tokenization.base import Tokenization
 
 __all__ = [
     "DEFAULT_KS",

@@ -15,7 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from langchain_asesoria.tokenization.base import offsets_typecode
+from langchain_asesoria.engine._estimate import offsets_typecode
 
 __all__ = ["SectionCuts", "is_safe_cut", "lstrip_at", "rstrip_at"]
 

@@ -48,6 +48,37 @@ def _check_encodable(text: str, number: int, doc_id: str) -> None:
         ) from error
 
 
+def _check_page(page: object, index: int, previous: int, doc_id: str) -> LoadedPage:
+    """``page`` when it is a ``LoadedPage`` with ``str`` text, numbered after ``previous``.
+
+    Raises:
+        InvalidPagesError: anything else.
+    """
+    if not isinstance(page, LoadedPage) or not isinstance(page.text, str):
+        found = (
+            f"a LoadedPage whose text is {type(page.text).__name__}"
+            if isinstance(page, LoadedPage)
+            else type(page).__name__
+        )
+        raise InvalidPagesError(
+            f"document {doc_id!r}: item {index} is {found}, not a LoadedPage(text: str, page: int)."
+        )
+    number = page.page
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise InvalidPagesError(
+            f"document {doc_id!r}: page number {number!r} at position {index} is not a "
+            "positive integer; pages are numbered from 1."
+        )
+    if number <= previous:
+        kind = "duplicated" if number == previous else "out of order"
+        raise InvalidPagesError(
+            f"document {doc_id!r}: page {number} at position {index} is {kind} (after "
+            f"page {previous}); pass one document's pages sorted by page number."
+        )
+    _check_encodable(page.text, number, doc_id)
+    return page
+
+
 def join_pages(
     pages: Iterable[LoadedPage], separator: str = "\n\n", doc_id: str = "?"
 ) -> JoinedText:
@@ -59,35 +90,10 @@ def join_pages(
             or pages whose ``source`` differ.
     """
     pages = list(pages)  # a loader's lazy_load() yields: read it once, keep every page
-    sources: set[str] = set()
     previous = 0
     for index, page in enumerate(pages):
-        if not isinstance(page, LoadedPage) or not isinstance(page.text, str):
-            found = (
-                f"a LoadedPage whose text is {type(page.text).__name__}"
-                if isinstance(page, LoadedPage)
-                else type(page).__name__
-            )
-            raise InvalidPagesError(
-                f"document {doc_id!r}: item {index} is {found}, not a "
-                "LoadedPage(text: str, page: int)."
-            )
-        number = page.page
-        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
-            raise InvalidPagesError(
-                f"document {doc_id!r}: page number {number!r} at position {index} is not a "
-                "positive integer; pages are numbered from 1."
-            )
-        if number <= previous:
-            kind = "duplicated" if number == previous else "out of order"
-            raise InvalidPagesError(
-                f"document {doc_id!r}: page {number} at position {index} is {kind} (after "
-                f"page {previous}); pass one document's pages sorted by page number."
-            )
-        previous = number
-        _check_encodable(page.text, number, doc_id)
-        if page.source is not None:
-            sources.add(page.source)
+        previous = _check_page(page, index, previous, doc_id).page
+    sources = {page.source for page in pages if page.source is not None}
     if len(sources) > 1:
         raise InvalidPagesError(
             f"document {doc_id!r}: pages of several sources are mixed ({sorted(sources)!r}); "

@@ -23,7 +23,7 @@ from typing import TypeAlias
 
 from tokenizers import Tokenizer
 
-from langchain_asesoria.tokenization.base import TokenIndex, offsets_typecode
+from langchain_asesoria.engine import TokenIndex, offsets_typecode
 
 __all__ = ["token_starts_of", "word_index"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import SectionSpan
@@ -69,12 +69,17 @@ def segments_for(spans: Sequence[SectionSpan], length: int, doc_id: str = "?") -
     return segments
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class _Heading:
     start: int
     level: int
     title: str
     body_is_empty: bool = True
+
+
+#: A line's mark: ``(start, level, title)`` for a heading, ``(start, 0, None)`` for a
+#: line of body (text, or a fence, which is body too).
+_Mark = tuple[int, int, str | None]
 
 
 def _closes(fenced: re.Match[str] | None, fence: str) -> bool:
@@ -85,8 +90,25 @@ def _closes(fenced: re.Match[str] | None, fence: str) -> bool:
     return marker[0] == fence[0] and len(marker) >= len(fence) and not fenced.group(2).strip()
 
 
-def _headings(text: str) -> list[_Heading]:
-    headings: list[_Heading] = []
+def _opens(fenced: re.Match[str] | None) -> bool:
+    """An opening fence (a backtick fence's info string holds no backtick)."""
+    return fenced is not None and not (fenced.group(1)[0] == "`" and "`" in fenced.group(2))
+
+
+def _heading_title(line: str) -> tuple[int, str] | None:
+    """``(level, title)`` of an ATX heading line with a title, else None."""
+    heading = _ATX.fullmatch(line)
+    if heading is None:
+        return None
+    title = (heading.group(2) or "").strip()
+    if title.strip("#") == "":  # "# #" and "### ###" are empty headings
+        return None
+    return len(heading.group(1)), title
+
+
+def _marks(text: str) -> list[_Mark]:
+    """Headings and body lines outside fenced code, in order; blank lines left out."""
+    marks: list[_Mark] = []
     fence: str | None = None
     for match in _LINE.finditer(text):
         line = match.group().rstrip("\r\n")
@@ -94,22 +116,29 @@ def _headings(text: str) -> list[_Heading]:
             break
         fenced = _FENCE.fullmatch(line)
         if fence is not None:
-            if _closes(fenced, fence):
-                fence = None
+            fence = None if _closes(fenced, fence) else fence
             continue
-        if fenced and not (fenced.group(1)[0] == "`" and "`" in fenced.group(2)):
+        if _opens(fenced):
+            assert fenced is not None
             fence = fenced.group(1)
-            if headings:
-                headings[-1].body_is_empty = False
+            marks.append((match.start(), 0, None))
             continue
-        heading = _ATX.fullmatch(line)
-        title = (heading.group(2) or "").strip() if heading else ""
-        if title.strip("#") == "":  # "# #" and "### ###" are empty headings
-            title = ""
-        if heading and title:
-            headings.append(_Heading(match.start(), len(heading.group(1)), title))
-        elif headings and line.strip():
-            headings[-1].body_is_empty = False
+        heading = _heading_title(line)
+        if heading is not None:
+            marks.append((match.start(), *heading))
+        elif line.strip():
+            marks.append((match.start(), 0, None))
+    return marks
+
+
+def _headings(text: str) -> list[_Heading]:
+    """ATX headings with a title, each knowing whether body follows it."""
+    headings: list[_Heading] = []
+    for start, level, title in _marks(text):
+        if title is not None:
+            headings.append(_Heading(start, level, title))
+        elif headings and headings[-1].body_is_empty:
+            headings[-1] = replace(headings[-1], body_is_empty=False)
     return headings
 
 

@@ -1,15 +1,26 @@
-"""``chunk_document``: pages and metadata in, exact chunks with provenance out."""
+"""``chunk_document``: pages and metadata in, exact chunks with provenance out.
+
+pages -> joined text -> sections -> plans -> counts -> chunks: the pages are joined
+(``_pages``), cut into sections (``_sections``), each section's chunks are planned from
+estimates (``_plan``), every plan is counted exactly (``_pack.measure``, one batched,
+look-ahead call) and confirmed or corrected (``_pack``, ``_search``), and each packed
+chunk gets its own metadata here.
+"""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from itertools import groupby
 
-from langchain_asesoria.engine.boundaries import SectionCuts
-from langchain_asesoria.engine.packer import Packer
-from langchain_asesoria.engine.pages import JoinedText, join_pages
-from langchain_asesoria.engine.sections import Segment, detect_markdown_sections, segments_for
+from langchain_asesoria.engine._pack import measure, pack_section
+from langchain_asesoria.engine._pages import JoinedText, join_pages
+from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
+from langchain_asesoria.engine._protocols import Tokenization
+from langchain_asesoria.engine._search import Measured
+from langchain_asesoria.engine._section import Section
+from langchain_asesoria.engine._sections import Segment, detect_markdown_sections, segments_for
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.models import (
     Chunk,
@@ -19,26 +30,11 @@ from langchain_asesoria.models import (
     SectionContext,
     SectionSpan,
 )
-from langchain_asesoria.tokenization.base import Tokenization
 
-__all__ = ["check_budget", "chunk_document", "iter_chunks"]
-
-#: Planned chunks whose prepared texts are built and counted together.
-_COUNT_AHEAD = 128
-
-#: Batches of prepared texts waiting for the helper at most: planning may run ahead of
-#: counting, but a document's prepared texts are never all queued at once.
-_PENDING = 2
-
-#: A batch holding a prepared text longer than this (a unit without any cut that fits
-#: the budget whole: for WordPiece a 200 KB word is one token) is counted on the
-#: calling thread. The tokenizer needs 40-60 bytes a character to encode it; on the
-#: helper thread that memory came on top of what the document had already used
-#: (measured with glibc: 12 MB over the baseline for the 200 KB word, 8 MB here).
-_COUNT_HERE = 1 << 16
+__all__ = ["check_budget", "chunk_document", "iter_chunks", "section_context"]
 
 
-def _context(segment: Segment, mode: SectionContext) -> str:
+def section_context(segment: Segment, mode: SectionContext) -> str:
     """The text ``prepare`` puts before a section's content ("" for a gap)."""
     if mode == "none":
         return ""
@@ -72,60 +68,6 @@ def check_budget(
             f"{where}max_tokens={config.max_tokens} exceeds the real input limit {limit} of "
             f"{tokenization.name!r}; the model would truncate. Use max_tokens <= {limit}."
         )
-
-
-def _confirm_plans_together(packers: Sequence[Packer], tokenization: Tokenization) -> None:
-    """Plans every section from estimates and counts all plans in batched calls.
-
-    Each ``_COUNT_AHEAD`` planned chunks are counted by a helper thread while planning
-    goes on (the tokenizer releases the GIL): planning and counting overlap. Planning
-    waits when ``_PENDING`` batches wait to be counted, so that a document's prepared
-    texts are never all held at once.
-    """
-    text, prepare = packers[0].text if packers else "", tokenization.prepare
-    plans: list[list[tuple[int, int, int]]] = []
-    counted: list[tuple[Future[list[int]], Future[list[int]]]] = []
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="counts") as helper:
-
-        def count(batch: list[tuple[str, int, int, int]]) -> None:
-            prepared = [prepare(text[start:end], context) for context, start, end, _ in batch]
-            shared = [text[start:after] for _, start, _, after in batch if start < after]
-            if max(map(len, prepared)) > _COUNT_HERE:
-                chunk_counts = _done(tokenization.count_batch(prepared))
-                counted.append((chunk_counts, _done(tokenization.count_content_batch(shared))))
-                return
-            counted.append(
-                (
-                    helper.submit(tokenization.count_batch, prepared),
-                    helper.submit(tokenization.count_content_batch, shared),
-                )
-            )
-            if len(counted) > _PENDING:  # one worker: earlier batches are done first
-                counted[-_PENDING - 1][1].result()
-
-        batch: list[tuple[str, int, int, int]] = []
-        for packer in packers:
-            plans.append(plan := [])
-            for start, end, after in packer.plan():
-                plan.append((start, end, after))
-                batch.append((packer.context, start, end, after))
-                if len(batch) == _COUNT_AHEAD:
-                    count(batch)
-                    batch = []
-        if batch:
-            count(batch)
-        counts = iter([n for future, _ in counted for n in future.result()])
-        shared_counts = iter([n for _, future in counted for n in future.result()])
-    for packer, plan in zip(packers, plans, strict=True):
-        plan_counts = [next(counts) for _ in plan]
-        plan_shared = [next(shared_counts) for start, _, after in plan if start < after]
-        packer.seed_counts(plan, plan_counts, plan_shared)
-
-
-def _done(counts: list[int]) -> Future[list[int]]:
-    future: Future[list[int]] = Future()
-    future.set_result(counts)
-    return future
 
 
 def chunk_document(
@@ -174,9 +116,10 @@ def iter_chunks(
 ) -> Iterator[Chunk]:
     """``chunk_document``, built one chunk at a time: the same chunks, in order.
 
-    Everything before the first chunk (checks, index, plans and their exact counts) is
-    done when it is called, so bad arguments raise there; chunks are then built as
-    they are read, and a document's chunks are never all held at once.
+    The checks, the joined text, its sections, its token index and each section's fixed
+    cost are done when it is called, so bad arguments and a context over budget raise
+    there; chunks are then planned, counted and built as they are read, and a
+    document's chunks (or their prepared texts) are never all held at once.
 
     Raises:
         As ``chunk_document``; ``IndivisibleCharacterError`` while iterating.
@@ -188,7 +131,16 @@ def iter_chunks(
     doc_id = metadata.doc_id
     check_budget(config, tokenization, doc_id)
     joined = join_pages(pages, config.page_separator, doc_id)
-    text = joined.text
+    segments = _segments(joined.text, config, sections, doc_id)
+    built = _sections(joined.text, segments, config, tokenization, doc_id)
+    return _chunks(joined, segments, built, metadata, tokenization)
+
+
+def _segments(
+    text: str, config: ChunkingConfig, sections: Iterable[SectionSpan] | None, doc_id: str
+) -> list[Segment]:
+    """The stretches chunked on their own: given or detected sections and the gaps
+    between them, leaving out those with no content."""
     if sections is not None and config.detect_markdown_headings:
         raise ConfigurationError(
             f"document {doc_id!r}: pass sections or set detect_markdown_headings, not both."
@@ -198,40 +150,79 @@ def iter_chunks(
     else:
         spans = list(sections) if sections is not None else []
     # A section with no content has nothing to chunk, whatever its context would cost.
-    segments = [
+    return [
         s for s in segments_for(spans, len(text), doc_id) if not text[s.start : s.end].isspace()
     ]
-    separators = tuple(re.compile(pattern) for pattern in config.separators)
+
+
+def _sections(
+    text: str,
+    segments: Sequence[Segment],
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    doc_id: str,
+) -> list[Section]:
+    """Each segment as a ``Section``: context, exact fixed cost, unit ends.
+
+    Raises:
+        ContextTooLongError: a section whose fixed cost fills the budget.
+    """
     index = tokenization.token_index(text)
-    contexts = [_context(segment, config.section_context) for segment in segments]
-    fixed_costs = tokenization.count_batch([tokenization.prepare("", c) for c in contexts])
-    packers = [
-        Packer(
-            text=text,
+    contexts = [section_context(segment, config.section_context) for segment in segments]
+    fixed_costs = tokenization.count_many(tokenization.prepare("", c) for c in contexts)
+    separators = tuple(re.compile(pattern) for pattern in config.separators)
+    return [
+        Section.build(
+            text,
+            (segment.start, segment.end),
             context=context,
-            tokenization=tokenization,
-            max_tokens=config.max_tokens,
+            fixed=fixed,
+            budget=config.max_tokens,
             overlap_target=config.overlap_tokens,
             index=index,
-            cuts=SectionCuts.find(text, segment.start, segment.end, separators),
+            separators=separators,
             doc_id=doc_id,
-            fixed=fixed,
         )
         for segment, context, fixed in zip(segments, contexts, fixed_costs, strict=True)
     ]
-    _confirm_plans_together(packers, tokenization)
-    return _chunks(joined, segments, packers, metadata)
+
+
+def _first_plans(sections: Sequence[Section]) -> Iterator[tuple[Section, Plan]]:
+    """Every section's plans from its start, from estimates alone, in document order."""
+    for section in sections:
+        for plan in plan_run(section, None, InnerCuts(), None):
+            yield section, plan
+
+
+def _by_section(
+    sections: Sequence[Section], measured: Iterable[Measured]
+) -> Iterator[tuple[Section, Iterator[Measured]]]:
+    """Each section with its own measured first plans (none for a section whose first
+    chunk no estimate could place). A section's plans left unread when it asks for the
+    next section are skipped."""
+    starts = [section.start for section in sections]
+    groups = groupby(measured, key=lambda item: bisect_right(starts, item.plan.start) - 1)
+    empty: Iterator[Measured] = iter(())
+    number, group = next(groups, (-1, empty))
+    for index, section in enumerate(sections):
+        if number != index:
+            yield section, empty
+            continue
+        yield section, group
+        number, group = next(groups, (-1, empty))
 
 
 def _chunks(
     joined: JoinedText,
     segments: Sequence[Segment],
-    packers: Sequence[Packer],
+    sections: Sequence[Section],
     metadata: ChunkMetadata,
+    tokenization: Tokenization,
 ) -> Iterator[Chunk]:
+    measured = measure(_first_plans(sections), tokenization)
     chunk_index = 0
-    for segment, packer in zip(segments, packers, strict=True):
-        for packed in packer.pack():
+    for segment, (section, planned) in zip(segments, _by_section(sections, measured), strict=True):
+        for packed in pack_section(section, planned, tokenization):
             yield Chunk(
                 text=packed.text,
                 embedding_text=packed.embedding_text,

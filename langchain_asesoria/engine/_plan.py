@@ -1,0 +1,178 @@
+"""Planning: a section's chunks proposed from estimates alone, before any exact count.
+
+A plan is a chunk ``[start, end)`` and the end of the chunk before it (``after``):
+``[start, after)`` is the overlap re-used from that chunk. Plans are made greedily: from
+the previous chunk, the largest overlap of whole trailing units that the estimate keeps
+within the target, then the furthest unit end estimated to fit. Each plan is only a
+proposal; ``_pack`` confirms it with exact counts or corrects it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from langchain_asesoria.engine._cuts import is_safe_cut, lstrip_at, rstrip_at
+from langchain_asesoria.engine._section import SLACK, Section
+
+__all__ = ["InnerCuts", "Plan", "Span", "overlap_starts", "plan_run"]
+
+#: Fitting probes before cuts inside a blob are planned in runs without slack.
+_TRUSTED = 4
+
+
+class Span(NamedTuple):
+    """A chunk's ``[start, end)`` in the joined text."""
+
+    start: int
+    end: int
+
+
+class Plan(NamedTuple):
+    """A proposed chunk ``[start, end)``; the previous chunk ends at ``after``.
+
+    ``start < after`` when the chunk re-uses ``[start, after)`` as overlap. ``inner``
+    marks an end cut inside a unit without any separator (a blob), by token starts.
+    (A named tuple: an immutable value made once per chunk, cheaply.)
+    """
+
+    start: int
+    end: int
+    after: int
+    inner: bool = False
+
+    @property
+    def span(self) -> Span:
+        return Span(self.start, self.end)
+
+
+@dataclass(frozen=True, slots=True)
+class InnerCuts:
+    """What exact counts have taught about ends cut inside a blob, by token starts.
+
+    A cut inside a word may re-tokenize the next chunk's first piece, so the index's
+    count there can be a token or two short. Such ends are planned one at a time
+    (probes) with no slack until the exact counts tell: after ``_TRUSTED`` fitting
+    probes, whole runs are planned at once with no slack; after one that does not fit,
+    with ``SLACK`` tokens left free.
+    """
+
+    slack: int = 0
+    trusted: int = 0
+    decided: bool = False
+
+    def learned(self, fits: bool) -> InnerCuts:
+        """The state after an inner end was counted and did (not) fit."""
+        if not fits:
+            return InnerCuts(SLACK, self.trusted, decided=True)
+        if self.decided:
+            return self
+        return InnerCuts(self.slack, self.trusted + 1, self.trusted + 1 >= _TRUSTED)
+
+    def probing(self, plan: Plan) -> bool:
+        """True when ``plan`` must be confirmed before planning goes on."""
+        return plan.inner and not self.decided
+
+
+def plan_run(
+    section: Section, previous: Span | None, inner: InnerCuts, limit: int | None
+) -> Iterator[Plan]:
+    """Chunks after ``previous`` (from the section's start when None), from estimates
+    alone: up to ``limit`` of them, until the section's end or a probe."""
+    planned = 0
+    while limit is None or planned < limit:
+        plan = _next_plan(section, previous, inner)
+        if plan is None:
+            return
+        yield plan
+        planned += 1
+        if plan.end >= section.end or inner.probing(plan):
+            return
+        previous = plan.span
+
+
+def _next_plan(section: Section, previous: Span | None, inner: InnerCuts) -> Plan | None:
+    """The chunk after ``previous``: with the largest overlap that the estimate allows,
+    else without overlap; None when no end is estimated to fit."""
+    if previous is None:
+        return _fresh_plan(section, section.start, section.start, inner)
+    after = previous.end
+    for start in overlap_starts(section, previous):
+        end = section.estimated_end(start, after)
+        if end is not None:
+            return Plan(start, end, after)
+    return _fresh_plan(section, lstrip_at(section.text, after, section.end), after, inner)
+
+
+def _fresh_plan(section: Section, start: int, after: int, inner: InnerCuts) -> Plan | None:
+    """A chunk from ``start`` without overlap: to the furthest unit end estimated to
+    fit; else, in a unit without any cut whose tokens the index lists one by one (a
+    long word, a blob), to the furthest safe token start that fits."""
+    end = section.estimated_end(start, start)
+    if end is not None:
+        return Plan(start, end, after)
+    end = _inner_end(section, start, inner.slack)
+    return None if end is None else Plan(start, end, after, inner=True)
+
+
+def _inner_end(section: Section, start: int, slack: int) -> int | None:
+    text, index = section.text, section.index
+    reach = index.reach(start, section.budget - section.fixed - slack)
+    if reach is None:
+        return None
+    tokens = index.single_tokens(start, reach, section.budget)
+    if not tokens:
+        return None
+    cut = next((c for c in (reach, *reversed(tokens)) if is_safe_cut(text, c)), start)
+    end = rstrip_at(text, start, cut)
+    return end if end > start else None
+
+
+# -- overlap ----------------------------------------------------------------------------
+
+
+def overlap_starts(section: Section, previous: Span) -> list[int]:
+    """Starts of whole trailing units of the previous chunk, largest overlap first.
+
+    Candidates are unit starts inside the previous chunk whose estimated content stays
+    within the overlap target. A coarser boundary (sentence before word) is preferred
+    when it gives at least half the target; finer ones follow as fallbacks.
+    """
+    if section.overlap_target == 0:
+        return []
+    level_at = _unit_starts(section, previous)
+    count, end = section.index.count, previous.end
+    candidates = sorted(p for p in level_at if count(p, end) <= section.overlap_target)
+    if not candidates:
+        return []
+    chosen = _preferred(section, candidates, level_at, end)
+    return [p for p in candidates if p >= chosen]
+
+
+def _unit_starts(section: Section, previous: Span) -> dict[int, int]:
+    """Unit starts inside ``previous`` near its end -> the coarsest level cutting there."""
+    text, (previous_start, previous_end) = section.text, previous
+    lowest = section.index.reach_back(previous_end, section.overlap_target + 1)
+    low = previous_start if lowest is None else max(previous_start, lowest)
+    level_at: dict[int, int] = {}
+    for level, cuts in enumerate(section.cuts.levels):
+        for cut in cuts[bisect_right(cuts, low) : bisect_left(cuts, previous_end)]:
+            position = lstrip_at(text, cut, previous_end)
+            if position not in level_at and previous_start < position < previous_end:
+                level_at[position] = level
+    return level_at
+
+
+def _preferred(section: Section, candidates: list[int], level_at: dict[int, int], end: int) -> int:
+    """The earliest candidate among the coarsest levels that give at least half the
+    target, else the earliest of all (the largest overlap)."""
+    coarse: int | None = None
+    for level in range(len(section.cuts.levels)):
+        at_level = next((p for p in candidates if level_at[p] == level), None)
+        if at_level is not None and (coarse is None or at_level < coarse):
+            coarse = at_level
+        if coarse is not None and 2 * section.index.count(coarse, end) >= section.overlap_target:
+            return coarse
+    return candidates[0]

@@ -1,0 +1,109 @@
+"""``Section``: one stretch of the joined text to chunk, with what sizing its chunks needs.
+
+A chunk ``[a, b)`` of a section is estimated as the section's fixed cost (model prefix,
+section context and special tokens, counted exactly once) plus the content tokens the
+document's ``TokenIndex`` places in ``[a, b)``. Estimates only propose ends; every
+chunk is confirmed by an exact count of its whole prepared text.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
+from langchain_asesoria.engine._estimate import TokenIndex
+from langchain_asesoria.errors import ContextTooLongError
+
+__all__ = ["SLACK", "Section"]
+
+#: How far (in tokens) past the budget an estimate may be and still deserve an exact
+#: try: offsets-based estimates are off by a token or two at the edges.
+SLACK = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A section's content and the measures of its chunks.
+
+    Attributes:
+        text: The document's joined text.
+        start: The section's first non-whitespace character.
+        end: After its last non-whitespace character (``start < end``).
+        context: The section context given to ``prepare``.
+        fixed: Exact tokens of ``prepare("", context)``: prefix, context, specials.
+        budget: ``max_tokens``, of the whole prepared input.
+        overlap_target: Content tokens to re-use from the previous chunk, at most.
+        index: Where the document's content tokens start.
+        cuts: The section's separator cuts, per level.
+        ends: Ascending unit ends: the recursive split's cuts, trimmed, then ``end``.
+        doc_id: For error messages.
+    """
+
+    text: str
+    start: int
+    end: int
+    context: str
+    fixed: int
+    budget: int
+    overlap_target: int
+    index: TokenIndex
+    cuts: SectionCuts
+    ends: Sequence[int]
+    doc_id: str
+
+    @classmethod
+    def build(
+        cls,
+        text: str,
+        span: tuple[int, int],
+        *,
+        context: str,
+        fixed: int,
+        budget: int,
+        overlap_target: int,
+        index: TokenIndex,
+        separators: Sequence[re.Pattern[str]],
+        doc_id: str,
+    ) -> Section:
+        """The section ``text[span[0]:span[1]]``, which holds some non-whitespace.
+
+        Raises:
+            ContextTooLongError: the fixed cost alone fills the budget.
+        """
+        if fixed >= budget:
+            raise ContextTooLongError(
+                f"document {doc_id!r}, section at {span[0]}: the model prefix, special "
+                f"tokens and section context {context!r} alone take {fixed} tokens of the "
+                f"{budget}-token budget, leaving none for content. Raise max_tokens, "
+                "shorten the section title, or use section_context='label' or 'none'."
+            )
+        cuts = SectionCuts.find(text, span[0], span[1], separators)
+        start = lstrip_at(text, span[0], span[1])
+        end = rstrip_at(text, start, span[1])
+
+        def oversized(unit_start: int, unit_end: int) -> bool:
+            return fixed + index.count(unit_start, unit_end) > budget
+
+        ends = [*(rstrip_at(text, start, cut) for cut in cuts.active_cuts(oversized)), end]
+        return cls(
+            text, start, end, context, fixed, budget, overlap_target, index, cuts, ends, doc_id
+        )
+
+    def estimate(self, start: int, end: int) -> int:
+        """Fixed cost plus the content tokens the index places in ``[start, end)``."""
+        return self.fixed + self.index.count(start, end)
+
+    def reach(self, start: int) -> int:
+        """Ends up to this position are estimated within the budget from ``start``."""
+        reach = self.index.reach(start, self.budget - self.fixed)
+        return len(self.text) + 1 if reach is None else reach
+
+    def estimated_end(self, start: int, after: int) -> int | None:
+        """The furthest unit end beyond ``after`` estimated to fit from ``start``."""
+        ends = self.ends
+        low = bisect_right(ends, after)
+        index = bisect_right(ends, self.reach(start), low) - 1
+        return ends[index] if index >= low else None

@@ -1,0 +1,168 @@
+"""Hugging Face ``tokenizers`` behind the engine's ``Tokenization`` protocol."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from tokenizers import Tokenizer
+
+from langchain_asesoria.engine import TokenIndex
+from langchain_asesoria.errors import MissingSettingError, TokenizerLoadError
+from langchain_asesoria.tokenization._count_ahead import count_ahead
+from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
+from langchain_asesoria.tokenization._profiles import (
+    NO_LIMIT_SENTINEL,
+    folder_profile,
+    profile_for,
+    with_explicit_limit,
+)
+from langchain_asesoria.tokenization._word_index import token_starts_of, word_index
+
+__all__ = ["HuggingFaceTokenization", "read_tokenizer"]
+
+
+def read_tokenizer(path: Path) -> Tokenizer:
+    """A ``tokenizer.json`` file.
+
+    Raises:
+        TokenizerLoadError: the file cannot be read as a tokenizer.
+    """
+    try:
+        return Tokenizer.from_file(str(path))
+    except Exception as error:  # tokenizers raises bare Exception subclasses
+        raise TokenizerLoadError(f"cannot read tokenizer file {str(path)!r}: {error}") from error
+
+
+class HuggingFaceTokenization(ProfiledTokenization):
+    """A ``tokenizers.Tokenizer`` with truncation and padding switched off.
+
+    The tokenizer is copied, so the caller's object keeps its own configuration.
+
+    Args:
+        tokenizer: The fast tokenizer.
+        profile: Prefixes and the real input limit; the limit must be known.
+        name: For messages and reports.
+
+    Raises:
+        MissingSettingError: the profile has no input limit.
+    """
+
+    __slots__ = ("_fingerprint", "_limit", "_tokenizer")
+
+    def __init__(
+        self, tokenizer: Tokenizer, profile: ModelProfile, name: str = "tokenizer"
+    ) -> None:
+        if profile.max_input_tokens is None:
+            raise MissingSettingError(
+                f"the tokenizer {name!r} declares no real input limit: set "
+                "EMBEDDING_MAX_TOKENS (or pass max_input_tokens) to the model's limit."
+            )
+        super().__init__(profile, name)
+        serialized = tokenizer.to_str()
+        own = Tokenizer.from_str(serialized)
+        own.no_truncation()
+        own.no_padding()
+        self._tokenizer = own
+        self._limit = profile.max_input_tokens
+        self._fingerprint = hashlib.sha256(serialized.encode("utf-8")).hexdigest()[:16]
+
+    @property
+    def max_input_tokens(self) -> int:
+        return self._limit
+
+    @property
+    def fingerprint(self) -> str:
+        """A content hash of the tokenizer definition (its revision, for reports)."""
+        return self._fingerprint
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        """The library's own copy (no truncation, no padding)."""
+        return self._tokenizer
+
+    # -- exact counts (TokenCounter) ------------------------------------------------
+
+    def count(self, text: str) -> int:
+        return len(self._tokenizer.encode(text, add_special_tokens=True).ids)
+
+    def count_content(self, text: str) -> int:
+        return len(self._tokenizer.encode(text, add_special_tokens=False).ids) if text else 0
+
+    def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
+        """Exact counts in order, texts encoded 64 at a time on all cores (unless
+        ``TOKENIZERS_PARALLELISM=false``), one batch while the caller makes the next."""
+        return count_ahead(self._contents if content else self._wholes, texts)
+
+    def _wholes(self, texts: list[str]) -> list[int]:
+        return list(map(len, self._tokenizer.encode_batch_fast(texts, add_special_tokens=True)))
+
+    def _contents(self, texts: list[str]) -> list[int]:
+        """Content counts; empty texts (chunks without overlap) are not encoded."""
+        filled = [text for text in texts if text]
+        counts = iter(
+            map(len, self._tokenizer.encode_batch_fast(filled, add_special_tokens=False))
+            if filled
+            else ()
+        )
+        return [next(counts) if text else 0 for text in texts]
+
+    # -- estimates (Estimator) ------------------------------------------------------
+
+    def token_starts(self, text: str) -> Sequence[int]:
+        """Start offsets of the text's content tokens, from its own encoding."""
+        return token_starts_of(self._tokenizer, text)
+
+    def token_index(self, text: str) -> TokenIndex:
+        """Tokens per whitespace-delimited word, each distinct word tokenized once
+        (``word_index``): exact counts between word boundaries for tokenizers that
+        pre-split at whitespace, estimates for the others."""
+        return word_index(self._tokenizer, text)
+
+    # -- constructors ---------------------------------------------------------------
+
+    @classmethod
+    def from_file(
+        cls, path: str | Path, *, profile: ModelProfile | None = None, name: str | None = None
+    ) -> HuggingFaceTokenization:
+        """Loads a ``tokenizer.json`` file."""
+        return cls(read_tokenizer(Path(path)), profile or ModelProfile(), name or str(path))
+
+    @classmethod
+    def from_transformers(
+        cls,
+        tokenizer: Any,
+        *,
+        profile: ModelProfile | None = None,
+        max_input_tokens: int | None = None,
+    ) -> HuggingFaceTokenization:
+        """Wraps a ``transformers`` fast tokenizer (its Rust backend, copied).
+
+        The real limit is the profile's (for a tokenizer loaded from a local folder,
+        the folder's ``sentence_bert_config.json`` as in ``load_tokenization``), else
+        the tokenizer's ``model_max_length`` when it is a real number;
+        ``max_input_tokens`` may lower it, never raise it, and is required when no
+        limit is known.
+
+        Raises:
+            TokenizerLoadError: a slow tokenizer (load it with ``use_fast=True``).
+            MissingSettingError: no limit is known and none was given.
+            ModelLimitError: ``max_input_tokens`` above the real limit.
+        """
+        backend = getattr(tokenizer, "backend_tokenizer", None)
+        if not isinstance(backend, Tokenizer):
+            raise TokenizerLoadError(
+                f"{type(tokenizer).__name__} has no fast backend: load it with "
+                "AutoTokenizer.from_pretrained(..., use_fast=True)."
+            )
+        name = str(getattr(tokenizer, "name_or_path", "") or "transformers-tokenizer")
+        base = profile or profile_for(name) or ModelProfile()
+        if profile is None and Path(name).is_dir():  # its sentence_bert_config.json wins
+            base = folder_profile(Path(name), profile_for(name))
+        declared = getattr(tokenizer, "model_max_length", None)
+        if isinstance(declared, int) and declared < NO_LIMIT_SENTINEL:
+            base = replace(base, max_input_tokens=base.max_input_tokens or declared)
+        return cls(backend, with_explicit_limit(base, max_input_tokens, name), name)
