@@ -34,6 +34,7 @@ from langchain_asesoria import (
 )
 
 __all__ = [
+    "PAGE_SEPARATORS",
     "PROFILE",
     "ChunkingCase",
     "MarkdownDocument",
@@ -268,23 +269,37 @@ def section_spans(draw: st.DrawFn, length: int) -> list[SectionSpan]:
 # -- configuration and metadata ----------------------------------------------------------
 
 
+#: Page separators drawn: blank lines, one newline, odd whitespace that is no newline.
+PAGE_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", " ", "\r\n\r\n", "\x0c", "\r", "\u2029", "\x1f")
+
+
 @st.composite
 def configs(
-    draw: st.DrawFn, limit: int, *, small: bool = False, markdown: bool = False
+    draw: st.DrawFn,
+    limit: int,
+    *,
+    small: bool = False,
+    markdown: bool = False,
+    floor: int = 1,
+    page_separator: str | None = None,
 ) -> ChunkingConfig:
     """A budget up to ``limit``, an overlap in ``[0, max_tokens)`` and the options.
 
-    ``small`` favours budgets that leave little room, to reach the budget errors.
+    ``small`` favours budgets that leave little room, to reach the budget errors;
+    otherwise the budget is at least ``floor`` (what the widest section context and the
+    widest grapheme need), so that the draw reaches the chunks and their invariants.
     """
+    floor = min(max(floor, 1), limit)
     if small:
         max_tokens = draw(st.integers(1, min(limit, 24)))
     else:
+        low = max(floor, min(limit, 24))
         max_tokens = draw(
             st.one_of(
-                st.integers(24, min(limit, 128)),
-                st.integers(min(limit, 128), limit),
-                st.integers(24, min(limit, 128)),
-                st.integers(1, min(limit, 24)),
+                st.integers(low, max(low, min(limit, 128))),
+                st.integers(max(low, min(limit, 128)), limit),
+                st.integers(low, max(low, min(limit, 128))),
+                st.integers(floor, min(limit, floor + 24)),
             )
         )
     overlap = draw(
@@ -311,9 +326,7 @@ def configs(
         overlap_tokens=overlap,
         detect_markdown_headings=markdown,
         separators=separators,
-        page_separator=draw(
-            st.sampled_from(["\n\n", "\n", " ", "\r\n\r\n", "\x0c", "\r", "\u2029", "\x1f"])
-        ),
+        page_separator=page_separator or draw(st.sampled_from(PAGE_SEPARATORS)),
         section_context=draw(st.sampled_from(["path", "path", "label", "none"])),
     )
 
@@ -365,6 +378,17 @@ class ChunkingCase:
     joined: str
 
 
+#: Tokens any one grapheme of the generated text may need with special tokens: the
+#: longest emoji sequence is 25 UTF-8 bytes, NFD text stacks a few marks.
+_GRAPHEME_ROOM = 40
+
+
+def _widest_context(tokenization: Tokenization, spans: Sequence[SectionSpan] | None) -> int:
+    """Tokens of the prepared empty content under the widest (``path``) context."""
+    contexts = [" > ".join(span.section_path) or span.section_label or "" for span in spans or ()]
+    return max(tokenization.count(tokenization.prepare("", c)) for c in ["", *contexts])
+
+
 @st.composite
 def chunking_cases(
     draw: st.DrawFn,
@@ -373,15 +397,26 @@ def chunking_cases(
     small: bool = False,
     with_sections: bool | None = None,
 ) -> ChunkingCase:
-    """Pages, metadata, config, tokenization (optionally with ``passage: ``) and spans."""
-    pages = draw(page_lists())
-    config = draw(configs(factory.limit, small=small))
-    prefix = draw(st.sampled_from(["", "", "passage: "]))
-    tokenization = factory.make(prefix, draw(st.integers(0, 3)))
-    joined = join_pages(pages, config.page_separator).text
+    """Pages, metadata, config, tokenization (optionally with ``passage: ``) and spans.
+
+    Unless ``small``, the pages hold some visible text and the budget leaves room for
+    the widest section context and grapheme, so most draws reach the invariants (the
+    budget errors have their own ``small`` draws).
+    """
+    pages = draw(page_lists() if small else page_lists().filter(_has_text))
+    separator = draw(st.sampled_from(PAGE_SEPARATORS))
+    joined = join_pages(pages, separator).text
     use_sections = draw(st.booleans()) if with_sections is None else with_sections
     sections = draw(section_spans(len(joined))) if use_sections else None
+    prefix = draw(st.sampled_from(["", "", "passage: "]))
+    tokenization = factory.make(prefix, draw(st.integers(0, 3)))
+    floor = 1 if small else _widest_context(tokenization, sections) + _GRAPHEME_ROOM
+    config = draw(configs(factory.limit, small=small, floor=floor, page_separator=separator))
     return ChunkingCase(pages, draw(document_metadata()), config, tokenization, sections, joined)
+
+
+def _has_text(pages: Sequence[LoadedPage]) -> bool:
+    return any(page.text.strip() for page in pages)
 
 
 # -- Markdown ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import ast
 import base64
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from itertools import pairwise
@@ -517,3 +518,21 @@ def test_a_blob_is_planned_and_counted_in_batches(
     assert counting.single <= 12, counting.single
     if kind == "bytes":
         assert all(chunk.token_count == 256 for chunk in chunks[1:-2])
+
+
+# -- the strategies themselves ---------------------------------------------------------------
+
+
+def test_most_draws_reach_the_invariants(factory: TokenizationFactory) -> None:
+    """Budget errors and empty documents have their own tests: at least 80% of the
+    general draws must give chunks whose invariants the properties above check."""
+    outcomes: Counter[str] = Counter()
+
+    @settings(PROFILE, max_examples=100, derandomize=True, database=None, deadline=None)
+    @given(case=chunking_cases(factory))
+    def draw(case: ChunkingCase) -> None:
+        chunks = run(case)
+        outcomes["error" if chunks is None else "chunks" if chunks else "empty"] += 1
+
+    draw()
+    assert outcomes["chunks"] >= 0.8 * sum(outcomes.values()), outcomes
