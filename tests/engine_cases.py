@@ -1,0 +1,50 @@
+"""Helpers for the tests of the engine's steps: a section of a text, and a tokenization
+whose estimate is deliberately wrong (so that plans fail and corrections run)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from langchain_asesoria import DEFAULT_SEPARATORS, TokenIndex, Tokenization
+from langchain_asesoria.engine._section import Section
+from langchain_asesoria.testing import WordTokenization
+
+__all__ = ["Underestimating", "section_of"]
+
+
+def section_of(
+    text: str,
+    tokenization: Tokenization,
+    *,
+    budget: int,
+    overlap: int = 0,
+    context: str = "",
+    separators: Sequence[str] = DEFAULT_SEPARATORS,
+) -> Section:
+    """The whole ``text`` as one section (it must hold some non-whitespace)."""
+    return Section.build(
+        text,
+        (0, len(text)),
+        context=context,
+        fixed=tokenization.count(tokenization.prepare("", context)),
+        budget=budget,
+        overlap_target=overlap,
+        index=tokenization.token_index(text),
+        separators=tuple(re.compile(pattern) for pattern in separators),
+        doc_id="prueba",
+    )
+
+
+class Underestimating(WordTokenization):
+    """Word pieces, counted exactly, but estimated at one token per ``every`` pieces:
+    nearly every plan is over budget and must be corrected by exact counts."""
+
+    __slots__ = ("_every",)
+
+    def __init__(self, limit: int = 512, every: int = 3) -> None:
+        super().__init__(limit)
+        self._every = every
+
+    def token_index(self, text: str) -> TokenIndex:
+        return TokenIndex.from_starts(list(self.token_starts(text))[:: self._every])

@@ -1,0 +1,119 @@
+"""Planning from estimates (``engine/_plan.py``): plans, overlap starts, inner cuts."""
+
+from __future__ import annotations
+
+import pytest
+from engine_cases import section_of
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import PROFILE, examples, spanish_text
+
+from langchain_asesoria.engine._plan import InnerCuts, Plan, Span, overlap_starts, plan_run
+from langchain_asesoria.engine._section import SLACK
+from langchain_asesoria.testing import ByteTokenization, WordTokenization
+
+
+@pytest.mark.parametrize(
+    ("lessons", "expected"),
+    [
+        ((), InnerCuts(0, 0, decided=False)),
+        ((True,), InnerCuts(0, 1, decided=False)),
+        ((True, True, True), InnerCuts(0, 3, decided=False)),
+        ((True, True, True, True), InnerCuts(0, 4, decided=True)),
+        ((True, True, True, True, True, False), InnerCuts(SLACK, 4, decided=True)),
+        ((False,), InnerCuts(SLACK, 0, decided=True)),
+        ((False, True, True, True, True), InnerCuts(SLACK, 0, decided=True)),
+    ],
+)
+def test_inner_cuts_learn_from_exact_counts(lessons: tuple[bool, ...], expected: InnerCuts) -> None:
+    state = InnerCuts()
+    for fits in lessons:
+        state = state.learned(fits)
+    assert state == expected
+
+
+def test_only_undecided_inner_plans_are_probes() -> None:
+    inner_plan, unit_plan = Plan(0, 5, 0, inner=True), Plan(0, 5, 0)
+    assert InnerCuts().probing(inner_plan)
+    assert not InnerCuts().probing(unit_plan)
+    assert not InnerCuts(decided=True).probing(inner_plan)
+
+
+@settings(PROFILE, max_examples=examples(60))
+@given(
+    text=spanish_text(long_words_too=False).filter(str.strip),
+    budget=st.integers(24, 160),
+    overlap=st.integers(0, 20),
+)
+def test_plans_cover_the_section_in_order_and_fit_their_estimates(
+    text: str, budget: int, overlap: int
+) -> None:
+    """With an exact index (bytes), the plans run from the section's start to its end,
+    each starting after the previous one's start and ending after its end, each
+    estimated within the budget, and overlapping only inside the previous plan."""
+    tokenization = ByteTokenization(512)
+    section = section_of(text, tokenization, budget=budget, overlap=min(overlap, budget - 1))
+    plans = list(plan_run(section, None, InnerCuts(), None))
+    if not plans:  # the first unit does not fit even alone: a correction's business
+        assert section.estimated_end(section.start, section.start) is None
+        return
+    assert plans[0].start == plans[0].after == section.start
+    for previous, plan in zip([None, *plans], plans, strict=False):
+        assert section.start <= plan.start < plan.end <= section.end
+        assert section.estimate(plan.start, plan.end) <= budget or plan.inner
+        if previous is not None:
+            assert plan.after == previous.end
+            assert previous.start < plan.start
+            assert previous.end < plan.end
+            assert section.text[previous.end : plan.start].strip() == "" or plan.start < plan.after
+    ends_inside = plans[-1].end == section.end or InnerCuts().probing(plans[-1])
+    assert ends_inside or section.estimated_end(plans[-1].end, plans[-1].end) is None
+
+
+def test_a_run_stops_at_its_limit_and_goes_on_from_where_it_stopped() -> None:
+    tokenization = WordTokenization(512)
+    text = " ".join(f"Frase número {n} del texto." for n in range(200))
+    section = section_of(text, tokenization, budget=32, overlap=6)
+    whole = list(plan_run(section, None, InnerCuts(), None))
+    first = list(plan_run(section, None, InnerCuts(), 5))
+    rest = list(plan_run(section, first[-1].span, InnerCuts(), None))
+    assert len(first) == 5
+    assert [*first, *rest] == whole
+
+
+def test_a_blob_is_planned_one_probe_at_a_time_until_decided() -> None:
+    tokenization = ByteTokenization(512)
+    text = "x" * 1000
+    section = section_of(text, tokenization, budget=64)
+    (probe,) = plan_run(section, None, InnerCuts(), None)
+    assert probe.inner
+    assert probe.end - probe.start == 62  # 64 minus the two special tokens
+    decided = list(plan_run(section, None, InnerCuts(decided=True), None))
+    assert len(decided) > 10
+    assert all(plan.inner for plan in decided[:-1])  # the last reaches the unit's end
+    assert decided[-1].end == section.end
+    slack = next(iter(plan_run(section, None, InnerCuts(SLACK, 0, decided=True), None)))
+    assert slack.end - slack.start == 62 - SLACK
+
+
+def test_overlap_prefers_a_sentence_start_that_gives_half_the_target() -> None:
+    tokenization = WordTokenization(512)
+    text = "Uno dos tres cuatro cinco. Seis siete ocho nueve diez once doce."
+    section = section_of(text, tokenization, budget=64, overlap=12)
+    previous = Span(0, len(text))
+    starts = overlap_starts(section, previous)
+    sentence = text.index("Seis")
+    assert starts[0] == sentence
+    assert all(sentence <= start < len(text) for start in starts)
+    assert starts == sorted(starts)
+
+
+def test_overlap_candidates_stay_within_the_target() -> None:
+    tokenization = WordTokenization(512)
+    text = " ".join(["palabra"] * 60)
+    section = section_of(text, tokenization, budget=64, overlap=5)
+    starts = overlap_starts(section, Span(0, len(text)))
+    assert starts
+    for start in starts:
+        assert tokenization.count_content(text[start:]) <= 5
+    assert overlap_starts(section_of(text, tokenization, budget=64), Span(0, len(text))) == []
