@@ -47,6 +47,7 @@ from langchain_asesoria.errors import (
 )
 from langchain_asesoria.models import (
     DEFAULT_SEPARATORS,
+    SECTION_CONTEXTS,
     SEED_CANDIDATES,
     Chunk,
     ChunkingConfig,
@@ -90,6 +91,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_SEPARATORS",
+    "SECTION_CONTEXTS",
     "SEED_CANDIDATES",
     "AsesoriaError",
     "BudgetError",

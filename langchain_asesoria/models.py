@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, get_args
 
 from langchain_asesoria.errors import ConfigurationError, MissingSettingError, PrivacyError
 
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_SEPARATORS",
+    "SECTION_CONTEXTS",
     "SEED_CANDIDATES",
     "Chunk",
     "ChunkMetadata",
@@ -32,6 +33,9 @@ __all__ = [
 
 SourceScope = Literal["public", "private"]
 SectionContext = Literal["path", "label", "none"]
+
+#: Every ``SectionContext`` value, as options and messages list them.
+SECTION_CONTEXTS: tuple[SectionContext, ...] = get_args(SectionContext)
 
 #: Separators tried from the coarsest to the finest: paragraphs (a blank line), lines,
 #: sentence ends (closing quotes and brackets stay with their sentence), spaces. Each is
@@ -229,9 +233,10 @@ class ChunkingConfig:
                 f"page_separator must be non-empty whitespace, got {self.page_separator!r}: "
                 "it belongs to no page and must never join two words."
             )
-        if self.section_context not in ("path", "label", "none"):
+        if self.section_context not in SECTION_CONTEXTS:
             raise ConfigurationError(
-                f"section_context must be 'path', 'label' or 'none', got {self.section_context!r}."
+                f"section_context must be one of {', '.join(map(repr, SECTION_CONTEXTS))}, "
+                f"got {self.section_context!r}."
             )
 
     @classmethod

@@ -119,13 +119,24 @@ def test_import_does_not_import_transformers():
     assert out == "[]"
 
 
-def test_engine_does_not_import_langchain():
+def test_engine_loads_neither_langchain_nor_settings_nor_a_tokenizer_library():
+    """The engine is light: LangChain, pydantic (settings) and tokenizers load with the
+    adapters that need them, not with ``import langchain_asesoria.engine``."""
     out = _run(
         "import sys, langchain_asesoria.engine; "
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('langchain_core', 'langchain_text_splitters', 'langchain')))"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'langchain_core', "
+        "'langchain_text_splitters', 'langchain', 'pydantic', 'pydantic_settings', "
+        "'tokenizers', 'transformers'}))"
     )
     assert out == "[]"
+
+
+def test_names_that_need_settings_or_a_tokenizer_load_on_first_use():
+    out = _run(
+        "import sys, langchain_asesoria as la; before = 'pydantic' in sys.modules; "
+        "la.load_tokenization, la.Settings; print(before, 'pydantic' in sys.modules)"
+    )
+    assert out == "False True"
 
 
 @pytest.mark.parametrize("path", sorted(ENGINE.glob("*.py")), ids=lambda p: p.name)

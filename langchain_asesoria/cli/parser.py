@@ -6,6 +6,7 @@ import argparse
 
 from langchain_asesoria import __version__
 from langchain_asesoria.cli.config import DEFAULT_MODEL, PRESETS
+from langchain_asesoria.models import SECTION_CONTEXTS
 
 __all__ = ["inspect_parser", "split_parser"]
 
@@ -69,7 +70,7 @@ def _common() -> argparse.ArgumentParser:
     size.add_argument("--overlap", type=_non_negative, metavar="N", help="overlap target")
     size.add_argument(
         "--section-context",
-        choices=["path", "label", "none"],
+        choices=SECTION_CONTEXTS,
         default="path",
         help="section title added before each chunk's text (default: path)",
     )

@@ -41,7 +41,7 @@ from langchain_asesoria.evaluation.questions import QuestionFileError, load_ques
 from langchain_asesoria.evaluation.report import write_report
 from langchain_asesoria.evaluation.runner import Candidate, Run, budget_problem, evaluate, refuse
 from langchain_asesoria.files import FILE_KINDS
-from langchain_asesoria.models import ChunkingConfig, SectionContext
+from langchain_asesoria.models import SECTION_CONTEXTS, ChunkingConfig, SectionContext
 
 __all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
 
@@ -67,7 +67,7 @@ _EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
 )
 
 
-_CONTEXTS: dict[str, SectionContext] = {"path": "path", "label": "label", "none": "none"}
+_CONTEXTS: dict[str, SectionContext] = {context: context for context in SECTION_CONTEXTS}
 
 
 def parse_configs(text: str) -> tuple[ChunkingConfig, ...]:
@@ -91,7 +91,8 @@ def parse_configs(text: str) -> tuple[ChunkingConfig, ...]:
             or (context and context not in _CONTEXTS)
         ):
             raise UsageError(
-                f"configuration {item!r} is not MAX_TOKENS/OVERLAP_TOKENS[:path|label|none], "
+                f"configuration {item!r} is not MAX_TOKENS/OVERLAP_TOKENS"
+                f"[:{'|'.join(SECTION_CONTEXTS)}], "
                 "e.g. 256/32 or 128/16:label."
             )
         configs.append(
