@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from langchain_asesoria.evaluation.questions import (
+    QUESTION_KINDS,
     QuestionFileError,
     RelevantPassage,
     load_questions,
@@ -51,6 +52,12 @@ def test_parses_answerable_and_no_source_questions() -> None:
     assert not questions[2].relevant[0].has_span
 
 
+def cross_page(first: int, second: int, other_doc: str = "ley") -> dict[str, Any]:
+    tail = {"doc_id": "ley", "start": 0, "end": 4, "page": first}
+    head = {"doc_id": other_doc, "start": 6, "end": 9, "page": second}
+    return {**GOOD, "kind": "cross_page", "relevant": [tail, head]}
+
+
 def with_passage(**changes: Any) -> dict[str, Any]:
     passage = {**GOOD["relevant"][0], **changes}
     return {**GOOD, "relevant": [{k: v for k, v in passage.items() if v is not None}]}
@@ -80,11 +87,58 @@ def with_passage(**changes: Any) -> dict[str, Any]:
         ([line(with_passage(start=None, end=None, answer="x"))], "'passage' is the quoted text"),
         ([line(with_passage(extra=1))], r"relevant\[0\]: unknown field"),
         (["", "// nothing"], "no questions found"),
+        ([line({**GOOD, "kind": "opinion"})], "'kind' must be one of .*'definition'"),
+        ([line({**GOOD, "kind": "no_source"})], "'kind' 'no_source' and 'no_source' False"),
+        (
+            [line({**GOOD, "kind": "number", "no_source": True, "relevant": []})],
+            "'kind' 'number' and 'no_source' True disagree",
+        ),
+        ([line({**GOOD, "kind": "two_passages"})], "needs at least two relevant passages"),
+        ([line({**GOOD, "kind": "cross_page"})], "exactly two passages of one document"),
+        ([line(cross_page(3, 5))], "consecutive pages, not 3 and 5"),
+        ([line(cross_page(3, 4, other_doc="otra"))], "exactly two passages of one document"),
     ],
 )
 def test_invalid_files_say_where_and_what(lines: list[str], message: str) -> None:
     with pytest.raises(QuestionFileError, match=message):
         parse_questions(lines)
+
+
+def test_kinds_are_parsed_and_optional() -> None:
+    two = {"doc_id": "ley", "start": 20, "end": 27}
+    questions = parse_questions(
+        [
+            line({**GOOD, "kind": "definition"}),
+            line(
+                {**GOOD, "id": "q2", "kind": "two_passages", "relevant": [*GOOD["relevant"], two]}
+            ),
+            line(cross_page(3, 4) | {"id": "q3"}),
+            line({"id": "n1", "question": "?", "kind": "no_source", "no_source": True}),
+            line({**GOOD, "id": "q4"}),
+        ]
+    )
+    assert [q.kind for q in questions] == [
+        "definition",
+        "two_passages",
+        "cross_page",
+        "no_source",
+        None,
+    ]
+    assert set(QUESTION_KINDS) == {
+        "definition",
+        "number",
+        "condition",
+        "fact",
+        "two_passages",
+        "cross_page",
+        "no_source",
+    }
+
+
+def test_a_cross_page_question_without_pages_is_accepted() -> None:
+    data = cross_page(1, 2)
+    data["relevant"] = [{k: v for k, v in p.items() if k != "page"} for p in data["relevant"]]
+    assert parse_questions([line(data)])[0].kind == "cross_page"
 
 
 def test_errors_name_the_file_and_line(tmp_path: Path) -> None:

@@ -5,6 +5,9 @@ passages are really indexed, annotated as exact character spans; questions with 
 source kept apart. The pieces, one concept per module:
 
 - ``questions``: the JSON Lines question file, loaded and validated against the corpus;
+- ``relocate``: a question file's spans recomputed from its quoted passages, after the
+  way documents are read changes (``python -m langchain_asesoria.evaluation.relocate``;
+  not imported here, so that running it as a module is clean);
 - ``corpus``: documents read once, and the joined text every offset refers to;
 - ``chunkers``: this library's engine and its peers behind one protocol;
 - ``retrievers``: the retriever protocol, BM25 (``bm25s``) and dense (LangChain);
@@ -30,6 +33,7 @@ from langchain_asesoria.evaluation.corpus import (
     PAGE_SEPARATOR,
     CorpusDocument,
     document_from_pages,
+    find_documents,
     load_corpus,
 )
 from langchain_asesoria.evaluation.metrics import (
@@ -45,8 +49,10 @@ from langchain_asesoria.evaluation.metrics import (
     wilson_interval,
 )
 from langchain_asesoria.evaluation.questions import (
+    QUESTION_KINDS,
     Question,
     QuestionFileError,
+    QuestionKind,
     RelevantPassage,
     load_questions,
     parse_questions,
@@ -78,6 +84,7 @@ __all__ = [
     "DEFAULT_KS",
     "DEFAULT_MIN_OVERLAP",
     "PAGE_SEPARATOR",
+    "QUESTION_KINDS",
     "AsesoriaChunker",
     "BM25Retriever",
     "Candidate",
@@ -90,6 +97,7 @@ __all__ = [
     "LangChainRecursiveChunker",
     "Question",
     "QuestionFileError",
+    "QuestionKind",
     "RelevantPassage",
     "RetrievalSetup",
     "Retriever",
@@ -103,6 +111,7 @@ __all__ = [
     "check_runs",
     "document_from_pages",
     "evaluate",
+    "find_documents",
     "hit_at_k",
     "is_relevant",
     "judge",

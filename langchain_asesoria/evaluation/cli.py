@@ -31,7 +31,7 @@ from langchain_asesoria.errors import (
     UsageError,
 )
 from langchain_asesoria.evaluation.chunkers import PEER_CHUNKERS, AsesoriaChunker, Chunker
-from langchain_asesoria.evaluation.corpus import load_corpus
+from langchain_asesoria.evaluation.corpus import find_documents, load_corpus
 from langchain_asesoria.evaluation.presets import (
     PRESETS,
     PresetOptions,
@@ -40,7 +40,6 @@ from langchain_asesoria.evaluation.presets import (
 from langchain_asesoria.evaluation.questions import QuestionFileError, load_questions
 from langchain_asesoria.evaluation.report import write_report
 from langchain_asesoria.evaluation.runner import Candidate, Run, budget_problem, evaluate, refuse
-from langchain_asesoria.files import FILE_KINDS
 from langchain_asesoria.models import SECTION_CONTEXTS, ChunkingConfig, SectionContext
 
 __all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
@@ -151,21 +150,6 @@ def _peers(text: str) -> list[Chunker]:
     return [PEER_CHUNKERS[name]() for name in names]
 
 
-def _documents(paths: Sequence[str]) -> list[Path]:
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found += sorted(p for p in path.iterdir() if p.suffix.lower() in FILE_KINDS)
-        elif path.is_file():
-            found.append(path)
-        else:
-            raise UsageError(f"{raw}: no such file or folder.")
-    if not found:
-        raise UsageError(f"no .pdf, .md or .txt document found in {list(paths)}.")
-    return found
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asesoria-eval",
@@ -202,7 +186,7 @@ def _execute(args: argparse.Namespace, command: str) -> list[Path]:
     runs_asked = [_parse_run(text) for text in (args.run or ["bm25=256/32,384/48,480/64"])]
     ks = _parse_list(args.k, "--k")
     peers = _peers(args.peers)
-    corpus = load_corpus(_documents(args.documents))
+    corpus = load_corpus(find_documents(args.documents))
     questions = load_questions(args.questions)
     options = PresetOptions(args.bm25_tokenizer, args.bm25_max_tokens, args.e5_model)
     runs: list[Run] = []

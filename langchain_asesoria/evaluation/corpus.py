@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from langchain_asesoria.engine import join_pages
-from langchain_asesoria.errors import ConfigurationError
+from langchain_asesoria.errors import ConfigurationError, UsageError
 from langchain_asesoria.files import FILE_KINDS, read_pages
 from langchain_asesoria.models import LoadedPage
 
-__all__ = ["PAGE_SEPARATOR", "CorpusDocument", "document_from_pages", "load_corpus"]
+__all__ = [
+    "PAGE_SEPARATOR",
+    "CorpusDocument",
+    "document_from_pages",
+    "find_documents",
+    "load_corpus",
+]
 
 #: Pages are joined with this separator, for the spans of the question file and for the
 #: chunkers alike (``ChunkingConfig.page_separator`` must equal it).
@@ -23,7 +30,8 @@ PAGE_SEPARATOR: Final = "\n\n"
 class CorpusDocument:
     """One document of the corpus.
 
-    Invariant: ``text == join_pages(pages, PAGE_SEPARATOR).text``.
+    Invariants: ``text == join_pages(pages, PAGE_SEPARATOR).text``, and ``page_starts[i]``
+    is the offset in ``text`` where ``pages[i]`` starts.
 
     Attributes:
         doc_id: The file name without its extension (what question files refer to).
@@ -31,6 +39,7 @@ class CorpusDocument:
         text: The joined text: the coordinate system of every span and chunk offset.
         markdown: Whether chunking follows ATX headings (``detect_markdown_headings``).
         source: Where the document was read from.
+        page_starts: Where each page starts in ``text``, ascending.
     """
 
     doc_id: str
@@ -38,6 +47,15 @@ class CorpusDocument:
     text: str
     markdown: bool
     source: str
+    page_starts: tuple[int, ...] = (0,)
+
+    def page_at(self, position: int) -> int:
+        """The number of the page holding ``text[position]``.
+
+        A position inside a page separator maps to the page before it.
+        """
+        index = bisect_right(self.page_starts, position) - 1
+        return self.pages[max(index, 0)].page
 
 
 def document_from_pages(
@@ -49,7 +67,33 @@ def document_from_pages(
         InvalidPagesError: pages that are not one document's, in order.
     """
     joined = join_pages(pages, PAGE_SEPARATOR, doc_id)
-    return CorpusDocument(doc_id, tuple(pages), joined.text, markdown, source or doc_id)
+    return CorpusDocument(
+        doc_id, tuple(pages), joined.text, markdown, source or doc_id, joined.page_starts
+    )
+
+
+def find_documents(paths: Iterable[str | Path]) -> list[Path]:
+    """The documents named on a command line: files as given, folders' documents sorted.
+
+    A folder contributes the files directly inside it whose extension has a reader
+    (``FILE_KINDS``); it is not searched deeper.
+
+    Raises:
+        UsageError: a path that does not exist, or no document at all.
+    """
+    named = list(paths)
+    found: list[Path] = []
+    for raw in named:
+        path = Path(raw)
+        if path.is_dir():
+            found += sorted(p for p in path.iterdir() if p.suffix.lower() in FILE_KINDS)
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise UsageError(f"{raw}: no such file or folder.")
+    if not found:
+        raise UsageError(f"no .pdf, .md or .txt document found in {[str(p) for p in named]}.")
+    return found
 
 
 def load_corpus(paths: Iterable[str | Path]) -> tuple[CorpusDocument, ...]:

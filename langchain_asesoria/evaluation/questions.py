@@ -9,8 +9,10 @@ One JSON object per line (blank lines and lines starting with ``//`` are skipped
      "no_source": true, "relevant": []}
 
 Fields of a question: ``id`` (unique, non-empty), ``question`` (non-empty), ``relevant``
-(a list of passages) and ``no_source`` (``true`` for a question whose answer is not in
-the corpus; such a question must have no passages, and an answerable one at least one).
+(a list of passages), ``no_source`` (``true`` for a question whose answer is not in
+the corpus; such a question must have no passages, and an answerable one at least one)
+and ``kind`` (optional; one of ``QUESTION_KINDS``, see ``QuestionKind``), so results
+can be read per kind of question.
 
 Fields of a passage: ``doc_id`` (the document's id: its file name without extension),
 and a span ``start``/``end`` (character offsets, ``start`` inclusive, ``end``
@@ -32,13 +34,15 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Literal, get_args
 
 from langchain_asesoria.errors import AsesoriaError
 
 __all__ = [
+    "QUESTION_KINDS",
     "Question",
     "QuestionFileError",
+    "QuestionKind",
     "RelevantPassage",
     "load_questions",
     "normalize_space",
@@ -46,7 +50,25 @@ __all__ = [
     "validate_against_corpus",
 ]
 
-_QUESTION_KEYS: Final = frozenset({"id", "question", "relevant", "no_source"})
+QuestionKind = Literal[
+    "definition", "number", "condition", "fact", "two_passages", "cross_page", "no_source"
+]
+"""What a question asks, for reading results per kind:
+
+- ``definition``: what a term means, or what something is;
+- ``number``: a figure, percentage, amount, date or time limit;
+- ``condition``: a requirement, a limit, an exception or what happens when something holds;
+- ``fact``: another who, what or how answered by one passage (a body, a procedure);
+- ``two_passages``: the answer needs two (or more) separate passages;
+- ``cross_page``: the answer runs from the end of one PDF page onto the next, annotated
+  as two passages of one document, the tail on one page and the head on the next;
+- ``no_source``: the corpus does not answer it (``no_source`` is then ``true``).
+"""
+
+#: Every kind a question may be marked with, in the order reports list them.
+QUESTION_KINDS: Final[tuple[QuestionKind, ...]] = get_args(QuestionKind)
+
+_QUESTION_KEYS: Final = frozenset({"id", "question", "relevant", "no_source", "kind"})
 _PASSAGE_KEYS: Final = frozenset({"doc_id", "start", "end", "passage", "answer", "page"})
 _SPACE: Final = re.compile(r"\s+")
 
@@ -102,12 +124,14 @@ class Question:
         question: The question as a user would ask it.
         relevant: The passages that answer it; empty exactly when ``no_source``.
         no_source: The corpus does not answer it; it is reported apart.
+        kind: What it asks (``QuestionKind``), when the file says.
     """
 
     id: str
     question: str
     relevant: tuple[RelevantPassage, ...]
     no_source: bool = False
+    kind: QuestionKind | None = None
 
 
 def _fail(where: str, message: str) -> QuestionFileError:
@@ -156,6 +180,39 @@ def _parse_passage(data: Any, where: str) -> RelevantPassage:
     return RelevantPassage(doc_id, start, end, passage, answer, page)
 
 
+def _kind(value: Any, where: str) -> QuestionKind | None:
+    if value is None:
+        return None
+    for kind in QUESTION_KINDS:
+        if value == kind:
+            return kind
+    raise _fail(where, f"'kind' must be one of {list(QUESTION_KINDS)}, got {value!r}.")
+
+
+def _kind_problem(
+    kind: QuestionKind, no_source: bool, passages: tuple[RelevantPassage, ...]
+) -> str | None:
+    """Why ``kind`` contradicts the rest of the question, or ``None``."""
+    if (kind == "no_source") != no_source:
+        return f"'kind' {kind!r} and 'no_source' {no_source} disagree: mark both or neither."
+    if kind == "two_passages" and len(passages) < 2:
+        return "a 'two_passages' question needs at least two relevant passages."
+    if kind != "cross_page":
+        return None
+    if len(passages) != 2 or passages[0].doc_id != passages[1].doc_id:
+        return (
+            "a 'cross_page' question needs exactly two passages of one document: the "
+            "tail of one page and the head of the next."
+        )
+    first, second = passages[0].page, passages[1].page
+    if first is not None and second is not None and second != first + 1:
+        return (
+            "a 'cross_page' question's passages must be on consecutive pages, "
+            f"not {first} and {second}."
+        )
+    return None
+
+
 def _parse_question(data: Any, where: str) -> Question:
     if not isinstance(data, dict):
         raise _fail(where, f"each line must be a JSON object, got {type(data).__name__}.")
@@ -180,7 +237,11 @@ def _parse_question(data: Any, where: str) -> Question:
             "no relevant passage: annotate at least one, or mark the question "
             '"no_source": true if the corpus does not answer it.',
         )
-    return Question(question_id, text, passages, no_source)
+    kind = _kind(data.get("kind"), where)
+    problem = None if kind is None else _kind_problem(kind, no_source, passages)
+    if problem is not None:
+        raise _fail(where, problem)
+    return Question(question_id, text, passages, no_source, kind)
 
 
 def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[Question, ...]:
