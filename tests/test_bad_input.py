@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import regex
 from langchain_core.documents import Document
 from strategies import ChunkingCase, spanish_corpus
 from test_properties import check_all
@@ -58,7 +59,6 @@ from langchain_asesoria import (
 )
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.main import main
-from langchain_asesoria.engine import is_safe_cut
 from langchain_asesoria.files import (
     DamagedDocumentError,
     DocumentReadError,
@@ -200,13 +200,37 @@ def cut_at(position: int) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
 
 
 def graphemes_whole(case: ChunkingCase | None, chunks: list[Chunk]) -> None:
-    """No chunk starts or ends inside a grapheme (combining mark, ZWJ sequence, flag)."""
+    """No chunk starts or ends inside an extended grapheme cluster (UAX #29, as the
+    ``regex`` module segments the whole text: combining marks, ZWJ sequences, flags,
+    Thai and Devanagari vowel signs, Hangul jamo)."""
     assert case is not None
     assert len(chunks) > 1
+    boundaries = {0, *(cluster.end() for cluster in regex.finditer(r"\X", case.joined))}
     for chunk in chunks:
-        assert is_safe_cut(case.joined, chunk.start), chunk
-        assert is_safe_cut(case.joined, chunk.end), chunk
+        assert chunk.start in boundaries, chunk
+        assert chunk.end in boundaries, chunk
         assert not unicodedata.combining(chunk.text[0]), chunk
+
+
+def sections_named(*labels: str | None) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
+    """The chunks' sections, in order, are exactly ``labels``; no context holds the
+    text of the body (a heading's title ends at its line's end)."""
+
+    def check(_: ChunkingCase | None, chunks: list[Chunk]) -> None:
+        found = list(dict.fromkeys(chunk.metadata.section_label for chunk in chunks))
+        assert found == list(labels), found
+        for chunk in chunks:
+            context = chunk.embedding_text[: len(chunk.embedding_text) - len(chunk.text)]
+            assert "párrafo" not in context, chunk
+
+    return check
+
+
+def last_section_path(path: tuple[str, ...]) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
+    def check(_: ChunkingCase | None, chunks: list[Chunk]) -> None:
+        assert chunks[-1].metadata.section_path == path, chunks[-1]
+
+    return check
 
 
 def keeps(character: str) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
@@ -261,6 +285,12 @@ NFD = unicodedata.normalize(
 )
 EMOJI = "Familia 👨‍👩‍👧‍👦 en 🇪🇸 y 🇲🇽, manos 👋🏽👍🏿, 𝔘𝔫𝔦𝔠𝔬𝔡𝔢 𠀀𠀁 y ✅❤️. " * 4  # noqa: RUF001
 RTL = "שלום עולם \u200fمرحبا بالعالم\u200e 2023 \u202bنص مضمن\u202c. " * 6  # noqa: RUF001
+#: Thai and Devanagari with vowel signs and viramas, and Hangul syllables as L+V(+T) jamo:
+#: clusters of several code points that a cut must not split.
+INDIC_AND_JAMO = (
+    "สวัสดีครับ ภาษาไทยมีสระบนล่าง น้ำ ที่นี่ "
+    "नमस्ते क्षत्रिय हिन्दी स्त्री " + unicodedata.normalize("NFD", "한국어 훈민정음 ")
+) * 3
 CONTROL = "Importe\x00total\x01: 1.000\x7f € \x1b[0m fin\x08 del\x0e texto\x1a. " * 4
 
 
@@ -536,6 +566,38 @@ CATALOGUE = [
         Engine(text("Línea uno.\rLínea dos.\r\rPárrafo dos.\r" * 8), ChunkingConfig(24, 4)),
         Holds(),
         id="lone-cr",
+    ),
+    P(
+        Engine(
+            text("# Título\rPrimer párrafo.\r\r## Dos\rSegundo párrafo."),
+            ChunkingConfig(256, 32, detect_markdown_headings=True),
+            "minilm",
+        ),
+        Holds(sections_named("Título", "Dos")),
+        id="lone-cr-markdown-headings",
+    ),
+    P(
+        Engine(
+            text("# Ley\n\nPreámbulo de la ley.\n\n#\n\nTexto tras un encabezado vacío."),
+            ChunkingConfig(64, 8, detect_markdown_headings=True),
+        ),
+        Holds(last_section_path(())),
+        id="empty-atx-heading-closes-the-section",
+    ),
+    P(
+        Engine(text(INDIC_AND_JAMO), ChunkingConfig(24, 0)),  # "स्त्री" is 18 bytes, one cluster
+        Holds(graphemes_whole),
+        id="thai-devanagari-jamo-clusters-bytes",
+    ),
+    P(
+        Engine(text(INDIC_AND_JAMO), ChunkingConfig(8, 0), "minilm"),
+        Holds(graphemes_whole),
+        id="thai-devanagari-jamo-clusters-minilm",
+    ),
+    P(
+        Engine(text("\u200d".join("abcdefghij" * 9)), ChunkingConfig(16, 0)),
+        Holds(graphemes_whole),
+        id="zwj-between-letters-may-be-cut",
     ),
     P(Engine(text("\ufeffTexto con BOM al principio.")), Holds(keeps("\ufeff")), id="bom-in-text"),
     P(

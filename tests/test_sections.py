@@ -147,12 +147,51 @@ def test_atx_levels_one_to_six(level: int):
         pytest.param("####### Siete almohadillas", id="seven-hashes"),
         pytest.param("#Sin espacio", id="no-space"),
         pytest.param("    # Indentado cuatro espacios", id="indented-code"),
-        pytest.param("#", id="bare-hash"),
         pytest.param("Texto # con almohadilla", id="inline-hash"),
     ],
 )
 def test_not_headings(line: str):
     assert detect_markdown_sections(f"{line}\nCuerpo.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "# Ley\nPreámbulo.\n#\nSin título.",
+            [("# Ley\nPreámbulo.\n", "Ley", ("Ley",)), ("#\nSin título.", None, ())],
+            id="empty-h1-closes-everything",
+        ),
+        pytest.param(
+            "# Ley\n## Uno\nTexto.\n## #\nOtro.",
+            [
+                ("# Ley\n## Uno\nTexto.\n", "Uno", ("Ley", "Uno")),
+                ("## #\nOtro.", None, ("Ley",)),
+            ],
+            id="empty-h2-keeps-its-parent",
+        ),
+        pytest.param(
+            "# Ley\n#\n### Tres\nCuerpo.",
+            [("# Ley\n", "Ley", ("Ley",)), ("#\n### Tres\nCuerpo.", "Tres", ("Tres",))],
+            id="empty-heading-folds-into-the-deeper-one",
+        ),
+    ],
+)
+def test_empty_headings_close_sections_as_in_commonmark(
+    text: str, expected: list[tuple[str, str | None, tuple[str, ...]]]
+):
+    """``#`` alone is an empty heading: it closes the sections of its level and below,
+    and what follows has no invented title."""
+    assert _detected(text) == expected
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n", "\n"])
+def test_every_line_ending_ends_a_heading(newline: str):
+    text = newline.join(["# Título", "Primer párrafo.", "", "## Dos", "Segundo párrafo."])
+    one, two = detect_markdown_sections(text)
+    assert (one.section_label, two.section_label) == ("Título", "Dos")
+    assert two.section_path == ("Título", "Dos")
+    assert text[two.start :].startswith("## Dos")
 
 
 def test_up_to_three_spaces_of_indentation_is_a_heading():
@@ -178,10 +217,11 @@ def test_closing_hashes_and_spaces_are_not_part_of_the_title(line: str, title: s
     assert span.section_label == title
 
 
-@pytest.mark.parametrize("line", ["# #", "### ###", "## ##  "])
-def test_a_heading_with_only_closing_hashes_is_empty_and_no_section(line: str):
-    # CommonMark: "### ###" is an empty heading; empty headings open no section here.
-    assert detect_markdown_sections(f"Texto.\n{line}\nCuerpo.") == []
+@pytest.mark.parametrize("line", ["#", "# #", "### ###", "## ##  "])
+def test_a_heading_with_only_closing_hashes_is_empty_and_has_no_title(line: str):
+    # CommonMark: "### ###" is an empty heading: a block boundary with no title.
+    (span,) = detect_markdown_sections(f"Texto.\n{line}\nCuerpo.")
+    assert (span.start, span.section_label, span.section_path) == (7, None, ())
 
 
 def test_hierarchical_paths():

@@ -9,11 +9,12 @@ and nothing is ever dropped.
 from __future__ import annotations
 
 import re
-import unicodedata
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+import regex
 
 from langchain_asesoria.engine._estimate import offsets_typecode
 
@@ -22,8 +23,11 @@ __all__ = ["SectionCuts", "is_safe_cut", "lstrip_at", "rstrip_at"]
 #: ``(start, end) -> True`` when the unit ``text[start:end]`` cannot fit alone.
 OversizedTest = Callable[[int, int], bool]
 
-_ZWJ = "\u200d"
-_EXTENDERS = frozenset("\u200d\ufe0e\ufe0f")
+#: One extended grapheme cluster (UAX #29), as the ``regex`` module implements it.
+_CLUSTER = regex.compile(r"\X")
+
+#: How far back ``is_safe_cut`` looks for a point where segmentation may restart.
+_RESTART_LIMIT = 1 << 10
 
 
 def rstrip_at(text: str, start: int, position: int) -> int:
@@ -41,30 +45,41 @@ def lstrip_at(text: str, position: int, end: int) -> int:
 
 
 def is_safe_cut(text: str, position: int) -> bool:
-    """False inside a grapheme: before a combining mark, joiner, variation selector or
-    skin-tone modifier, after a zero-width joiner, or between a surrogate pair."""
+    r"""True when ``position`` is an extended grapheme cluster boundary (UAX #29).
+
+    Between two ASCII characters there always is one (but inside ``"\r\n"``);
+    elsewhere the clusters are found by the ``regex`` module's ``\X`` from the last
+    point before ``position`` where segmentation restarts unchanged (just after an
+    ASCII character, whose class no rule looks back through).
+    """
     if position <= 0 or position >= len(text):
         return True
-    char = text[position]
-    if text[position - 1] == _ZWJ or char in _EXTENDERS:
-        return False
-    if "\U0001f3fb" <= char <= "\U0001f3ff" or "\udc00" <= char <= "\udfff":
-        return False
-    if _is_regional_indicator(char) and _is_regional_indicator(text[position - 1]):
-        return _regional_indicators_before(text, position) % 2 == 0
-    return not unicodedata.combining(char) and unicodedata.category(char) not in ("Mc", "Me")
+    before, after = text[position - 1], text[position]
+    if before < "\x80" and after < "\x80":
+        return before != "\r" or after != "\n"
+    start = _restart(text, position)
+    for cluster in _CLUSTER.finditer(text, start, position + 1):
+        if cluster.end() >= position:
+            return cluster.end() == position
+    return True  # pragma: no cover - the clusters always reach position
+
+
+def _restart(text: str, position: int) -> int:
+    """A position before ``position`` from which segmentation finds the same boundaries
+    after it: just after an ASCII character other than CR, or the text's start; failing
+    that within ``_RESTART_LIMIT`` characters, the start of the regional-indicator run
+    there (flags pair up from it)."""
+    lowest = max(0, position - _RESTART_LIMIT)
+    for start in range(position - 1, lowest, -1):
+        if text[start - 1] < "\x80" and text[start - 1] != "\r":
+            return start
+    while lowest > 0 and _is_regional_indicator(text[lowest - 1]):
+        lowest -= 1
+    return lowest
 
 
 def _is_regional_indicator(char: str) -> bool:
     return "\U0001f1e6" <= char <= "\U0001f1ff"
-
-
-def _regional_indicators_before(text: str, position: int) -> int:
-    """How many regional indicators run up to ``position``: flags pair them up."""
-    count = 0
-    while position - count > 0 and _is_regional_indicator(text[position - count - 1]):
-        count += 1
-    return count
 
 
 def _cuts(text: str, start: int, end: int, pattern: re.Pattern[str]) -> Sequence[int]:

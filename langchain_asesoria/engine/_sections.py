@@ -24,7 +24,8 @@ class Segment:
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
-_LINE = re.compile(r"[^\n]*\n?")
+#: A line and its ending: ``\r\n``, ``\r`` and ``\n`` all end a line (CommonMark).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 
 
 def _validate(spans: Sequence[SectionSpan], length: int, doc_id: str) -> None:
@@ -96,13 +97,14 @@ def _opens(fenced: re.Match[str] | None) -> bool:
 
 
 def _heading_title(line: str) -> tuple[int, str] | None:
-    """``(level, title)`` of an ATX heading line with a title, else None."""
+    """``(level, title)`` of an ATX heading line, else None; an empty heading (``#``,
+    ``# #``, ``### ###``) has the title ``""``."""
     heading = _ATX.fullmatch(line)
     if heading is None:
         return None
     title = (heading.group(2) or "").strip()
-    if title.strip("#") == "":  # "# #" and "### ###" are empty headings
-        return None
+    if title.strip("#") == "":  # only a closing sequence: an empty heading
+        title = ""
     return len(heading.group(1)), title
 
 
@@ -132,7 +134,7 @@ def _marks(text: str) -> list[_Mark]:
 
 
 def _headings(text: str) -> list[_Heading]:
-    """ATX headings with a title, each knowing whether body follows it."""
+    """ATX headings (empty ones too), each knowing whether body follows it."""
     headings: list[_Heading] = []
     for start, level, title in _marks(text):
         if title is not None:
@@ -149,7 +151,10 @@ def detect_markdown_sections(text: str) -> list[SectionSpan]:
     line in its content; its path holds the titles of the enclosing headings. A
     heading with no body before a deeper heading (``## TÍTULO I`` right before
     ``### CAPÍTULO I``) is folded into that deeper section, whose path names it, so
-    no chunk holds a bare title. Text before the first heading is no section.
+    no chunk holds a bare title. An empty heading (``#``) closes the sections of its
+    level and below, as in CommonMark, and opens one with no title of its own. Lines
+    end at ``\n``, ``\r\n`` or a lone ``\r``. Text before the first heading is no
+    section.
     """
     headings = _headings(text)
     spans: list[SectionSpan] = []
@@ -158,7 +163,8 @@ def detect_markdown_sections(text: str) -> list[SectionSpan]:
     for index, heading in enumerate(headings):
         while stack and stack[-1][0] >= heading.level:
             stack.pop()
-        stack.append((heading.level, heading.title))
+        if heading.title:
+            stack.append((heading.level, heading.title))
         start = heading.start if open_start is None else open_start
         following = headings[index + 1] if index + 1 < len(headings) else None
         if following is not None and heading.body_is_empty and following.level > heading.level:
@@ -167,5 +173,5 @@ def detect_markdown_sections(text: str) -> list[SectionSpan]:
         open_start = None
         end = following.start if following is not None else len(text)
         path = tuple(title for _, title in stack)
-        spans.append(SectionSpan(start, end, heading.title, path))
+        spans.append(SectionSpan(start, end, heading.title or None, path))
     return spans
