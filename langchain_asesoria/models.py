@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from langchain_asesoria.settings import Settings
 
 __all__ = [
+    "DEFAULT_SECTION_CONTEXT",
     "DEFAULT_SEPARATORS",
     "SECTION_CONTEXTS",
     "SEED_CANDIDATES",
@@ -32,19 +33,25 @@ __all__ = [
 ]
 
 SourceScope = Literal["public", "private"]
-SectionContext = Literal["path", "label", "none"]
+SectionContext = Literal["compact", "path", "label", "none"]
 
 #: Every ``SectionContext`` value, as options and messages list them.
 SECTION_CONTEXTS: tuple[SectionContext, ...] = get_args(SectionContext)
 
-#: Separators tried from the coarsest to the finest: paragraphs (a blank line), lines,
-#: sentence ends (closing quotes and brackets stay with their sentence), spaces. Each is
-#: a regular expression; a text is cut at the *end* of each match, so a separator's
-#: characters stay with the unit before it, and outer whitespace is then trimmed.
+#: The default context: cheap, and always within ``ChunkingConfig.context_share``.
+DEFAULT_SECTION_CONTEXT: SectionContext = "compact"
+
+#: Separators tried from the coarsest to the finest: paragraphs (a blank line), lines
+#: (``\n``, ``\r\n`` or a lone ``\r``), sentence ends (closing quotes and brackets stay
+#: with their sentence), clause ends (``;``, ``:``, ``,``), spaces. Each is a regular
+#: expression; a text is cut at the *end* of each match, so a separator's characters stay
+#: with the unit before it, and outer whitespace is then trimmed. Overlap starts at the
+#: coarsest of them that fits.
 DEFAULT_SEPARATORS: tuple[str, ...] = (
-    r"\n[^\S\n]*\n\s*",
-    r"\n\s*",
+    r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
+    r"(?:\r\n?|\n)\s*",
     r"(?<=[.!?…])[\"'»”’)\]]*\s+",  # noqa: RUF001 - closing quotes, on purpose
+    r"(?<=[;:,])\s+",
     r"\s+",
 )
 
@@ -74,12 +81,16 @@ class SectionSpan:
         end: End of the section (exclusive); ``start < end``.
         section_label: The section's own title, for example ``"Artículo 5"``.
         section_path: Titles from the outermost section down to this one.
+        title_end: Where the title that opens the section (its heading lines) ends,
+            when known: no chunk ends between the title and what follows it, so no
+            chunk is only a heading when the budget allows more. ``None``: unknown.
     """
 
     start: int
     end: int
     section_label: str | None = None
     section_path: tuple[str, ...] = ()
+    title_end: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +202,13 @@ class ChunkingConfig:
             do not enable it on text extracted from PDF).
         separators: Regular expressions from the coarsest to the finest.
         page_separator: Whitespace joining pages; it belongs to no page.
-        section_context: What of a section is added before the content: its whole
-            ``"path"``, its ``"label"`` only, or ``"none"``.
+        section_context: What of a section is added before the content: by default
+            ``"compact"`` (the innermost title and the ancestors that fit in
+            ``context_share`` of the budget, the middle elided, the title shortened
+            only as the last step: it always fits), or as the AsesorIA chunking
+            specification defines them, its whole ``"path"``, its ``"label"`` only, or
+            ``"none"`` (a context that fills the budget is then an error).
+        context_share: The share of ``max_tokens`` a ``"compact"`` context may take.
 
     Raises:
         ConfigurationError: a budget below 1, an overlap outside ``[0, max_tokens)``,
@@ -205,7 +221,8 @@ class ChunkingConfig:
     detect_markdown_headings: bool = False
     separators: tuple[str, ...] = field(default=DEFAULT_SEPARATORS)
     page_separator: str = "\n\n"
-    section_context: SectionContext = "path"
+    section_context: SectionContext = DEFAULT_SECTION_CONTEXT
+    context_share: float = 0.125
 
     def __post_init__(self) -> None:
         if isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int):
@@ -232,6 +249,13 @@ class ChunkingConfig:
             raise ConfigurationError(
                 f"page_separator must be non-empty whitespace, got {self.page_separator!r}: "
                 "it belongs to no page and must never join two words."
+            )
+        if isinstance(self.context_share, bool) or not (
+            isinstance(self.context_share, int | float) and 0 < self.context_share <= 1
+        ):
+            raise ConfigurationError(
+                f"context_share must be a number in (0, 1], got {self.context_share!r}: the "
+                "share of max_tokens a compact section context may take (default 0.125)."
             )
         if self.section_context not in SECTION_CONTEXTS:
             raise ConfigurationError(

@@ -48,3 +48,37 @@ class Underestimating(WordTokenization):
 
     def token_index(self, text: str) -> TokenIndex:
         return TokenIndex.from_starts(list(self.token_starts(text))[:: self._every])
+
+
+def check_compact_context(
+    context: str,
+    label: str | None,
+    path: Sequence[str],
+    *,
+    added: int,
+    allowance: int,
+    room: int,
+) -> None:
+    """A compact context is a compact form of the section's titles, and cheap.
+
+    Its parts are the titles in order (the outermost and innermost kept, the middle
+    elided with "…", a title cut at a word boundary ending in " …"), the innermost
+    last; it adds at most ``allowance`` tokens, or at most ``room`` (what is left when
+    the whole section fits in one chunk, by the index's estimate).
+    """
+    assert added <= max(allowance, room), (context, added, allowance, room)
+    if not context:
+        return
+    titles = [title.strip() for title in path if title.strip()]
+    if not titles and label and label.strip():
+        titles = [label.strip()]
+    parts = context.split(" > ")
+    position = 0
+    for part in parts:
+        if part == "…":
+            continue
+        stem = part.removesuffix(" …")
+        found = [i for i in range(position, len(titles)) if titles[i].startswith(stem)]
+        assert found, (part, titles)
+        position = found[0] + 1
+    assert titles[-1].startswith(parts[-1].removesuffix(" …")), (parts, titles)

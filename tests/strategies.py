@@ -327,7 +327,7 @@ def configs(
         detect_markdown_headings=markdown,
         separators=separators,
         page_separator=page_separator or draw(st.sampled_from(PAGE_SEPARATORS)),
-        section_context=draw(st.sampled_from(["path", "path", "label", "none"])),
+        section_context=draw(st.sampled_from(["compact", "compact", "path", "label", "none"])),
     )
 
 

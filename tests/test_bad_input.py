@@ -226,6 +226,14 @@ def sections_named(*labels: str | None) -> Callable[[ChunkingCase | None, list[C
     return check
 
 
+def title_shortened(_: ChunkingCase | None, chunks: list[Chunk]) -> None:
+    """A title longer than the budget is shortened at a word boundary, not refused."""
+    (chunk,) = chunks
+    context = chunk.embedding_text.removesuffix(chunk.text).strip()
+    assert context.endswith(" …"), context
+    assert (chunk.metadata.section_label or "").startswith(context.removesuffix(" …"))
+
+
 def last_section_path(path: tuple[str, ...]) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
     def check(_: ChunkingCase | None, chunks: list[Chunk]) -> None:
         assert chunks[-1].metadata.section_path == path, chunks[-1]
@@ -471,10 +479,19 @@ CATALOGUE = [
     ),
     P(
         Engine(
-            text("Cuerpo del artículo."), sections=[SectionSpan(0, 20, "Título muy largo " * 8)]
+            text("Cuerpo del artículo."),
+            ChunkingConfig(64, 8, section_context="path"),
+            sections=[SectionSpan(0, 20, "Título muy largo " * 8)],
         ),
         Raises(ContextTooLongError, (repr(DOC), "section at 0", "Título muy largo")),
         id="section-title-longer-than-the-budget",
+    ),
+    P(
+        Engine(
+            text("Cuerpo del artículo."), sections=[SectionSpan(0, 20, "Título muy largo " * 8)]
+        ),
+        Holds(title_shortened),
+        id="section-title-longer-than-the-budget-compact",
     ),
     P(
         Engine(

@@ -37,7 +37,7 @@ WIDTH, HEIGHT = 1280, 900
 
 
 def document() -> InspectDocument:
-    config = ChunkingConfig(max_tokens=96, overlap_tokens=16, detect_markdown_headings=True)
+    config = ChunkingConfig(max_tokens=96, overlap_tokens=40, detect_markdown_headings=True)
     tokenization = WordTokenization(512)
     chunks = chunk_document(
         PAGES, ChunkMetadata(doc_id="doc", tax="IRPF"), config=config, tokenization=tokenization
@@ -50,7 +50,7 @@ def document() -> InspectDocument:
         sections=detect_markdown_sections(joined.text),
         model="words",
         max_tokens=96,
-        overlap_target=16,
+        overlap_target=40,
     )
 
 

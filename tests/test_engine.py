@@ -78,6 +78,7 @@ def _chunk(
     pages = (
         [LoadedPage(text_or_pages, 1)] if isinstance(text_or_pages, str) else list(text_or_pages)
     )
+    options.setdefault("section_context", "path")  # the specification's context, by default
     config = ChunkingConfig(max_tokens=max_tokens, overlap_tokens=overlap_tokens, **options)  # type: ignore[arg-type]
     return chunk_document(
         pages,
@@ -102,7 +103,31 @@ def _context(chunk: Chunk, mode: str = "path") -> str:
         return ""
     if mode == "label":
         return meta.section_label or meta.section_path[-1]
+    if mode == "compact":
+        return _compact_context_of(chunk)
     return " > ".join(meta.section_path)
+
+
+def _compact_context_of(chunk: Chunk) -> str:
+    """The context before a compact chunk's text, checked to be a compact form of its
+    path: its titles in order, each whole or cut at a word boundary with "…", the
+    middle elided with "…", the innermost title (or its start) last."""
+    head = chunk.embedding_text[: len(chunk.embedding_text) - len(chunk.text)]
+    context = head.removesuffix("\n\n").removeprefix("passage: ")
+    if not context:
+        return ""
+    path = list(chunk.metadata.section_path)
+    parts = context.split(" > ")
+    position = 0
+    for part in parts:
+        if part == "…":
+            continue
+        stem = part.removesuffix(" …")
+        found = [i for i, title in enumerate(path) if i >= position and title.startswith(stem)]
+        assert found, (part, path)
+        position = found[0] + 1
+    assert path[-1].startswith(parts[-1].removesuffix(" …")), (parts, path)
+    return context
 
 
 TOKENIZATIONS = {
@@ -115,7 +140,15 @@ CONFIGS = [
     pytest.param(dict(max_tokens=48, overlap_tokens=0), id="48/0"),
     pytest.param(dict(max_tokens=64, overlap_tokens=8), id="64/8"),
     pytest.param(dict(max_tokens=96, overlap_tokens=24), id="96/24"),
-    pytest.param(dict(max_tokens=160, overlap_tokens=16, detect_markdown_headings=True), id="md"),
+    pytest.param(
+        dict(
+            max_tokens=160, overlap_tokens=16, detect_markdown_headings=True, section_context="path"
+        ),
+        id="md",
+    ),
+    pytest.param(
+        dict(max_tokens=160, overlap_tokens=16, detect_markdown_headings=True), id="md-compact"
+    ),
     pytest.param(
         dict(
             max_tokens=80, overlap_tokens=10, detect_markdown_headings=True, section_context="label"
@@ -547,8 +580,15 @@ def test_overlap_is_used_when_possible():
             "Una frase. Otra frase más. Y la última frase.",
             32,
             12,
-            [("Una frase. Otra frase más.", 0), ("más. Y la última frase.", 5)],
-            id="largest-overlap-that-leaves-room",
+            [("Una frase. Otra frase más.", 0), ("Y la última frase.", 0)],
+            id="only-whole-units-of-the-split-overlap",
+        ),
+        pytest.param(
+            "Una frase.\nDos.\nY la última frase, que es larga.",
+            26,
+            8,
+            [("Una frase.\nDos.", 0), ("Dos.\nY la última frase,", 4), ("que es larga.", 0)],
+            id="a-whole-line-within-the-target-overlaps",
         ),
         pytest.param(
             "Anticonstitucionalmente Anticonstitucionalmente Anticonstitucionalmente",

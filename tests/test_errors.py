@@ -138,7 +138,7 @@ def _chunk(text: str, max_tokens: int, **kwargs: object) -> object:
     return chunk_document(
         [LoadedPage(text, 1)],
         META,
-        config=ChunkingConfig(max_tokens=max_tokens, overlap_tokens=0),
+        config=ChunkingConfig(max_tokens=max_tokens, overlap_tokens=0, section_context="path"),
         tokenization=tokenization,  # type: ignore[arg-type]
         **kwargs,  # type: ignore[arg-type]
     )

@@ -166,8 +166,12 @@ def test_an_unwritable_output_exits_4(
         ("256/0", (ChunkingConfig(256, 0),)),
         ("128/16:label", (ChunkingConfig(128, 16, section_context="label"),)),
         (
-            "128/16:none,128/16:path",
-            (ChunkingConfig(128, 16, section_context="none"), ChunkingConfig(128, 16)),
+            "128/16:none,128/16:path,128/16",
+            (
+                ChunkingConfig(128, 16, section_context="none"),
+                ChunkingConfig(128, 16, section_context="path"),
+                ChunkingConfig(128, 16),
+            ),
         ),
     ],
 )

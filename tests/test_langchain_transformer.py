@@ -79,7 +79,9 @@ def transformer(
     max_tokens: int = 24, overlap: int = 6, tokenization: Any = None, **kwargs: Any
 ) -> AsesoriaDocumentTransformer:
     config_options = {
-        key: kwargs.pop(key) for key in ("detect_markdown_headings",) if key in kwargs
+        key: kwargs.pop(key)
+        for key in ("detect_markdown_headings", "section_context")
+        if key in kwargs
     }
     return AsesoriaDocumentTransformer(
         tokenization or WordTokenization(512),
@@ -383,7 +385,9 @@ def test_chunking_errors_name_the_source() -> None:
         metadata={"source": "guia.md", DOC_ID: "guia"},
     )
     with pytest.raises(ContextTooLongError, match=r"source 'guia\.md'"):
-        transformer(20, 0, detect_markdown_headings=True).transform_documents([document])
+        transformer(
+            20, 0, detect_markdown_headings=True, section_context="path"
+        ).transform_documents([document])
 
 
 # -- properties --------------------------------------------------------------------------------

@@ -129,7 +129,8 @@ def test_config_defaults():
     assert config.detect_markdown_headings is False
     assert config.separators == DEFAULT_SEPARATORS
     assert config.page_separator == "\n\n"
-    assert config.section_context == "path"
+    assert config.section_context == "compact"
+    assert config.context_share == 0.125
 
 
 def test_config_has_no_default_size():

@@ -96,16 +96,16 @@ def test_a_blob_is_planned_one_probe_at_a_time_until_decided() -> None:
     assert slack.end - slack.start == 62 - SLACK
 
 
-def test_overlap_prefers_a_sentence_start_that_gives_half_the_target() -> None:
+def test_overlap_reuses_whole_units_of_the_split_coarsest_first() -> None:
+    """The paragraph is too long to fit, so it is split at sentences: the overlap starts
+    at a sentence start (a unit), never at a word inside the last sentence."""
     tokenization = WordTokenization(512)
-    text = "Uno dos tres cuatro cinco. Seis siete ocho nueve diez once doce."
-    section = section_of(text, tokenization, budget=64, overlap=12)
-    previous = Span(0, len(text))
-    starts = overlap_starts(section, previous)
-    sentence = text.index("Seis")
-    assert starts[0] == sentence
-    assert all(sentence <= start < len(text) for start in starts)
-    assert starts == sorted(starts)
+    text = "Uno dos tres cuatro cinco. Seis siete ocho nueve. Diez once doce trece catorce."
+    section = section_of(text, tokenization, budget=14, overlap=10)
+    sentences = [text.index("Seis"), text.index("Diez")]
+    assert list(section.starts) == sentences
+    starts = overlap_starts(section, Span(0, len(text)))
+    assert starts == [sentences[1]]  # "Seis ..." would exceed the target of 10
 
 
 def test_overlap_candidates_stay_within_the_target() -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, fields
 from itertools import pairwise
 
 import pytest
+from engine_cases import check_compact_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -47,6 +48,7 @@ from langchain_asesoria import (
     LoadedPage,
     ModelProfile,
     SectionSpan,
+    TokenIndex,
     Tokenization,
     chunk_document,
     detect_markdown_sections,
@@ -176,6 +178,11 @@ def check_indivisible(case: ChunkingCase, error: IndivisibleCharacterError) -> N
     assert char, error
     assert case.joined[position : position + len(char)] == char, (position, char)
     tok = case.tokenization
+    if case.config.section_context == "compact":  # the context is the engine's choice
+        needed = int(re.search(r"needs (\d+) tokens", str(error)).group(1))  # type: ignore[union-attr]
+        assert needed >= tok.count(tok.prepare(char)), error
+        assert needed > case.config.max_tokens, error
+        return
     context = context_of(segment_at(case_segments(case), position), case.config.section_context)
     needed = tok.count(tok.prepare(char, context))
     assert needed > case.config.max_tokens, (
@@ -190,7 +197,8 @@ def check_context_too_long(case: ChunkingCase, error: ContextTooLongError) -> No
     found = [s for s in case_segments(case) if s.start == start]
     assert len(found) == 1, (start, error)
     tok = case.tokenization
-    context = context_of(found[0], case.config.section_context)
+    compact = case.config.section_context == "compact"  # only the prefix can fill it
+    context = "" if compact else context_of(found[0], case.config.section_context)
     fixed = tok.count(tok.prepare("", context))
     assert fixed >= case.config.max_tokens, (
         f"context {context!r} takes {fixed} < {case.config.max_tokens} tokens"
@@ -212,11 +220,39 @@ def check_offsets(case: ChunkingCase, chunks: list[Chunk]) -> None:
 def check_budget(case: ChunkingCase, chunks: list[Chunk]) -> None:
     """2. Exact count of the prepared text with its context, within the budget."""
     tok, segs = case.tokenization, case_segments(case)
+    compact = case.config.section_context == "compact"
+    index = tok.token_index(case.joined) if compact and chunks else None
     for chunk in chunks:
-        context = context_of(segment_at(segs, chunk.start), case.config.section_context)
+        segment = segment_at(segs, chunk.start)
+        if index is not None:
+            context = _checked_compact_context(case, segment, chunk, index)
+        else:
+            context = context_of(segment, case.config.section_context)
         assert chunk.embedding_text == tok.prepare(chunk.text, context), chunk
         assert chunk.token_count == tok.count(chunk.embedding_text), chunk
         assert chunk.token_count <= case.config.max_tokens, chunk
+
+
+def _checked_compact_context(
+    case: ChunkingCase, segment: Segment, chunk: Chunk, index: TokenIndex
+) -> str:
+    """The context the engine chose for ``chunk``, checked to be a compact one."""
+    tok, config = case.tokenization, case.config
+    prefix = tok.prepare("")
+    head = chunk.embedding_text[len(prefix) : len(chunk.embedding_text) - len(chunk.text)]
+    context = head.removesuffix("\n\n")
+    base = tok.count(tok.prepare(""))
+    added = tok.count(tok.prepare("", context)) - base
+    estimate = max(1, index.count(segment.start, segment.end))
+    check_compact_context(
+        context,
+        segment.label,
+        segment.path,
+        added=added,
+        allowance=int(config.max_tokens * config.context_share),
+        room=config.max_tokens - estimate - base,
+    )
+    return context
 
 
 def check_coverage(case: ChunkingCase, chunks: list[Chunk]) -> None:
@@ -429,10 +465,15 @@ def _check_headings(
     assert spans[-1].end == len(text)
     for before, after in pairwise(spans):
         assert before.end == after.start, (before, after)
-    for offset, title in headings:
+    starts = [offset for offset, _ in headings]
+    for index, (offset, title) in enumerate(headings):
         holding = [s for s in spans if s.start <= offset < s.end]
         assert len(holding) == 1, (offset, title, spans)
-        assert title in holding[0].section_path, (offset, title, spans)
+        if title not in holding[0].section_path:
+            # Only a heading without body of its own stays behind, in the section before.
+            following = starts[index + 1] if index + 1 < len(starts) else len(text)
+            body = text[offset:following].split("\n", 1)[1:] or [""]
+            assert not body[0].strip(), (offset, title, spans)
 
 
 @pytest.mark.parametrize("mode", ["path", "label", "none"])

@@ -172,8 +172,8 @@ def test_not_headings(line: str):
         ),
         pytest.param(
             "# Ley\n#\n### Tres\nCuerpo.",
-            [("# Ley\n", "Ley", ("Ley",)), ("#\n### Tres\nCuerpo.", "Tres", ("Tres",))],
-            id="empty-heading-folds-into-the-deeper-one",
+            [("# Ley\n#\n### Tres\nCuerpo.", "Tres", ("Ley", "Tres"))],
+            id="headings-without-body-travel-with-the-next-section",
         ),
     ],
 )
@@ -307,9 +307,44 @@ def test_several_heading_only_levels_fold_together():
     ]
 
 
-def test_heading_only_section_before_a_same_level_heading_is_not_folded():
-    text = "## A\n## B\nx"
-    assert _detected(text) == [("## A\n", "A", ("A",)), ("## B\nx", "B", ("B",))]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "## A\n## B\nx",
+            [("## A\n## B\nx", "B", ("A", "B"))],
+            id="same-level-next-heading-names-it",
+        ),
+        pytest.param(
+            "# Ley\n### JUAN CARLOS I\n### REY DE ESPAÑA\nA todos.",
+            [
+                (
+                    "# Ley\n### JUAN CARLOS I\n### REY DE ESPAÑA\nA todos.",
+                    "REY DE ESPAÑA",
+                    ("Ley", "JUAN CARLOS I", "REY DE ESPAÑA"),
+                )
+            ],
+            id="a-chain-of-headings-without-body",
+        ),
+        pytest.param(
+            "# Ley\n## Uno\nTexto.\n##### Artículo 9\n## Dos\nMás.",
+            [
+                ("# Ley\n## Uno\nTexto.\n##### Artículo 9\n", "Uno", ("Ley", "Uno")),
+                ("## Dos\nMás.", "Dos", ("Ley", "Dos")),
+            ],
+            id="before-a-shallower-heading-it-stays-behind",
+        ),
+        pytest.param(
+            "# Ley\nTexto.\n## Final",
+            [("# Ley\nTexto.\n## Final", "Ley", ("Ley",))],
+            id="a-last-heading-without-body-stays-behind",
+        ),
+    ],
+)
+def test_no_section_is_only_headings(
+    text: str, expected: list[tuple[str, str | None, tuple[str, ...]]]
+):
+    assert _detected(text) == expected
 
 
 def test_text_before_the_first_heading_is_no_section():
@@ -348,4 +383,5 @@ def test_detected_spans_are_valid_for_chunk_document():
     spans = detect_markdown_sections(text)
     assert segments_for(spans, len(text))  # validated: sorted, disjoint, in range, non-empty
     chunks = _chunk(text, detect_markdown_headings=True)
-    assert [c.metadata.section_label for c in chunks] == [None, "A", "B", "D", "E"]
+    assert [c.metadata.section_label for c in chunks] == [None, "A", "B", "D"]
+    assert chunks[-1].text.endswith("# E")  # a last heading without body stays behind

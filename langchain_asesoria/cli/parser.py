@@ -6,7 +6,7 @@ import argparse
 
 from langchain_asesoria import __version__
 from langchain_asesoria.cli.config import DEFAULT_MODEL, PRESETS
-from langchain_asesoria.models import SECTION_CONTEXTS
+from langchain_asesoria.models import DEFAULT_SECTION_CONTEXT, SECTION_CONTEXTS
 
 __all__ = ["inspect_parser", "split_parser"]
 
@@ -71,8 +71,12 @@ def _common() -> argparse.ArgumentParser:
     size.add_argument(
         "--section-context",
         choices=SECTION_CONTEXTS,
-        default="path",
-        help="section title added before each chunk's text (default: path)",
+        default=DEFAULT_SECTION_CONTEXT,
+        help=(
+            "section titles added before each chunk's text: compact (default: the innermost "
+            "title and the ancestors that fit in an eighth of the budget), path (all of "
+            "them), label (the section's own) or none"
+        ),
     )
     size.add_argument(
         "--markdown-headings",

@@ -101,9 +101,23 @@ class SectionCuts:
 
     @classmethod
     def find(
-        cls, text: str, start: int, end: int, separators: Sequence[re.Pattern[str]]
+        cls,
+        text: str,
+        start: int,
+        end: int,
+        separators: Sequence[re.Pattern[str]],
+        glued: int | None = None,
     ) -> SectionCuts:
-        return cls(text, start, end, tuple(_cuts(text, start, end, p) for p in separators))
+        """The cuts of ``[start, end)``; none from its start to ``glued`` (where the
+        title that opens it ends) and the whitespace after it, so that the title stays
+        whole and with the text after it (finer cuts are token starts, if ever needed)."""
+        typecode = offsets_typecode(len(text))
+        resume = start if glued is None else lstrip_at(text, glued, end)
+        levels = tuple(
+            array(typecode, cuts[bisect_right(cuts, resume) :])
+            for cuts in (_cuts(text, start, end, pattern) for pattern in separators)
+        )
+        return cls(text, start, end, levels)
 
     def active_cuts(self, oversized: OversizedTest) -> list[int]:
         """Coarsest cuts, plus finer cuts inside every unit too large to fit alone.

@@ -14,34 +14,25 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 
+from langchain_asesoria.engine._context import contexts as section_contexts
+from langchain_asesoria.engine._markdown import detect_markdown_sections
 from langchain_asesoria.engine._pack import measure, pack_section
 from langchain_asesoria.engine._pages import JoinedText, join_pages
 from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._search import Measured
 from langchain_asesoria.engine._section import Section
-from langchain_asesoria.engine._sections import Segment, detect_markdown_sections, segments_for
+from langchain_asesoria.engine._sections import Segment, segments_for
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.models import (
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
     LoadedPage,
-    SectionContext,
     SectionSpan,
 )
 
-__all__ = ["check_budget", "chunk_document", "iter_chunks", "section_context"]
-
-
-def section_context(segment: Segment, mode: SectionContext) -> str:
-    """The text ``prepare`` puts before a section's content ("" for a gap)."""
-    if mode == "none":
-        return ""
-    innermost = segment.path[-1] if segment.path else ""
-    if mode == "label":
-        return segment.label or innermost
-    return " > ".join(segment.path) or segment.label or ""
+__all__ = ["check_budget", "chunk_document", "iter_chunks"]
 
 
 def check_budget(
@@ -168,7 +159,7 @@ def _sections(
         ContextTooLongError: a section whose fixed cost fills the budget.
     """
     index = tokenization.token_index(text)
-    contexts = [section_context(segment, config.section_context) for segment in segments]
+    contexts = section_contexts(segments, config, tokenization, index)
     fixed_costs = tokenization.count_many(tokenization.prepare("", c) for c in contexts)
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     return [
@@ -182,6 +173,7 @@ def _sections(
             index=index,
             separators=separators,
             doc_id=doc_id,
+            title_end=segment.title_end,
         )
         for segment, context, fixed in zip(segments, contexts, fixed_costs, strict=True)
     ]

@@ -134,11 +134,13 @@ def _inner_end(section: Section, start: int, slack: int) -> int | None:
 
 
 def overlap_starts(section: Section, previous: Span) -> list[int]:
-    """Starts of whole trailing units of the previous chunk, largest overlap first.
+    """Starts of whole trailing units of the previous chunk, best first.
 
     Candidates are unit starts inside the previous chunk whose estimated content stays
-    within the overlap target. A coarser boundary (sentence before word) is preferred
-    when it gives at least half the target; finer ones follow as fallbacks.
+    within the overlap target. The best is the longest overlap that starts at the
+    coarsest boundary available (a paragraph, then a line, a sentence, a clause; a word
+    only when nothing coarser fits), so that a chunk starts where a thought starts;
+    the others follow as fallbacks, largest first.
     """
     if section.overlap_target == 0:
         return []
@@ -147,32 +149,28 @@ def overlap_starts(section: Section, previous: Span) -> list[int]:
     candidates = sorted(p for p in level_at if count(p, end) <= section.overlap_target)
     if not candidates:
         return []
-    chosen = _preferred(section, candidates, level_at, end)
-    return [p for p in candidates if p >= chosen]
+    chosen = _preferred(candidates, level_at)
+    return [chosen, *(p for p in candidates if p > chosen)]
 
 
 def _unit_starts(section: Section, previous: Span) -> dict[int, int]:
-    """Unit starts inside ``previous`` near its end -> the coarsest level cutting there."""
+    """Starts of the section's units (of its recursive split) inside ``previous`` near
+    its end -> the coarsest separator level cutting there."""
     text, (previous_start, previous_end) = section.text, previous
     lowest = section.index.reach_back(previous_end, section.overlap_target + 1)
     low = previous_start if lowest is None else max(previous_start, lowest)
+    starts = section.starts
+    units = set(starts[bisect_right(starts, low) : bisect_left(starts, previous_end)])
     level_at: dict[int, int] = {}
     for level, cuts in enumerate(section.cuts.levels):
         for cut in cuts[bisect_right(cuts, low) : bisect_left(cuts, previous_end)]:
             position = lstrip_at(text, cut, previous_end)
-            if position not in level_at and previous_start < position < previous_end:
+            if position in units and position not in level_at and previous_start < position:
                 level_at[position] = level
     return level_at
 
 
-def _preferred(section: Section, candidates: list[int], level_at: dict[int, int], end: int) -> int:
-    """The earliest candidate among the coarsest levels that give at least half the
-    target, else the earliest of all (the largest overlap)."""
-    coarse: int | None = None
-    for level in range(len(section.cuts.levels)):
-        at_level = next((p for p in candidates if level_at[p] == level), None)
-        if at_level is not None and (coarse is None or at_level < coarse):
-            coarse = at_level
-        if coarse is not None and 2 * section.index.count(coarse, end) >= section.overlap_target:
-            return coarse
-    return candidates[0]
+def _preferred(candidates: list[int], level_at: dict[int, int]) -> int:
+    """The earliest (largest overlap) candidate of the coarsest level that has one."""
+    coarsest = min(level_at[p] for p in candidates)
+    return next(p for p in candidates if level_at[p] == coarsest)

@@ -39,6 +39,7 @@ class Section:
         index: Where the document's content tokens start.
         cuts: The section's separator cuts, per level.
         ends: Ascending unit ends: the recursive split's cuts, trimmed, then ``end``.
+        starts: Ascending unit starts after the first: the same cuts, trimmed forward.
         doc_id: For error messages.
     """
 
@@ -52,6 +53,7 @@ class Section:
     index: TokenIndex
     cuts: SectionCuts
     ends: Sequence[int]
+    starts: Sequence[int]
     doc_id: str
 
     @classmethod
@@ -67,8 +69,10 @@ class Section:
         index: TokenIndex,
         separators: Sequence[re.Pattern[str]],
         doc_id: str,
+        title_end: int | None = None,
     ) -> Section:
-        """The section ``text[span[0]:span[1]]``, which holds some non-whitespace.
+        """The section ``text[span[0]:span[1]]``, which holds some non-whitespace; no
+        chunk ends right after its title when ``title_end`` says where that is.
 
         Raises:
             ContextTooLongError: the fixed cost alone fills the budget.
@@ -80,16 +84,29 @@ class Section:
                 f"{budget}-token budget, leaving none for content. Raise max_tokens, "
                 "shorten the section title, or use section_context='label' or 'none'."
             )
-        cuts = SectionCuts.find(text, span[0], span[1], separators)
+        cuts = SectionCuts.find(text, span[0], span[1], separators, glued=title_end)
         start = lstrip_at(text, span[0], span[1])
         end = rstrip_at(text, start, span[1])
 
         def oversized(unit_start: int, unit_end: int) -> bool:
             return fixed + index.count(unit_start, unit_end) > budget
 
-        ends = [*(rstrip_at(text, start, cut) for cut in cuts.active_cuts(oversized)), end]
+        active = cuts.active_cuts(oversized)
+        ends = [*(rstrip_at(text, start, cut) for cut in active), end]
+        starts = [lstrip_at(text, cut, end) for cut in active]
         return cls(
-            text, start, end, context, fixed, budget, overlap_target, index, cuts, ends, doc_id
+            text,
+            start,
+            end,
+            context,
+            fixed,
+            budget,
+            overlap_target,
+            index,
+            cuts,
+            ends,
+            starts,
+            doc_id,
         )
 
     def estimate(self, start: int, end: int) -> int:

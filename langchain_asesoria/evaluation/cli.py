@@ -40,7 +40,12 @@ from langchain_asesoria.evaluation.presets import (
 from langchain_asesoria.evaluation.questions import QuestionFileError, load_questions
 from langchain_asesoria.evaluation.report import write_report
 from langchain_asesoria.evaluation.runner import Candidate, Run, budget_problem, evaluate, refuse
-from langchain_asesoria.models import SECTION_CONTEXTS, ChunkingConfig, SectionContext
+from langchain_asesoria.models import (
+    DEFAULT_SECTION_CONTEXT,
+    SECTION_CONTEXTS,
+    ChunkingConfig,
+    SectionContext,
+)
 
 __all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
 
@@ -72,8 +77,8 @@ _CONTEXTS: dict[str, SectionContext] = {context: context for context in SECTION_
 def parse_configs(text: str) -> tuple[ChunkingConfig, ...]:
     """``"256/32,128/16:label"`` -> the configurations, in order.
 
-    Each item is ``MAX_TOKENS/OVERLAP_TOKENS``, optionally followed by ``:path`` (the
-    default), ``:label`` or ``:none``: the section context added to each chunk.
+    Each item is ``MAX_TOKENS/OVERLAP_TOKENS``, optionally followed by ``:compact`` (the
+    default), ``:path``, ``:label`` or ``:none``: the section context added to each chunk.
 
     Raises:
         UsageError: an item that is not ``MAX/OVERLAP[:CONTEXT]``.
@@ -98,7 +103,7 @@ def parse_configs(text: str) -> tuple[ChunkingConfig, ...]:
             ChunkingConfig(
                 max_tokens=int(size),
                 overlap_tokens=int(overlap),
-                section_context=_CONTEXTS[context or "path"],
+                section_context=_CONTEXTS[context or DEFAULT_SECTION_CONTEXT],
             )
         )
     return tuple(configs)

@@ -19,7 +19,7 @@ from langchain_asesoria.evaluation.runner import Evaluation, RunResult
 __all__ = ["render_markdown", "results_record", "write_plot", "write_report"]
 
 _LINE_STYLES = {"asesoria": "-", "langchain-recursive": "--", "semchunk": ":"}
-_MARKERS = {"path": "o", "label": "s", "none": "^"}
+_MARKERS = {"compact": "D", "path": "o", "label": "s", "none": "^"}
 
 
 def _pct(value: float) -> str:

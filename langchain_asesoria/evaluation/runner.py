@@ -30,7 +30,7 @@ from langchain_asesoria.evaluation.metrics import (
 )
 from langchain_asesoria.evaluation.questions import Question, validate_against_corpus
 from langchain_asesoria.evaluation.retrievers import Retriever
-from langchain_asesoria.models import ChunkingConfig, SectionContext
+from langchain_asesoria.models import DEFAULT_SECTION_CONTEXT, ChunkingConfig, SectionContext
 
 __all__ = [
     "DEFAULT_KS",
@@ -65,7 +65,11 @@ class Candidate:
     def label(self) -> str:
         """For example ``"asesoria 256/32"``, or ``"asesoria 128/16:label"``."""
         config = self.config
-        context = "" if config.section_context == "path" else f":{config.section_context}"
+        context = (
+            ""
+            if config.section_context == DEFAULT_SECTION_CONTEXT
+            else f":{config.section_context}"
+        )
         return f"{self.chunker.name} {config.max_tokens}/{config.overlap_tokens}{context}"
 
 
@@ -163,7 +167,7 @@ class CandidateResult:
     over_budget: int
     outcomes: tuple[QuestionOutcome, ...]
     mean_context: float = 0.0
-    section_context: SectionContext = "path"
+    section_context: SectionContext = DEFAULT_SECTION_CONTEXT
 
 
 @dataclass(frozen=True, slots=True)

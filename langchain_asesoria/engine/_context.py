@@ -1,0 +1,111 @@
+"""The section context ``prepare`` puts before each chunk's content.
+
+The context is added text, not the document: it helps the embedding place a chunk, and
+it costs budget. ``"compact"`` (the default) keeps it cheap and always within a share
+of the budget: the innermost title and as many ancestors as fit, the middle elided, and,
+only as the last step, the title shortened at a word boundary. ``"path"``, ``"label"``
+and ``"none"`` add the whole path, the section's own title, or nothing, as the AsesorIA
+chunking specification defines them (a context that fills the budget is then an
+error). The chunk's metadata always keeps the full ``section_path``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+
+from langchain_asesoria.engine._estimate import TokenIndex
+from langchain_asesoria.engine._protocols import Tokenization
+from langchain_asesoria.engine._sections import Segment
+from langchain_asesoria.models import ChunkingConfig, SectionContext
+
+__all__ = ["ELISION", "PATH_SEPARATOR", "contexts", "section_context"]
+
+#: Between the titles of a path, and in place of the titles left out.
+PATH_SEPARATOR = " > "
+ELISION = "…"
+
+#: Words kept of the outermost title when the middle of a path is elided.
+_OUTER_WORDS = 2
+
+
+def section_context(segment: Segment, mode: SectionContext) -> str:
+    """The context of the explicit modes: whole path, own title, or nothing ("" for a
+    gap). ``"compact"`` starts from the whole path (``contexts`` shortens it)."""
+    if mode == "none":
+        return ""
+    innermost = segment.path[-1] if segment.path else ""
+    if mode == "label":
+        return segment.label or innermost
+    return PATH_SEPARATOR.join(segment.path) or segment.label or ""
+
+
+def contexts(
+    segments: Sequence[Segment],
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    index: TokenIndex,
+) -> list[str]:
+    """Each segment's context under ``config.section_context``.
+
+    In ``"compact"`` mode a context adds at most ``config.context_share`` of
+    ``max_tokens`` to the model input (counted exactly, with its separator), unless a
+    richer one still lets the whole section fit in one chunk (by the index's estimate):
+    then it displaces no content, and the richest such is taken.
+    """
+    if config.section_context != "compact":
+        return [section_context(segment, config.section_context) for segment in segments]
+    fixed: dict[str, int] = {}
+
+    def cost(context: str) -> int:
+        if context not in fixed:
+            fixed[context] = tokenization.count(tokenization.prepare("", context))
+        return fixed[context]
+
+    budget = config.max_tokens
+    cheap = cost("") + int(budget * config.context_share)
+    chosen = []
+    for segment in segments:
+        content = max(1, index.count(segment.start, segment.end))
+        allowed = min(max(cheap, budget - content), budget - 1)  # always room for content
+        chosen.append(compact_context(segment, partial(_within, cost, allowed)))
+    return chosen
+
+
+def _within(cost: Callable[[str], int], allowed: int, context: str) -> bool:
+    return cost(context) <= allowed
+
+
+def compact_context(segment: Segment, fits: Callable[[str], bool]) -> str:
+    """The first candidate that ``fits``: the whole path, then with more and more of
+    its middle elided, then the innermost title alone, then that title shortened at a
+    word boundary; "" when not even one word fits."""
+    titles = [title.strip() for title in segment.path if title.strip()]
+    if not titles and segment.label and segment.label.strip():
+        titles = [segment.label.strip()]
+    for candidate in _candidates(titles):
+        if fits(candidate):
+            return candidate
+    return ""
+
+
+def _candidates(titles: Sequence[str]) -> Iterator[str]:
+    if not titles:
+        return
+    *outer, inner = titles
+    yield PATH_SEPARATOR.join(titles)
+    for first_kept in range(2, len(outer) + 1):
+        yield PATH_SEPARATOR.join([outer[0], ELISION, *outer[first_kept:], inner])
+    if outer:
+        middle = [ELISION] if len(outer) > 1 else []
+        yield PATH_SEPARATOR.join([_shortened(outer[0], _OUTER_WORDS), *middle, inner])
+    yield inner
+    words = inner.split()
+    for kept in range(len(words) - 1, 0, -1):
+        yield _shortened(inner, kept)
+
+
+def _shortened(title: str, words: int) -> str:
+    """The first ``words`` words of ``title`` and an ellipsis (the title when shorter)."""
+    parts = title.split()
+    return title if len(parts) <= words else " ".join(parts[:words]) + " " + ELISION
