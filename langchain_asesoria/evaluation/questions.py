@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from langchain_asesoria.errors import AsesoriaError
+from langchain_asesoria.errors import UsageError
 
 __all__ = [
     "Question",
@@ -51,7 +51,7 @@ _PASSAGE_KEYS: Final = frozenset({"doc_id", "start", "end", "passage", "answer",
 _SPACE: Final = re.compile(r"\s+")
 
 
-class QuestionFileError(AsesoriaError, ValueError):
+class QuestionFileError(UsageError):
     """A question file that cannot be used: the message names the file, line and field."""
 
 
