@@ -1,12 +1,19 @@
 """langchain-asesoria: chunks that fit the embedding model exactly and cite their source.
 
-The public API keeps the seed's names::
+The public API keeps the names of the AsesorIA chunking specification::
 
     from langchain_asesoria import (
         LoadedPage, ChunkMetadata, SectionSpan, Settings, get_settings,
         ChunkingConfig, Chunk, chunk_document, load_tokenization, Tokenization,
     )
+
+LangChain's classes are exported here too (``AsesoriaTextSplitter``,
+``AsesoriaDocumentTransformer``, ``AsesoriaEmbeddings``, ``PdfPageLoader``,
+``TextFileLoader``), imported on first use so that ``import langchain_asesoria`` and the
+engine never load LangChain.
 """
+
+from typing import TYPE_CHECKING, Any
 
 from langchain_asesoria.engine import (
     chunk_document,
@@ -35,9 +42,10 @@ from langchain_asesoria.errors import (
     UnsupportedFileError,
     UsageError,
 )
+from langchain_asesoria.hub import load_tokenization
 from langchain_asesoria.models import (
     DEFAULT_SEPARATORS,
-    SEED_CANDIDATES,
+    SIZE_CANDIDATES,
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
@@ -50,15 +58,48 @@ from langchain_asesoria.tokenization import (
     ModelProfile,
     TokenIndex,
     Tokenization,
-    load_tokenization,
 )
+
+if TYPE_CHECKING:
+    from langchain_asesoria.langchain import (
+        AsesoriaDocumentTransformer,
+        AsesoriaEmbeddings,
+        AsesoriaTextSplitter,
+        PdfPageLoader,
+        TextFileLoader,
+    )
+
+#: The LangChain adapters exported here, imported from ``langchain_asesoria.langchain``
+#: on first use.
+_LANGCHAIN_CLASSES = frozenset(
+    {
+        "AsesoriaDocumentTransformer",
+        "AsesoriaEmbeddings",
+        "AsesoriaTextSplitter",
+        "PdfPageLoader",
+        "TextFileLoader",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    """Imports a LangChain adapter class on first use (PEP 562)."""
+    if name in _LANGCHAIN_CLASSES:
+        import importlib
+
+        return getattr(importlib.import_module("langchain_asesoria.langchain"), name)
+    raise AttributeError(f"module 'langchain_asesoria' has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_SEPARATORS",
-    "SEED_CANDIDATES",
+    "SIZE_CANDIDATES",
+    "AsesoriaDocumentTransformer",
+    "AsesoriaEmbeddings",
     "AsesoriaError",
+    "AsesoriaTextSplitter",
     "BudgetError",
     "Chunk",
     "ChunkMetadata",
@@ -78,10 +119,12 @@ __all__ = [
     "ModelLimitError",
     "ModelProfile",
     "NoTextLayerError",
+    "PdfPageLoader",
     "PrivacyError",
     "SectionSpan",
     "Settings",
     "TextEncodingError",
+    "TextFileLoader",
     "TokenIndex",
     "Tokenization",
     "TokenizerLoadError",

@@ -1,10 +1,10 @@
 """Fake tokenizers for tests, yours included: exact, offline and fast to reason about.
 
-``ByteTokenization`` is the seed's test double: one token per UTF-8 byte plus special
-tokens, so tokens and characters never coincide on Spanish text (``ñ`` is 2 tokens,
-``€`` 3, an emoji 4). ``WordTokenization`` counts word pieces of up to four letters
-and each punctuation mark, so cutting inside a word changes the count: sums of parts
-are wrong with it, as with real tokenizers.
+``ByteTokenization`` is the chunking specification's test double: one token per UTF-8
+byte plus special tokens, so tokens and characters never coincide on Spanish text
+(``ñ`` is 2 tokens, ``€`` 3, an emoji 4). ``WordTokenization`` counts word pieces of up
+to four letters and each punctuation mark, so cutting inside a word changes the count:
+sums of parts are wrong with it, as with real tokenizers.
 """
 
 from __future__ import annotations
