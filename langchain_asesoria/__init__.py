@@ -7,8 +7,11 @@ The public API keeps the names of the AsesorIA chunking specification::
         ChunkingConfig, Chunk, chunk_document, load_tokenization, Tokenization,
     )
 
-The engine's names load at once; those that need settings (pydantic) or a tokenizer
-library load on first use, so ``import langchain_asesoria.engine`` stays light.
+The engine's names load at once; those that need settings (pydantic), a tokenizer
+library or LangChain load on first use, so ``import langchain_asesoria`` and its engine
+stay light. LangChain's classes are exported here too (``AsesoriaTextSplitter``,
+``AsesoriaDocumentTransformer``, ``AsesoriaEmbeddings``, ``PdfPageLoader``,
+``TextFileLoader``).
 """
 
 from __future__ import annotations
@@ -48,7 +51,7 @@ from langchain_asesoria.errors import (
 from langchain_asesoria.models import (
     DEFAULT_SEPARATORS,
     SECTION_CONTEXTS,
-    SEED_CANDIDATES,
+    SIZE_CANDIDATES,
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
@@ -57,6 +60,13 @@ from langchain_asesoria.models import (
 )
 
 if TYPE_CHECKING:
+    from langchain_asesoria.langchain import (
+        AsesoriaDocumentTransformer,
+        AsesoriaEmbeddings,
+        AsesoriaTextSplitter,
+        PdfPageLoader,
+        TextFileLoader,
+    )
     from langchain_asesoria.settings import Settings, get_settings
     from langchain_asesoria.tokenization import (
         HuggingFaceTokenization,
@@ -71,6 +81,11 @@ _LAZY = {
     "HuggingFaceTokenization": "langchain_asesoria.tokenization",
     "ModelProfile": "langchain_asesoria.tokenization",
     "load_tokenization": "langchain_asesoria.tokenization",
+    "AsesoriaDocumentTransformer": "langchain_asesoria.langchain",
+    "AsesoriaEmbeddings": "langchain_asesoria.langchain",
+    "AsesoriaTextSplitter": "langchain_asesoria.langchain",
+    "PdfPageLoader": "langchain_asesoria.langchain",
+    "TextFileLoader": "langchain_asesoria.langchain",
 }
 
 
@@ -92,8 +107,11 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_SEPARATORS",
     "SECTION_CONTEXTS",
-    "SEED_CANDIDATES",
+    "SIZE_CANDIDATES",
+    "AsesoriaDocumentTransformer",
+    "AsesoriaEmbeddings",
     "AsesoriaError",
+    "AsesoriaTextSplitter",
     "BudgetError",
     "Chunk",
     "ChunkMetadata",
@@ -113,10 +131,12 @@ __all__ = [
     "ModelLimitError",
     "ModelProfile",
     "NoTextLayerError",
+    "PdfPageLoader",
     "PrivacyError",
     "SectionSpan",
     "Settings",
     "TextEncodingError",
+    "TextFileLoader",
     "TokenIndex",
     "Tokenization",
     "TokenizerLoadError",

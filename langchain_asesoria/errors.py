@@ -3,7 +3,8 @@
     AsesoriaError
     ├── ConfigurationError (ValueError)       settings and budgets that cannot work
     │   ├── MissingSettingError               a required setting was not given
-    │   └── ModelLimitError                   a budget above the model's real input limit
+    │   ├── ModelLimitError                   a budget above the model's real input limit
+    │   └── FieldsError *                     bad document fields of one file (command line)
     ├── InvalidPagesError (ValueError)        pages out of order, duplicated, mixed, not positive
     ├── InvalidSectionsError (ValueError)     spans out of order, overlapping or out of range
     ├── BudgetError (ValueError)              something that cannot fit the token budget
@@ -11,14 +12,24 @@
     │   └── IndivisibleCharacterError         one character that cannot fit even alone
     ├── PrivacyError (ValueError)             a private document without a session id
     ├── UsageError (ValueError)               command-line arguments that cannot be run
+    │   └── QuestionFileError *               a question file that cannot be used (evaluation)
     ├── TokenizerLoadError (OSError)          a tokenizer that cannot be found or read
+    │   └── SetupUnavailableError *           an evaluation setup that cannot run here (no Hub)
     ├── DocumentReadError (OSError)           a file that cannot be read as a document
     │   ├── UnsupportedFileError              an extension with no reader
     │   ├── EncryptedDocumentError            a PDF that needs a password
     │   ├── DamagedDocumentError              a truncated or corrupt PDF
     │   ├── NoTextLayerError                  a PDF with no extractable text (scanned)
     │   └── TextEncodingError (UnicodeError)  a text file that is not UTF-8
-    └── MissingDependencyError (ImportError)  an optional extra that is not installed
+    ├── MissingDependencyError (ImportError)  an optional extra that is not installed
+    ├── OutputError * (OSError)               a command's output cannot be written
+    ├── StrictModeError *                     ``asesoria-split --strict``: a file failed
+    └── DocumentChunkingError * (RuntimeError)  an unexpected failure chunking one document
+
+``*``: defined beside the code that raises it: ``FieldsError``, ``OutputError`` and
+``StrictModeError`` in ``cli.errors``, ``QuestionFileError`` in
+``evaluation.questions``, ``SetupUnavailableError`` in ``evaluation.presets``,
+``DocumentChunkingError`` in ``parallel``.
 
 Every message names the offending value and, where there is one, the document and the
 character position, and says how to fix it.

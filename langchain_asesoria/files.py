@@ -1,9 +1,11 @@
 """Documents on disk read into ``LoadedPage`` values: PDF per page, Markdown and text whole.
 
-A file's kind comes from its extension (``FILE_KINDS``). Text and Markdown are one page
-of UTF-8 text, so a chunk's offsets are character positions in the file; a PDF is its
-pages' extracted text, numbered from 1 (``pypdf``, the ``pdf`` extra). Every failure
-names the file and says what to do::
+A file's kind comes from its extension (``FILE_KINDS``). Text and Markdown are one page:
+the file's text as ``read_text`` returns it (UTF-8, a leading byte-order mark dropped,
+line endings as in the file), so a chunk's offsets are positions in ``read_text(path)``;
+a Markdown file's YAML front matter is blanked (``front_matter``), never chunked. A PDF
+is its pages' extracted text, numbered from 1 (``pypdf``, the ``pdf`` extra). Every
+failure names the file and says what to do::
 
     DocumentReadError (AsesoriaError, OSError)   a file that cannot be read as a document
     ├── UnsupportedFileError                     an extension with no reader
@@ -17,8 +19,8 @@ This module never imports LangChain.
 
 from __future__ import annotations
 
+import codecs
 import importlib
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -33,6 +35,7 @@ from langchain_asesoria.errors import (
     TextEncodingError,
     UnsupportedFileError,
 )
+from langchain_asesoria.front_matter import blank_front_matter
 from langchain_asesoria.models import LoadedPage
 
 if TYPE_CHECKING:
@@ -54,6 +57,7 @@ __all__ = [
     "page_count",
     "page_text",
     "read_pages",
+    "read_text",
 ]
 
 FileKind = Literal["pdf", "markdown", "text"]
@@ -85,46 +89,44 @@ def file_kind(path: Path) -> FileKind:
     return kind
 
 
-_FRONT_MATTER = re.compile(
-    r"\A---[ \t]*\r?\n.*?^(?:---|\.\.\.)[ \t]*(?=\r?$)", re.DOTALL | re.MULTILINE
-)
+def read_text(path: str | Path, encoding: str = "utf-8") -> str:
+    """A text or Markdown file's text, as its chunks' offsets count it.
 
+    The file's bytes decoded with ``encoding``, a leading byte-order mark (U+FEFF)
+    dropped, line endings kept as they are in the file (``open()`` in text mode would
+    turn ``\r\n`` into ``\n`` and shift every later offset). For every chunk ``c``
+    that ``asesoria-split``, ``read_pages`` or ``TextFileLoader`` gives for the file::
 
-def blank_front_matter(text: str) -> str:
-    """``text`` with a leading YAML front matter block turned into spaces.
+        read_text(path)[c.start:c.end] == c.text
 
-    Line breaks are kept and every other character becomes a space, so offsets and
-    line numbers stay those of the file while the metadata block is never chunked.
+    Raises:
+        DocumentReadError: the file cannot be read.
+        TextEncodingError: the bytes are not valid in ``encoding``.
     """
-    match = _FRONT_MATTER.match(text)
-    if match is None:
-        return text
-    blank = re.sub(r"[^\r\n]", " ", match.group())
-    return blank + text[match.end() :]
-
-
-def _read_utf8(path: Path) -> str:
+    path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as error:
         reason = error.strerror or error
         raise DocumentReadError(f"{path}: cannot read the file: {reason}.") from error
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode(encoding)
     except UnicodeDecodeError as error:
+        name = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding
         raise TextEncodingError(
-            f"{path}: not valid UTF-8 (byte {data[error.start]:#04x} at position "
+            f"{path}: not valid {name} (byte {data[error.start]:#04x} at position "
             f"{error.start}); convert it first, for example "
             f"`iconv -f latin1 -t utf-8 {path.name} > {path.stem}.utf8{path.suffix}`."
         ) from error
+    return text.removeprefix("\ufeff")
 
 
 def _iter_text(path: Path) -> Iterator[LoadedPage]:
-    yield LoadedPage(_read_utf8(path), 1, str(path))
+    yield LoadedPage(read_text(path), 1, str(path))
 
 
 def _iter_markdown(path: Path) -> Iterator[LoadedPage]:
-    yield LoadedPage(blank_front_matter(_read_utf8(path)), 1, str(path))
+    yield LoadedPage(blank_front_matter(read_text(path)), 1, str(path))
 
 
 def _pypdf() -> ModuleType:
@@ -238,9 +240,9 @@ _READERS: dict[FileKind, Callable[[Path], Iterator[LoadedPage]]] = {
 def iter_pages(path: str | Path) -> Iterator[LoadedPage]:
     """Yields a document's pages one by one (for progress), numbered from 1.
 
-    Pages carry ``source=str(path)``. Markdown front matter is blanked
-    (``blank_front_matter``). A PDF page without text is yielded with empty text, so
-    page numbers stay those of the PDF.
+    Pages carry ``source=str(path)``. A text or Markdown file is one page, the text of
+    ``read_text``; Markdown front matter is blanked (``blank_front_matter``). A PDF
+    page without text is yielded with empty text, so page numbers stay those of the PDF.
 
     Raises:
         DocumentReadError: the file cannot be read (one of the subclasses above), raised

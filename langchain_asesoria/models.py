@@ -22,7 +22,7 @@ __all__ = [
     "DEFAULT_SECTION_CONTEXT",
     "DEFAULT_SEPARATORS",
     "SECTION_CONTEXTS",
-    "SEED_CANDIDATES",
+    "SIZE_CANDIDATES",
     "Chunk",
     "ChunkMetadata",
     "ChunkingConfig",
@@ -190,8 +190,9 @@ class Chunk:
 class ChunkingConfig:
     """How to chunk: the token budget, the overlap target and the structure to follow.
 
-    There is deliberately no default size: the seed's candidates (256/32, 384/48,
-    480/64) are experiments to be chosen by measured retrieval (``SEED_CANDIDATES``).
+    There is deliberately no default size: the candidate sizes of the AsesorIA chunking
+    specification (256/32, 384/48, 480/64, ``SIZE_CANDIDATES``) are experiments to be
+    chosen by measured retrieval.
 
     Attributes:
         max_tokens: Budget of the whole prepared input (prefix, section context,
@@ -236,7 +237,7 @@ class ChunkingConfig:
         if not 0 <= self.overlap_tokens < self.max_tokens:
             raise ConfigurationError(
                 f"overlap_tokens must be in [0, max_tokens={self.max_tokens}), got "
-                f"{self.overlap_tokens}: lower the overlap (the seed's candidates use 12.5%)."
+                f"{self.overlap_tokens}: lower the overlap (the candidate sizes use 12.5%)."
             )
         for pattern in self.separators:
             try:
@@ -280,8 +281,8 @@ class ChunkingConfig:
         ]
         if missing:
             raise MissingSettingError(
-                f"set {' and '.join(missing)}: there is no default chunk size; the seed's "
-                "candidates are 256/32, 384/48 and 480/64 (choose by measured retrieval)."
+                f"set {' and '.join(missing)}: there is no default chunk size; the candidate "
+                "sizes are 256/32, 384/48 and 480/64 (choose by measured retrieval)."
             )
         assert settings.chunk_size_tokens is not None
         assert settings.chunk_overlap_tokens is not None
@@ -292,8 +293,9 @@ class ChunkingConfig:
         )
 
 
-#: The seed's three experimental configurations, none declared the best.
-SEED_CANDIDATES: tuple[ChunkingConfig, ...] = (
+#: The candidate sizes of the AsesorIA chunking specification: three experimental
+#: configurations, none declared the best (choose by measured retrieval).
+SIZE_CANDIDATES: tuple[ChunkingConfig, ...] = (
     ChunkingConfig(max_tokens=256, overlap_tokens=32),
     ChunkingConfig(max_tokens=384, overlap_tokens=48),
     ChunkingConfig(max_tokens=480, overlap_tokens=64),

@@ -22,11 +22,17 @@ worker, so every chunk equals the single-process one::
 
 Input rows (one per document) hold ``doc_id`` and one of ``text`` (one page), ``pages``
 (the pages' texts, numbered from 1) or ``path`` (a ``.pdf``, ``.md`` or ``.txt`` file that
-every worker can read; ``doc_id`` then defaults to the file name), plus any of the
+every worker can read, read as ``files.read_pages`` reads it; ``doc_id`` then defaults
+to the file name without its extension, as on the command line), plus any of the
 document fields ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``, ``session_id``
-and ``vigencia``. Output rows (one per chunk) have the columns ``CHUNK_COLUMNS``: the
-keys of ``records.chunk_metadata_record`` plus ``text`` and ``embedding_text``; a field a
-chunk does not have (no section, no tax) is null, where the record leaves it out.
+and ``vigencia``. Markdown is chunked as everywhere else: a ``path`` row is Markdown by
+its extension, a ``text`` or ``pages`` row when the config follows Markdown headings
+(``detect_markdown_headings``); a Markdown document's YAML front matter is blanked
+(``front_matter``), and headings are followed in Markdown only.
+
+Output rows (one per chunk) have the columns ``CHUNK_COLUMNS``: the keys of
+``records.chunk_metadata_record`` plus ``text`` and ``embedding_text``; a field a chunk
+does not have (no section, no tax) is null, where the record leaves it out.
 
 Rows of different documents come in no fixed order unless Ray's
 ``DataContext.get_current().execution_options.preserve_order`` is set; within a
@@ -36,13 +42,16 @@ document, ``chunk_index`` orders the chunks.
 from __future__ import annotations
 
 import importlib
+import warnings
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria import records
 from langchain_asesoria.engine import Tokenization, chunk_document
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, MissingDependencyError
+from langchain_asesoria.front_matter import blank_front_matter
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.parallel import DocumentChunkingError, default_workers
 from langchain_asesoria.records import (
@@ -61,18 +70,16 @@ from langchain_asesoria.records import (
     TOKEN_COUNT,
     MetadataValue,
     chunk_record,
+    default_doc_id,
 )
 
 if TYPE_CHECKING:
     import pyarrow
     from ray.data import Dataset
 
-__all__ = ["CHUNK_COLUMNS", "DOCUMENT_FIELDS", "chunk_dataset", "document_chunk_rows"]
+__all__ = ["CHUNK_COLUMNS", "chunk_dataset", "document_chunk_rows"]
 
 _RAY_EXTRA: Final = "pip install 'langchain-asesoria[ray]'"
-
-#: Input columns copied into ``ChunkMetadata`` when present (and not null).
-DOCUMENT_FIELDS: Final = tuple(key for key in records.DOCUMENT_FIELDS if key != DOC_ID)
 
 _ARROW_TYPES: Final[Mapping[type, str]] = {str: "string", int: "int64"}
 
@@ -104,33 +111,43 @@ def _import(name: str) -> Any:
         ) from error
 
 
-def _pages(row: Mapping[str, Any], name: str) -> list[LoadedPage]:
-    """The document's pages from ``text``, ``pages`` or ``path``."""
+def _pages(
+    row: Mapping[str, Any], name: str, config: ChunkingConfig
+) -> tuple[list[LoadedPage], ChunkingConfig]:
+    """The document's pages from ``text``, ``pages`` or ``path``, and its config.
+
+    Headings are followed in Markdown only; a Markdown text's front matter is blanked.
+    """
     given = [key for key in ("text", "pages", "path") if row.get(key) is not None]
     if len(given) != 1:
         raise ConfigurationError(
             f"document {name!r}: a row needs exactly one of 'text', 'pages' or 'path', "
             f"got {given or 'none'}."
         )
-    if given[0] == "text":
-        return [LoadedPage(str(row["text"]), 1)]
-    if given[0] == "pages":
-        return [LoadedPage(str(text), number) for number, text in enumerate(row["pages"], 1)]
-    from langchain_asesoria.files import read_pages
+    if given[0] == "path":
+        from langchain_asesoria.files import file_kind, read_pages
 
-    return read_pages(Path(str(row["path"])))
+        path = Path(str(row["path"]))
+        markdown = config.detect_markdown_headings and file_kind(path) == "markdown"
+        return read_pages(path), replace(config, detect_markdown_headings=markdown)
+    texts = [row["text"]] if given[0] == "text" else row["pages"]
+    pages = [LoadedPage(str(text), number) for number, text in enumerate(texts, 1)]
+    if config.detect_markdown_headings and pages:
+        pages[0] = replace(pages[0], text=blank_front_matter(pages[0].text))
+    return pages, config
 
 
 def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
     doc_id = row.get(DOC_ID)
     if doc_id is None and row.get("path") is not None:
-        doc_id = Path(str(row["path"])).name
+        doc_id = default_doc_id(str(row["path"]))
     if not isinstance(doc_id, str):
         raise ConfigurationError(
             f"a document row needs a string 'doc_id' (or a 'path'), got {doc_id!r}; "
             f"its columns are {sorted(row)}."
         )
-    fields = {key: row[key] for key in DOCUMENT_FIELDS if row.get(key) is not None}
+    optional = (key for key in records.DOCUMENT_FIELDS if key != DOC_ID)
+    fields = {key: row[key] for key in optional if row.get(key) is not None}
     return ChunkMetadata(doc_id=doc_id, **fields)
 
 
@@ -149,9 +166,8 @@ def document_chunk_rows(
     """
     metadata = _metadata(row)
     try:
-        chunks = chunk_document(
-            _pages(row, metadata.doc_id), metadata, config=config, tokenization=tokenization
-        )
+        pages, config = _pages(row, metadata.doc_id, config)
+        chunks = chunk_document(pages, metadata, config=config, tokenization=tokenization)
     except AsesoriaError:
         raise
     except Exception as error:
@@ -209,7 +225,9 @@ def chunk_dataset(
     Each worker loads the tokenizer once: from ``model`` (as ``load_tokenization``: a
     model name, folder or ``tokenizer.json`` that every worker can reach) or from a
     picklable ``tokenization`` sent to it. Every output row equals the single-process
-    ``document_chunk_rows`` of its document.
+    ``document_chunk_rows`` of its document. Workers scale from one to ``concurrency``
+    and are not restarted: a worker that dies fails the run (chunking would fail the
+    same way again).
 
     Args:
         dataset: One row per document (see the module docstring for the columns).
@@ -217,34 +235,49 @@ def chunk_dataset(
         model: Where each worker loads the tokenizer from; default ``EMBEDDING_MODEL``.
         max_input_tokens: The model's limit, when its files declare none.
         tokenization: An already loaded tokenization instead of ``model``.
-        concurrency: Workers (Ray actors); default: the cluster's CPUs.
+        concurrency: At most this many workers (Ray actors); default: the cluster's
+            CPUs.
         batch_size: Documents per call of a worker.
         num_cpus: CPUs reserved per worker.
 
     Raises:
         MissingDependencyError: Ray Data is not installed (the ``ray`` extra).
         ConfigurationError: both ``model`` and ``tokenization``, or a bad ``batch_size``.
+        TokenizerLoadError: ``model`` is only on the Hugging Face Hub and the Hub cannot
+            be reached (checked here, before any worker starts).
     """
     ray = _import("ray")
     _import("ray.data")
     if model is not None and tokenization is not None:
         raise ConfigurationError("pass model or tokenization to chunk_dataset, not both.")
+    if tokenization is None:
+        from langchain_asesoria.settings import get_settings
+        from langchain_asesoria.tokenization._hub import check_model_available
+
+        check_model_available(model or get_settings().embedding_model)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise ConfigurationError(f"batch_size must be a positive integer, got {batch_size!r}.")
     if concurrency is None:
         cpus = ray.cluster_resources().get("CPU", 1) if ray.is_initialized() else default_workers()
         concurrency = max(int(cpus // max(num_cpus, 1e-9)), 1)
-    result: Dataset = dataset.map_batches(
-        _ChunkBatches,
-        batch_format="pyarrow",
-        batch_size=batch_size,
-        fn_constructor_kwargs={
-            "config": config,
-            "tokenization": tokenization,
-            "model": model,
-            "max_input_tokens": max_input_tokens,
-        },
-        concurrency=concurrency,
-        num_cpus=num_cpus,
-    )
+    with warnings.catch_warnings():
+        # Ray 2.60 deprecates passing actor options such as max_restarts this way, names
+        # no replacement for it, and removes the way in 2.64 (the ray extra stops below).
+        warnings.filterwarnings("ignore", "`ray_remote_args` is deprecated", DeprecationWarning)
+        result: Dataset = dataset.map_batches(
+            _ChunkBatches,
+            batch_format="pyarrow",
+            batch_size=batch_size,
+            fn_constructor_kwargs={
+                "config": config,
+                "tokenization": tokenization,
+                "model": model,
+                "max_input_tokens": max_input_tokens,
+            },
+            compute=ray.data.ActorPoolStrategy(min_size=1, max_size=concurrency),
+            num_cpus=num_cpus,
+            # Chunking is deterministic: a worker that died would die again. Actors that
+            # may restart also make Ray log an error-level line on every successful run.
+            max_restarts=0,
+        )
     return result

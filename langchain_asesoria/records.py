@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
+from pathlib import PurePath
 from typing import Final
 
 from langchain_asesoria.models import Chunk
@@ -38,9 +39,11 @@ __all__ = [
     "TOKEN_COUNT",
     "VIGENCIA",
     "MetadataValue",
+    "chunk_fields",
     "chunk_id",
     "chunk_metadata_record",
     "chunk_record",
+    "default_doc_id",
 ]
 
 MetadataValue = str | int | float | bool
@@ -82,6 +85,16 @@ DOCUMENT_FIELDS: Final = tuple(DOCUMENT_FIELD_TYPES)
 SECTION_PATH_SEPARATOR: Final = " > "
 
 
+def default_doc_id(source: str) -> str:
+    """A document's ``doc_id`` when none is given: its file name without the extension.
+
+    One rule for every entry point (``asesoria-split``, ``AsesoriaDocumentTransformer``,
+    ``ray.chunk_dataset``): ``docs/manual.pdf`` and ``manual.pdf`` both give
+    ``manual``. A name with no file name part is kept as it is.
+    """
+    return PurePath(source).stem or source
+
+
 def chunk_id(chunk: Chunk) -> str:
     """A stable id: the same document, span and model input give the same id.
 
@@ -95,13 +108,40 @@ def chunk_id(chunk: Chunk) -> str:
     return digest.hexdigest()[:32]
 
 
+def chunk_fields(chunk: Chunk) -> dict[str, MetadataValue]:
+    """The chunk's own provenance, without the document fields and the chunk id.
+
+    Keys: ``page``, ``page_end`` and ``chunk_index`` (when set), ``section_label`` and
+    ``section_path`` (when the chunk has a section), ``start_index``/``end_index``
+    (offsets in the joined text), ``token_count`` and ``overlap_tokens``.
+    """
+    meta = chunk.metadata
+    optional: dict[str, MetadataValue | None] = {
+        PAGE: meta.page,
+        PAGE_END: meta.page_end,
+        CHUNK_INDEX: meta.chunk_index,
+        SECTION_LABEL: meta.section_label,
+        SECTION_PATH: SECTION_PATH_SEPARATOR.join(meta.section_path) or None,
+    }
+    fields: dict[str, MetadataValue] = {
+        key: value for key, value in optional.items() if value is not None
+    }
+    fields.update(
+        {
+            START_INDEX: chunk.start,
+            END_INDEX: chunk.end,
+            TOKEN_COUNT: chunk.token_count,
+            OVERLAP_TOKENS: chunk.overlap_tokens,
+        }
+    )
+    return fields
+
+
 def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
     """The chunk's provenance and document fields as a flat, vector-store-safe dict.
 
-    Keys: the document fields that are set, ``page``, ``page_end``, ``chunk_index``,
-    ``section_label`` and ``section_path`` (when the chunk has a section),
-    ``start_index``/``end_index`` (offsets in the joined text), ``token_count``,
-    ``overlap_tokens`` and ``chunk_id``. The texts themselves are not included.
+    Keys: the document fields that are set, then ``chunk_fields`` and ``chunk_id``. The
+    texts themselves are not included.
     """
     meta = chunk.metadata
     record: dict[str, MetadataValue] = {DOC_ID: meta.doc_id, DOC_TYPE: meta.doc_type}
@@ -111,22 +151,10 @@ def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
         SOURCE_SCOPE: meta.source_scope,
         SESSION_ID: meta.session_id,
         VIGENCIA: meta.vigencia,
-        PAGE: meta.page,
-        PAGE_END: meta.page_end,
-        CHUNK_INDEX: meta.chunk_index,
-        SECTION_LABEL: meta.section_label,
-        SECTION_PATH: SECTION_PATH_SEPARATOR.join(meta.section_path) or None,
     }
     record.update({key: value for key, value in optional.items() if value is not None})
-    record.update(
-        {
-            START_INDEX: chunk.start,
-            END_INDEX: chunk.end,
-            TOKEN_COUNT: chunk.token_count,
-            OVERLAP_TOKENS: chunk.overlap_tokens,
-            CHUNK_ID: chunk_id(chunk),
-        }
-    )
+    record.update(chunk_fields(chunk))
+    record[CHUNK_ID] = chunk_id(chunk)
     return record
 
 

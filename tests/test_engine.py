@@ -455,7 +455,7 @@ def test_given_sections_that_fit_are_one_chunk_each():
             22,
             ["Hola mundo. Adiós", "amigo mío."],
             (r"\n\n", r"\n", r" "),
-            id="seed-order-paragraphs-lines-spaces",
+            id="specification-order-paragraphs-lines-spaces",
         ),
     ],
 )
@@ -798,10 +798,10 @@ def test_output_is_deterministic(tokenization: Tokenization):
     assert first == second
 
 
-# -- the seed's minimal example, with the byte-counting fake --------------------------------
+# -- the specification's minimal example, with the byte-counting fake ------------------------
 
 
-def test_seed_minimal_example():
+def test_the_specification_minimal_example():
     metadata = ChunkMetadata(
         doc_id="ejemplo",
         doc_type="official_guide",

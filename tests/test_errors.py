@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import pkgutil
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -226,3 +228,34 @@ def test_missing_dependency_names_the_extra(tmp_path: Path):
         load_tokenization(Settings(embedding_model=str(folder), embedding_max_tokens=128))
     assert "langchain-asesoria[transformers]" in str(caught.value)
     assert isinstance(caught.value, ImportError)
+
+
+def _every_error_class() -> set[type[AsesoriaError]]:
+    """Every ``AsesoriaError`` subclass defined in the package's importable modules."""
+    package = importlib.import_module("langchain_asesoria")
+    for module in pkgutil.walk_packages(package.__path__, "langchain_asesoria."):
+        if module.name.endswith("__main__"):  # runs the command line
+            continue
+        try:
+            importlib.import_module(module.name)
+        except ImportError:  # an optional extra that is not installed
+            continue
+    found: set[type[AsesoriaError]] = set()
+    pending: list[type[AsesoriaError]] = [AsesoriaError]
+    while pending:
+        kind = pending.pop()
+        if kind.__module__.startswith("langchain_asesoria") and kind not in found:
+            found.add(kind)
+            pending += kind.__subclasses__()
+    return found
+
+
+def test_the_error_tree_names_every_error_of_the_package() -> None:
+    tree = errors.__doc__ or ""
+    missing = sorted(
+        kind.__name__
+        for kind in _every_error_class()
+        if not re.search(rf"\b{kind.__name__}\b", tree)
+    )
+    assert missing == []
+    assert len(_every_error_class()) >= 25

@@ -192,3 +192,33 @@ def test_peers_run_once_per_size_and_overlap() -> None:
         "asesoria 192/24",
         "langchain-recursive 192/24",
     ]
+
+
+def test_every_run_skipped_evaluates_nothing_and_fails(
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    minilm_folder: Path,
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    code = main(args(project, "--run", "e5=256/32"))
+    err = capsys.readouterr().err
+    assert code == ExitCode.CONFIGURATION
+    assert "every run was skipped, so nothing was evaluated (e5: no network" in err
+    assert not (project / "out").exists()
+
+
+def test_progress_states_the_work_ahead_then_each_configuration(
+    project: Path, capsys: pytest.CaptureFixture[str], minilm_folder: Path
+) -> None:
+    pytest.importorskip("bm25s")
+    assert main(args(project, "--run", "bm25=48/8,96/12", "--k", "1,2")) == ExitCode.OK
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == (
+        "asesoria-eval: 2 configurations to evaluate (bm25) on 2 documents and 4 questions; "
+        "each indexes the whole corpus (a dense run embeds every chunk on the CPU: minutes "
+        "per configuration)"
+    )
+    assert lines[1] == "asesoria-eval: [1/2] [bm25] asesoria 48/8: chunking, indexing..."
+    assert re.match(r"asesoria-eval: \[1/2\] \[bm25\] asesoria 48/8: \d+ chunks, .*s\)$", lines[2])
+    assert lines[3].startswith("asesoria-eval: [2/2] [bm25] asesoria 96/12: chunking")

@@ -21,9 +21,9 @@ from langchain_asesoria.evaluation import (
     parse_questions,
     summarize,
 )
-from langchain_asesoria.evaluation.fakes import BagOfWordsEmbeddings
 from langchain_asesoria.evaluation.retrievers import SentenceTransformerEmbeddings, analyze
 from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
+from langchain_asesoria.langchain.testing import RecordingEmbeddings
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.testing import ByteTokenization
 
@@ -103,7 +103,7 @@ def test_bm25_end_to_end_on_a_tiny_corpus() -> None:
 
 class RecordingSetup:
     def __init__(self) -> None:
-        self.base = BagOfWordsEmbeddings()
+        self.base = RecordingEmbeddings()
         self.tokenization = ByteTokenization(
             512, document_prefix="passage: ", query_prefix="query: "
         )
@@ -131,12 +131,12 @@ def test_documents_are_embedded_unchanged_and_queries_prefixed_once() -> None:
 
 
 def test_dense_retriever_positions_and_depth() -> None:
-    index = DenseRetriever(BagOfWordsEmbeddings()).index(TEXTS)
+    index = DenseRetriever(RecordingEmbeddings()).index(TEXTS)
     hits = index.search("valor de rescate de los seguros de vida", 10)
     assert len(hits) == len(TEXTS)
     assert hits[0].position == 3
     assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
-    assert DenseRetriever(BagOfWordsEmbeddings()).index([]).search("x", 3) == []
+    assert DenseRetriever(RecordingEmbeddings()).index([]).search("x", 3) == []
 
 
 def test_sentence_transformers_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

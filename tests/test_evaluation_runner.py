@@ -141,14 +141,14 @@ def test_a_budget_above_the_model_limit_is_refused_before_any_indexing() -> None
     assert retriever.indexed == []
 
 
-def test_the_seed_candidates_are_refused_with_the_real_minilm_limit(
+def test_the_candidate_sizes_are_refused_with_the_real_minilm_limit(
     minilm: HuggingFaceTokenization,
 ) -> None:
-    from langchain_asesoria import SEED_CANDIDATES
+    from langchain_asesoria import SIZE_CANDIDATES
 
     run = Run(
         RetrievalSetup("minilm", KeywordRetriever(), minilm, "all-MiniLM-L6-v2", "rev"),
-        tuple(Candidate(AsesoriaChunker(), config) for config in SEED_CANDIDATES),
+        tuple(Candidate(AsesoriaChunker(), config) for config in SIZE_CANDIDATES),
     )
     with pytest.raises(ModelLimitError) as raised:
         check_runs([run])

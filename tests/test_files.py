@@ -17,13 +17,13 @@ from langchain_asesoria.files import (
     NoTextLayerError,
     TextEncodingError,
     UnsupportedFileError,
-    blank_front_matter,
     file_kind,
     iter_pages,
     page_count,
     read_pages,
+    read_text,
 )
-from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 pypdf = pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 
@@ -177,6 +177,39 @@ def test_a_utf8_bom_is_dropped(tmp_path: Path) -> None:
     assert read_pages(path)[0].text == "hola"
 
 
+@pytest.mark.parametrize(
+    ("data", "encoding", "text"),
+    [
+        ("\ufeffAño\r\nDos".encode(), "utf-8", "Año\r\nDos"),
+        ("Año\rDos\n".encode(), "utf-8", "Año\rDos\n"),
+        ("\ufeffAño".encode("utf-16"), "utf-16", "Año"),
+        ("Año".encode("latin-1"), "latin-1", "Año"),
+    ],
+    ids=["bom-crlf", "lone-cr", "utf-16", "latin-1"],
+)
+def test_read_text_is_the_text_offsets_count(
+    tmp_path: Path, data: bytes, encoding: str, text: str
+) -> None:
+    """Decoded, a leading BOM dropped, line endings untouched (unlike open()'s text mode)."""
+    path = write(tmp_path, "doc.txt", data)
+    assert read_text(path, encoding) == text
+
+
+def test_chunk_offsets_are_positions_in_read_text(tmp_path: Path) -> None:
+    body = "Primer párrafo del documento.\r\n\r\nSegundo párrafo, algo más largo.\r\n" * 6
+    path = write(tmp_path, "bom.md", ("\ufeff" + body).encode())
+    chunks = chunk_document(
+        read_pages(path),
+        ChunkMetadata(doc_id="bom"),
+        config=ChunkingConfig(24, 4),
+        tokenization=WordTokenization(512),
+    )
+    assert len(chunks) > 2
+    text = read_text(path)
+    assert text == body
+    assert all(text[c.start : c.end] == c.text for c in chunks)
+
+
 @pytest.mark.parametrize("name", ["latin1.txt", "latin1.md"])
 def test_a_wrong_encoding_is_a_clear_error_naming_the_file(tmp_path: Path, name: str) -> None:
     path = write(tmp_path, name, "año".encode("latin-1"))
@@ -189,23 +222,6 @@ def test_a_wrong_encoding_is_a_clear_error_naming_the_file(tmp_path: Path, name:
 def test_a_missing_file_is_a_document_error(tmp_path: Path) -> None:
     with pytest.raises(DocumentReadError, match="no such file"):
         read_pages(tmp_path / "absent.md")
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("---\ntitle: x\n---\n# T\n", "   \n        \n   \n# T\n"),
-        ("---\r\na: 1\r\n...\r\nbody", "   \r\n    \r\n   \r\nbody"),
-        ("# No front matter\n---\n", "# No front matter\n---\n"),
-        ("---\nnever closed\n", "---\nnever closed\n"),
-        ("text\n---\na: 1\n---\n", "text\n---\na: 1\n---\n"),
-    ],
-    ids=["yaml", "crlf-dots", "none", "unclosed", "not-leading"],
-)
-def test_front_matter_is_blanked_keeping_offsets(text: str, expected: str) -> None:
-    blanked = blank_front_matter(text)
-    assert blanked == expected
-    assert len(blanked) == len(text)
 
 
 def test_markdown_front_matter_is_never_chunked() -> None:

@@ -12,9 +12,10 @@ is computed independently of the engine:
   justifies (``test_properties.run``);
 - anything else (a ``TypeError`` from deep inside, a hang) is a failure.
 
-Text is random Unicode from every plane (lone surrogates excepted: a known bug, see
-``test_bad_input``), mixed with the Spanish-like text of ``strategies`` and with
-hostile snippets (control characters, BOM, combining marks, bidi controls, emoji).
+Text is random Unicode from every plane (lone surrogates excepted: a page holding one is
+refused with ``InvalidPagesError``, a row of ``test_bad_input``), mixed with the
+Spanish-like text of ``strategies`` and with hostile snippets (control characters, BOM,
+combining marks, bidi controls, emoji).
 
 This is the short run for CI. The long, coverage-guided run feeds the same strategy
 and oracle from libFuzzer through ``benchmarks/fuzz_atheris.py`` (``fuzz_one_input``);

@@ -62,3 +62,38 @@ def test_importing_the_adapters_does_not_import_heavy_extras() -> None:
         "transformers",
         "sentence_transformers",
     }
+
+
+LANGCHAIN_CLASSES = (
+    "AsesoriaDocumentTransformer",
+    "AsesoriaEmbeddings",
+    "AsesoriaTextSplitter",
+    "PdfPageLoader",
+    "TextFileLoader",
+)
+
+
+@pytest.mark.parametrize("name", LANGCHAIN_CLASSES)
+def test_the_langchain_classes_are_importable_from_the_top_level(name: str) -> None:
+    import langchain_asesoria
+
+    namespace: dict[str, object] = {}
+    exec(f"from langchain_asesoria import {name}", namespace)
+    assert namespace[name] is getattr(adapters, name)
+    assert name in langchain_asesoria.__all__
+
+
+def test_importing_the_package_does_not_import_langchain_until_a_class_is_used() -> None:
+    assert not _modules_after("import langchain_asesoria") & {
+        "langchain_core",
+        "langchain_text_splitters",
+    }
+    loaded = _modules_after("from langchain_asesoria import AsesoriaTextSplitter")
+    assert {"langchain_core", "langchain_text_splitters"} <= loaded
+
+
+def test_an_unknown_top_level_name_is_an_attribute_error() -> None:
+    import langchain_asesoria
+
+    with pytest.raises(AttributeError, match="no attribute 'AsesoriaSplitter'"):
+        _ = langchain_asesoria.AsesoriaSplitter  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from langchain_core.vectorstores import InMemoryVectorStore
 from langchain_asesoria import ChunkingConfig, InvalidPagesError
 from langchain_asesoria.langchain import AsesoriaDocumentTransformer
 from langchain_asesoria.langchain.testing import RecordingEmbeddings
-from langchain_asesoria.records import DOC_ID, PAGE, PAGE_END
+from langchain_asesoria.records import PAGE, PAGE_END, SOURCE
 from langchain_asesoria.testing import WordTokenization
 
 TEXTS = {
@@ -104,7 +104,7 @@ def test_ainvoke() -> None:
 
 def test_stream_yields_one_list_per_source() -> None:
     parts = list(make_transformer().stream(load_all(SOURCES)))
-    assert [{d.metadata[DOC_ID] for d in part} for part in parts] == [{s} for s in SOURCES]
+    assert [{d.metadata[SOURCE] for d in part} for part in parts] == [{s} for s in SOURCES]
     assert [d for part in parts for d in part] == expected_for(SOURCES)
 
 
@@ -131,7 +131,7 @@ def test_streaming_chain_chunks_each_source_before_loading_the_next_but_one() ->
 
     def record(parts: Iterator[list[Document]]) -> Iterator[int]:
         for part in parts:
-            events.append(f"chunks {part[0].metadata[DOC_ID]}")
+            events.append(f"chunks {part[0].metadata[SOURCE]}")
             yield len(part)
 
     chain = RunnableGenerator(lazy_loader) | make_transformer() | RunnableGenerator(record)
@@ -159,12 +159,12 @@ def test_lazy_transform_documents_holds_one_source_at_a_time() -> None:
 
     seen: list[tuple[str, int]] = []
     for chunk in make_transformer().lazy_transform_documents(documents()):
-        source = chunk.metadata[DOC_ID]
+        source = chunk.metadata[SOURCE]
         # when a source's chunk comes out, at most one page of the next source is loaded
         loaded_after = pulled[len(pulled) - pulled[::-1].index(source) :]
         assert len(loaded_after) <= 1
         seen.append((source, chunk.metadata[PAGE]))
-    assert [s for s, _ in seen] == [d.metadata[DOC_ID] for d in expected_for(SOURCES)]
+    assert [s for s, _ in seen] == [d.metadata[SOURCE] for d in expected_for(SOURCES)]
 
 
 def test_lazy_transform_documents_builds_one_chunk_document_at_a_time(
@@ -216,7 +216,7 @@ def test_lazy_streaming_refuses_a_source_that_comes_back() -> None:
     with pytest.raises(InvalidPagesError, match="arrive again"):
         list(make_transformer().stream(interleaved))
     chunks = make_transformer().invoke(interleaved)  # the eager path groups them
-    assert {(d.metadata[DOC_ID], d.metadata[PAGE_END]) for d in chunks} >= {("renta.pdf", 3)}
+    assert {(d.metadata[SOURCE], d.metadata[PAGE_END]) for d in chunks} >= {("renta.pdf", 3)}
 
 
 def test_lazy_streaming_orders_the_pages_of_each_source() -> None:
@@ -227,25 +227,59 @@ def test_lazy_streaming_orders_the_pages_of_each_source() -> None:
 
 class _Runs(BaseCallbackHandler):
     def __init__(self) -> None:
-        self.ends: list[Any] = []
+        self.starts: list[Any] = []
+        self.ends: list[tuple[Any, Any]] = []
         self.errors: list[BaseException] = []
 
+    def on_chain_start(self, serialized: Any, inputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
+        self.starts.append(inputs)
+
     def on_chain_end(self, outputs: Any, *, run_id: UUID, **kwargs: Any) -> None:
-        self.ends.append(outputs)
+        self.ends.append((kwargs.get("inputs"), outputs))
 
     def on_chain_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> None:
         self.errors.append(error)
 
 
-def test_streaming_reports_a_summary_to_callbacks() -> None:
+def test_a_streamed_run_traces_the_documents_in_and_out() -> None:
     runs = _Runs()
     transformer = make_transformer()
-    list(transformer.stream(load_all(SOURCES), {"callbacks": [runs]}))
-    total = len(expected_for(SOURCES))
-    assert runs.ends == [{"sources": 3, "chunks": total}]
+    pages = load_all(SOURCES)
+    list(transformer.stream(pages, {"callbacks": [runs]}))
+    assert runs.ends == [(pages, expected_for(SOURCES))]
     with pytest.raises(InvalidPagesError):
         list(transformer.stream(["x"], {"callbacks": [runs]}))  # type: ignore[list-item]
     assert len(runs.errors) == 1
+
+
+def test_a_streamed_chain_traces_each_page_it_received() -> None:
+    """A loader step streams one page at a time: the run's input is every page."""
+    runs = _Runs()
+
+    def lazy_loader(paths: Iterator[list[str]]) -> Iterator[Document]:
+        for batch in paths:
+            for source in batch:
+                yield from load(source)
+
+    chain = RunnableGenerator(lazy_loader) | make_transformer().with_config(callbacks=[runs])
+    parts = list(chain.stream(SOURCES))
+    inputs, outputs = runs.ends[-1]
+    assert inputs == load_all(SOURCES)
+    assert outputs == [d for part in parts for d in part] == expected_for(SOURCES)
+
+
+def test_astream_events_emit_one_stream_event_per_source() -> None:
+    async def events() -> list[dict[str, Any]]:
+        transformer = make_transformer()
+        return [event async for event in transformer.astream_events(load_all(SOURCES))]
+
+    seen = asyncio.run(events())
+    streamed = [e["data"]["chunk"] for e in seen if e["event"] == "on_chain_stream"]
+    assert [{d.metadata[SOURCE] for d in part} for part in streamed] == [{s} for s in SOURCES]
+    (start,) = [e for e in seen if e["event"] == "on_chain_start"]
+    (end,) = [e for e in seen if e["event"] == "on_chain_end"]
+    assert start["data"]["input"] == load_all(SOURCES)
+    assert end["data"]["output"] == expected_for(SOURCES)
 
 
 def test_schemas_name_documents() -> None:

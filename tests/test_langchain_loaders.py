@@ -9,6 +9,7 @@ import pytest
 from langchain_core.documents import Document
 
 from langchain_asesoria import ChunkingConfig, HuggingFaceTokenization, MissingDependencyError
+from langchain_asesoria.files import read_text
 from langchain_asesoria.langchain import (
     PAGE_LABEL,
     AsesoriaDocumentTransformer,
@@ -66,6 +67,15 @@ def test_text_file_loader_gives_one_document() -> None:
     [document] = TextFileLoader(MARKDOWN).load()
     assert document.metadata == {"source": str(MARKDOWN)}
     assert document.page_content == MARKDOWN.read_text(encoding="utf-8")
+
+
+def test_text_file_loader_reads_the_text_the_command_line_reads(tmp_path: Path) -> None:
+    """A BOM dropped and line endings kept (read_text): offsets agree with asesoria-split."""
+    path = tmp_path / "nota.txt"
+    path.write_bytes("\ufeffUno.\r\nDos.\rTres.\n".encode())
+    [document] = TextFileLoader(path).load()
+    assert document.page_content == "Uno.\r\nDos.\rTres.\n" == read_text(path)
+    assert TextFileLoader(path, encoding="utf-8").load() == [document]
 
 
 def test_real_pdf_chunks_carry_the_real_pages(

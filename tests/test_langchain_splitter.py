@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from langchain_asesoria import (
     BudgetError,
     ChunkingConfig,
     ConfigurationError,
+    ContextTooLongError,
     IndivisibleCharacterError,
     MissingSettingError,
     ModelLimitError,
@@ -307,3 +309,152 @@ def test_property_offsets_budget_order_and_coverage(
         for position in range(metadata[START_INDEX], metadata[END_INDEX]):
             covered[position] = True
     assert all(covered[i] for i, char in enumerate(text) if not char.isspace())
+
+
+# -- LangChain's conventions ----------------------------------------------------------------
+
+
+def test_langchain_base_arguments_map_onto_the_config() -> None:
+    tokenization = WordTokenization(512)
+    langchain_style = AsesoriaTextSplitter(
+        tokenization, chunk_size=30, chunk_overlap=15, add_start_index=True, strip_whitespace=True
+    )
+    assert langchain_style.config == ChunkingConfig(max_tokens=30, overlap_tokens=15)
+    assert (langchain_style._chunk_size, langchain_style._chunk_overlap) == (30, 15)
+    expected = splitter(30, 15, tokenization=tokenization).create_documents([REPEATED])
+    assert langchain_style.create_documents([REPEATED]) == expected
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "config"),
+    [
+        ({"chunk_size": 30}, ChunkingConfig(30, 0)),
+        ({"max_tokens": 30, "overlap_tokens": 4}, ChunkingConfig(30, 4)),
+        (
+            {"chunk_size": 30, "detect_markdown_headings": True, "section_context": "label"},
+            ChunkingConfig(30, 0, detect_markdown_headings=True, section_context="label"),
+        ),
+    ],
+)
+def test_chunking_config_fields_are_keywords_too(
+    kwargs: dict[str, Any], config: ChunkingConfig
+) -> None:
+    assert AsesoriaTextSplitter(WordTokenization(512), **kwargs).config == config
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "match"),
+    [
+        ((), {"chunk_size": 30, "length_function": len}, "length_function=<built-in function"),
+        ((), {"chunk_size": 30, "keep_separator": True}, "keep_separator=True cannot apply"),
+        ((), {"chunk_size": 30, "strip_whitespace": False}, "strip_whitespace=False cannot"),
+        ((), {"chunk_overlap": 4}, "chunk_size is required"),
+        ((), {}, "chunk_size is required"),
+        ((), {"chunk_size": 30, "max_tokens": 30}, "give chunk_size or max_tokens, not both"),
+        ((), {"chunk_size": 30, "separator": "\n"}, "unknown argument"),
+        ((ChunkingConfig(30, 0),), {"chunk_size": 30}, "a ChunkingConfig and the keywords"),
+        ((256,), {}, "config must be a ChunkingConfig, got int"),
+        ((), {"chunk_size": 30, "on_error": "ignore"}, "on_error must be 'raise' or 'skip'"),
+    ],
+)
+def test_what_an_exact_token_splitter_cannot_honour_is_a_value_error(
+    args: tuple[Any, ...], kwargs: dict[str, Any], match: str
+) -> None:
+    with pytest.raises(ConfigurationError, match=match) as caught:
+        AsesoriaTextSplitter(WordTokenization(512), *args, **kwargs)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_add_start_index_false_leaves_the_offsets_out() -> None:
+    instance = AsesoriaTextSplitter(WordTokenization(512), chunk_size=30, add_start_index=False)
+    documents = instance.create_documents([REPEATED])
+    assert documents
+    for document in documents:
+        assert START_INDEX not in document.metadata
+        assert END_INDEX not in document.metadata
+        assert TOKEN_COUNT in document.metadata
+
+
+def test_from_huggingface_tokenizer_takes_the_base_keywords(minilm_folder: Path) -> None:
+    tokenizer = Tokenizer.from_file(str(minilm_folder / "tokenizer.json"))
+    instance = AsesoriaTextSplitter.from_huggingface_tokenizer(
+        tokenizer,
+        chunk_size=48,
+        chunk_overlap=8,
+        max_input_tokens=256,
+        add_start_index=True,
+        strip_whitespace=True,
+    )
+    assert instance.config == ChunkingConfig(48, 8)
+    assert_exact(REPEATED, instance.create_documents([REPEATED]))
+
+
+@pytest.mark.parametrize("tokenizer", ["foo", b"foo", 42, object()])
+def test_from_huggingface_tokenizer_refuses_what_is_not_a_tokenizer_with_a_value_error(
+    tokenizer: object,
+) -> None:
+    with pytest.raises(ValueError, match=r"needs a tokenizers\.Tokenizer or a transformers"):
+        AsesoriaTextSplitter.from_huggingface_tokenizer(tokenizer, chunk_size=48)
+
+
+def test_a_model_name_is_pointed_to_the_constructors_that_take_one() -> None:
+    with pytest.raises(ConfigurationError, match=r"from_settings\(\)"):
+        AsesoriaTextSplitter.from_huggingface_tokenizer("foo", chunk_size=48)
+
+
+def test_an_empty_metadatas_list_means_no_metadata() -> None:
+    instance = splitter()
+    assert instance.create_documents(["Un texto.", "Otro."], []) == instance.create_documents(
+        ["Un texto.", "Otro."]
+    )
+
+
+def test_repr_names_the_model_and_the_budget() -> None:
+    instance = AsesoriaTextSplitter(ByteTokenization(512), chunk_size=30, chunk_overlap=4)
+    assert repr(instance) == (
+        "AsesoriaTextSplitter(tokenization='fake-bytes', max_tokens=30, overlap_tokens=4, "
+        "page_content='text', on_error='raise')"
+    )
+
+
+# -- on_error ---------------------------------------------------------------------------------
+
+TITLE_TOO_LONG = "# " + "Título muy largo " * 20 + "\n\nCuerpo del texto."
+
+
+def _headings_splitter(**options: Any) -> AsesoriaTextSplitter:
+    """The whole heading path as context: a long title cannot fit (compact would shorten it)."""
+    return AsesoriaTextSplitter(
+        WordTokenization(512),
+        chunk_size=24,
+        detect_markdown_headings=True,
+        section_context="path",
+        **options,
+    )
+
+
+def test_one_text_whose_context_cannot_fit_stops_the_batch_by_default() -> None:
+    inputs = [
+        Document(page_content="Primer texto breve.", metadata={"source": "a.md"}),
+        Document(page_content=TITLE_TOO_LONG, metadata={"source": "b.md"}),
+    ]
+    with pytest.raises(ContextTooLongError, match=r"b\.md"):
+        _headings_splitter().split_documents(inputs)
+
+
+def test_on_error_skip_leaves_it_out_with_a_warning_naming_it(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    inputs = [
+        Document(page_content="Primer texto breve.", metadata={"source": "a.md"}),
+        Document(page_content=TITLE_TOO_LONG, metadata={"source": "b.md"}),
+        Document(page_content="Tercer texto breve.", metadata={"source": "c.md"}),
+    ]
+    with caplog.at_level(logging.WARNING, logger="langchain_asesoria"):
+        documents = _headings_splitter(on_error="skip").split_documents(inputs)
+    assert [d.metadata["source"] for d in documents] == ["a.md", "c.md"]
+    (record,) = caplog.records
+    assert record.levelno == logging.WARNING
+    assert "skipped document 'b.md'" in record.getMessage()
+    assert "ContextTooLong" in type(record.args[1]).__name__  # type: ignore[index]
+    assert _headings_splitter(on_error="skip").split_text(TITLE_TOO_LONG) == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -152,8 +153,8 @@ def test_documents_without_page_are_one_page_sources() -> None:
     ]
     documents = transformer().transform_documents(inputs)
     assert [(d.metadata[DOC_ID], d.metadata[PAGE], d.metadata[PAGE_END]) for d in documents] == [
-        ("a.txt", 1, 1),
-        ("b.txt", 1, 1),
+        ("a", 1, 1),
+        ("b", 1, 1),
     ]
 
 
@@ -214,7 +215,7 @@ def test_document_fields_come_from_arguments() -> None:
         doc_type="official_guide", tax="IRPF", fiscal_year=2023, vigencia="2023"
     ).transform_documents(pdf_pages())
     for document in documents:
-        assert document.metadata[DOC_ID] == "manual.pdf"
+        assert document.metadata[DOC_ID] == "manual"  # the file name without extension
         assert document.metadata[DOC_TYPE] == "official_guide"
         assert document.metadata[TAX] == "IRPF"
         assert document.metadata[FISCAL_YEAR] == 2023
@@ -426,3 +427,72 @@ def test_property_pages_offsets_coverage_and_order(
         assert 0 <= metadata[OVERLAP_TOKENS] <= overlap
         covered[start:end] = [True] * (end - start)
     assert all(covered[i] for i, char in enumerate(text) if not char.isspace())
+
+
+# -- Markdown front matter, as on the command line -------------------------------------------
+
+YAML_FRONT_MATTER = "---\ntitle: Ley de ejemplo\ntax: IP\n---\n# Ley\n\nArtículo único. Texto."
+FALSE_FRONT_MATTER = "---\n# Capítulo 1\n\nTexto que no es YAML.\n\n---\n\nMás texto.\n"
+
+
+def _markdown(text: str, source: str = "ley.md") -> list[Document]:
+    return [Document(page_content=text, metadata={"source": source})]
+
+
+def test_a_markdown_source_has_its_yaml_front_matter_blanked() -> None:
+    documents = transformer(64, 0, detect_markdown_headings=True).invoke(
+        _markdown(YAML_FRONT_MATTER)
+    )
+    assert documents
+    assert not any("title:" in d.metadata[TEXT] for d in documents)
+    for document in documents:  # offsets are still positions in the loaded text
+        start, end = document.metadata[START_INDEX], document.metadata[END_INDEX]
+        assert YAML_FRONT_MATTER[start:end] == document.metadata[TEXT]
+
+
+def test_markdown_that_only_looks_like_front_matter_is_chunked_whole() -> None:
+    documents = transformer(400, 0).invoke(_markdown(FALSE_FRONT_MATTER))
+    chunked = " ".join(d.metadata[TEXT] for d in documents)
+    for words in ("# Capítulo 1", "Texto que no es YAML.", "Más texto."):
+        assert words in chunked
+
+
+def test_front_matter_is_blanked_in_markdown_sources_only() -> None:
+    documents = transformer(400, 0).invoke(_markdown(YAML_FRONT_MATTER, source="ley.txt"))
+    assert "title: Ley de ejemplo" in documents[0].metadata[TEXT]
+
+
+# -- on_error ---------------------------------------------------------------------------------
+
+TITLE_TOO_LONG = "# " + "Título muy largo " * 20 + "\n\nCuerpo del texto."
+
+
+def _sources() -> list[Document]:
+    return [*pdf_pages("a.pdf"), *_markdown(TITLE_TOO_LONG, "b.md"), *pdf_pages("c.pdf")]
+
+
+def test_one_source_that_cannot_fit_stops_the_run_by_default() -> None:
+    with pytest.raises(ContextTooLongError, match=r"b\.md"):
+        transformer(24, 0, detect_markdown_headings=True, section_context="path").invoke(_sources())
+
+
+def test_on_error_skip_chunks_the_other_sources_and_warns(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    skipping = transformer(
+        24, 0, detect_markdown_headings=True, section_context="path", on_error="skip"
+    )
+    with caplog.at_level(logging.WARNING, logger="langchain_asesoria"):
+        documents = skipping.invoke(_sources())
+        lazy = list(skipping.lazy_transform_documents(_sources()))
+    assert {d.metadata[DOC_ID] for d in documents} == {"a", "c"}
+    assert lazy == documents
+    assert [r.getMessage()[:28] for r in caplog.records] == ["skipped document 'b.md', whi"] * 2
+    assert all(r.levelno == logging.WARNING for r in caplog.records)
+
+
+def test_repr_names_the_model_the_budget_and_the_modes() -> None:
+    assert repr(transformer(24, 6, ByteTokenization(512), on_error="skip")) == (
+        "AsesoriaDocumentTransformer(tokenization='fake-bytes', max_tokens=24, "
+        "overlap_tokens=6, page_content='embedding_text', on_error='skip')"
+    )

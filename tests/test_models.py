@@ -10,7 +10,7 @@ import pytest
 
 from langchain_asesoria import (
     DEFAULT_SEPARATORS,
-    SEED_CANDIDATES,
+    SIZE_CANDIDATES,
     ChunkingConfig,
     ChunkMetadata,
     ConfigurationError,
@@ -189,13 +189,13 @@ def test_overlap_message_names_the_value_and_the_fix():
     assert "lower the overlap" in message
 
 
-def test_seed_candidates_are_the_three_experiments():
-    assert [(c.max_tokens, c.overlap_tokens) for c in SEED_CANDIDATES] == [
+def test_size_candidates_are_the_three_experiments():
+    assert [(c.max_tokens, c.overlap_tokens) for c in SIZE_CANDIDATES] == [
         (256, 32),
         (384, 48),
         (480, 64),
     ]
-    for candidate in SEED_CANDIDATES:
+    for candidate in SIZE_CANDIDATES:
         assert candidate == ChunkingConfig(
             max_tokens=candidate.max_tokens, overlap_tokens=candidate.overlap_tokens
         )

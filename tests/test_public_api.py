@@ -15,8 +15,8 @@ import pytest
 import langchain_asesoria
 from langchain_asesoria import errors
 
-#: The names of the seed and of SPEC.md's "Public API" section.
-SEED_NAMES = (
+#: The names of the AsesorIA chunking specification (SPEC.md's "Public API" section).
+SPECIFICATION_NAMES = (
     "LoadedPage",
     "ChunkMetadata",
     "SectionSpan",
@@ -56,8 +56,8 @@ def _run(code: str) -> str:
     return result.stdout.strip()
 
 
-@pytest.mark.parametrize("name", SEED_NAMES)
-def test_seed_names_are_exported(name: str):
+@pytest.mark.parametrize("name", SPECIFICATION_NAMES)
+def test_specification_names_are_exported(name: str):
     assert name in langchain_asesoria.__all__
     assert name in (langchain_asesoria.__doc__ or "")
 

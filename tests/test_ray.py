@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -102,3 +106,49 @@ def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(module.importlib, "import_module", missing)
     with pytest.raises(MissingDependencyError, match=r"langchain-asesoria\[ray\]"):
         chunk_dataset(object(), config=CONFIG)  # type: ignore[arg-type]
+
+
+def test_a_successful_run_logs_no_error_line(tmp_path: Path, minilm_folder: Path) -> None:
+    """Ray logs an error-level line for workers it may restart; ours are never restarted."""
+    code = (
+        "import ray\n"
+        "from langchain_asesoria import ChunkingConfig\n"
+        "from langchain_asesoria.ray import chunk_dataset\n"
+        "ray.init(num_cpus=1, include_dashboard=False)\n"
+        "rows = ray.data.from_items([{'doc_id': 'a', 'text': 'Texto breve. ' * 200}])\n"
+        "config = ChunkingConfig(max_tokens=128, overlap_tokens=16)\n"
+        f"chunks = chunk_dataset(rows, config=config, model={str(minilm_folder)!r})\n"
+        "print('chunks', chunks.count())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", "RAY_AUTH_MODE": "disabled"},
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert re.search(r"^chunks [1-9]\d*$", result.stdout, re.MULTILINE)
+    errors = [line for line in result.stderr.splitlines() if re.search(r"\bE \d+|\bERROR\b", line)]
+    assert errors == []
+
+
+def test_path_rows_follow_the_command_line_rules(
+    tmp_path: Path, minilm_512: HuggingFaceTokenization
+) -> None:
+    """doc_id from the file name without extension; headings in Markdown files only."""
+    markdown = tmp_path / "ley.md"
+    markdown.write_text("---\ntitle: Ley\n---\n# Ley\n\nArtículo único.", encoding="utf-8")
+    text = tmp_path / "nota.txt"
+    text.write_text("# No es un título\n\nTexto de la nota.", encoding="utf-8")
+    config = ChunkingConfig(max_tokens=128, overlap_tokens=0, detect_markdown_headings=True)
+    (law,) = document_chunk_rows({"path": str(markdown)}, config=config, tokenization=minilm_512)
+    (note,) = document_chunk_rows({"path": str(text)}, config=config, tokenization=minilm_512)
+    assert (law["doc_id"], law["section_path"], law["text"]) == (
+        "ley",
+        "Ley",
+        "# Ley\n\nArtículo único.",
+    )
+    assert (note["doc_id"], "section_path" in note) == ("nota", False)

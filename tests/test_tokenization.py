@@ -15,7 +15,7 @@ import pytest
 from tokenizers import Tokenizer
 
 from langchain_asesoria import (
-    SEED_CANDIDATES,
+    SIZE_CANDIDATES,
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
@@ -402,7 +402,7 @@ def test_from_transformers_with_a_plain_object():
         HuggingFaceTokenization.from_transformers(object())
 
 
-# -- the seed's three candidate configurations on a real multi-page Spanish law -------------------
+# -- the three candidate sizes on a real multi-page Spanish law -------------------
 
 
 def _check_chunks(
@@ -433,9 +433,9 @@ METADATA = ChunkMetadata(
 
 @pytest.mark.parametrize("detect", [False, True], ids=["plain", "markdown"])
 @pytest.mark.parametrize(
-    "config", SEED_CANDIDATES, ids=[f"{c.max_tokens}/{c.overlap_tokens}" for c in SEED_CANDIDATES]
+    "config", SIZE_CANDIDATES, ids=[f"{c.max_tokens}/{c.overlap_tokens}" for c in SIZE_CANDIDATES]
 )
-def test_seed_candidates_with_minilm_512(
+def test_candidate_sizes_with_minilm_512(
     minilm_512: HuggingFaceTokenization,
     boe_pages: list[LoadedPage],
     config: ChunkingConfig,
@@ -448,9 +448,9 @@ def test_seed_candidates_with_minilm_512(
 
 
 @pytest.mark.parametrize(
-    ("config", "refused"), list(zip(SEED_CANDIDATES, [False, True, True], strict=True))
+    ("config", "refused"), list(zip(SIZE_CANDIDATES, [False, True, True], strict=True))
 )
-def test_seed_candidates_against_the_real_256_limit(
+def test_candidate_sizes_against_the_real_256_limit(
     minilm: HuggingFaceTokenization,
     boe_pages: list[LoadedPage],
     config: ChunkingConfig,
@@ -466,7 +466,7 @@ def test_seed_candidates_against_the_real_256_limit(
 
 @pytest.fixture(scope="module")
 def e5() -> HuggingFaceTokenization:
-    """The seed's provisional model, from the Hub (or its local cache)."""
+    """The provisional model of the chunking specification, from the Hub (or its local cache)."""
     settings = Settings(embedding_model="intfloat/multilingual-e5-base", embedding_max_tokens=None)
     return load_tokenization(settings)
 
@@ -477,9 +477,9 @@ def e5() -> HuggingFaceTokenization:
     reason="set RUN_TOKENIZER_INTEGRATION=1 to download the multilingual-e5-base tokenizer",
 )
 @pytest.mark.parametrize(
-    "config", SEED_CANDIDATES, ids=[f"{c.max_tokens}/{c.overlap_tokens}" for c in SEED_CANDIDATES]
+    "config", SIZE_CANDIDATES, ids=[f"{c.max_tokens}/{c.overlap_tokens}" for c in SIZE_CANDIDATES]
 )
-def test_seed_candidates_with_the_real_e5_tokenizer(
+def test_candidate_sizes_with_the_real_e5_tokenizer(
     e5: HuggingFaceTokenization, boe_pages: list[LoadedPage], config: ChunkingConfig
 ):
     assert e5.max_input_tokens == 512

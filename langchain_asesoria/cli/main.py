@@ -17,7 +17,7 @@ from pathlib import Path
 from langchain_asesoria.cli.config import (
     check_model_limit,
     choose_size,
-    load_model,
+    load_run_tokenization,
     load_settings,
 )
 from langchain_asesoria.cli.errors import ExitCode, exit_code_for
@@ -40,7 +40,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
     paths = expand_inputs(args.inputs, args.exclude)
     fields = resolver_from_args(args)
     size = choose_size(args, settings)
-    tokenization = load_model(args, settings)
+    tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
     job = SplitJob(tuple(paths), config, args.markdown_headings, tokenization, fields, args.strict)
     destination = None if args.output in (None, "-") else Path(args.output)
@@ -51,7 +51,9 @@ def _split(args: argparse.Namespace) -> ExitCode:
             reports = run_split(job, spool, progress)
         finally:
             progress.close()
-        spool.publish()
+        written = any(report.failure is None for report in reports)
+        if written:  # a run in which every file failed leaves no (empty) output behind
+            spool.publish()
     run = RunReport(
         tuple(reports),
         config.max_tokens,
@@ -63,7 +65,10 @@ def _split(args: argparse.Namespace) -> ExitCode:
         print(render_summary(run), file=sys.stderr)
         where = destination or "stdout"
         failed = f"; {len(run.failed)} failed (errors above)" if run.failed else ""
-        print(f"wrote {spool.records} chunks to {where}{failed}", file=sys.stderr)
+        if written:
+            print(f"wrote {spool.records} chunks to {where}{failed}", file=sys.stderr)
+        else:
+            print(f"wrote nothing to {where}: every file failed (errors above)", file=sys.stderr)
     return ExitCode.FILES_FAILED if run.failed else ExitCode.OK
 
 

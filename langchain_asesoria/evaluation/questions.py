@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, get_args
 
-from langchain_asesoria.errors import AsesoriaError
+from langchain_asesoria.errors import UsageError
 
 __all__ = [
     "QUESTION_KINDS",
@@ -73,7 +73,7 @@ _PASSAGE_KEYS: Final = frozenset({"doc_id", "start", "end", "passage", "answer",
 _SPACE: Final = re.compile(r"\s+")
 
 
-class QuestionFileError(AsesoriaError, ValueError):
+class QuestionFileError(UsageError):
     """A question file that cannot be used: the message names the file, line and field."""
 
 

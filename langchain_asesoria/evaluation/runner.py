@@ -10,6 +10,7 @@ plan that cannot be run as asked: a configuration above the model's limit is ref
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -372,7 +373,8 @@ def evaluate(
         ks: The ``k`` values of the tables; ``max(ks)`` results are retrieved.
         min_overlap: The relevance criterion (see ``metrics``).
         skipped: Setups that could not run, with the reason, to be reported.
-        progress: Called with one line per candidate.
+        progress: Called with the work ahead, then one line as each candidate starts
+            and one as it ends.
 
     Raises:
         ModelLimitError: a configuration above its model's limit (nothing is run).
@@ -385,16 +387,28 @@ def evaluate(
     check_runs(runs)
     validate_against_corpus(questions, {document.doc_id: document.text for document in corpus})
     depth = kept_ks[-1]
+    report = progress or _silent
+    total = sum(len(run.candidates) for run in runs)
+    names = ", ".join(run.setup.name for run in runs)
+    report(
+        f"{total} configuration{'' if total == 1 else 's'} to evaluate ({names}) on "
+        f"{len(corpus)} documents and {len(questions)} questions; each indexes the whole "
+        "corpus (a dense run embeds every chunk on the CPU: minutes per configuration)"
+    )
     results = []
+    done = 0
     for run in runs:
         candidates = []
         for candidate in run.candidates:
+            done += 1
+            report(f"[{done}/{total}] [{run.setup.name}] {candidate.label}: chunking, indexing...")
+            started = time.perf_counter()
             result = _run_candidate(corpus, questions, run.setup, candidate, depth, min_overlap)
-            if progress is not None:
-                progress(
-                    f"[{run.setup.name}] {result.label}: {result.chunks} chunks, "
-                    f"{result.tokens_stored} tokens, {len(questions)} questions"
-                )
+            report(
+                f"[{done}/{total}] [{run.setup.name}] {result.label}: {result.chunks} chunks, "
+                f"{result.tokens_stored} tokens, {len(questions)} questions "
+                f"({time.perf_counter() - started:.1f} s)"
+            )
             candidates.append(result)
         results.append(
             RunResult(
@@ -418,6 +432,10 @@ def evaluate(
         runs=tuple(results),
         skipped=tuple(skipped),
     )
+
+
+def _silent(line: str) -> None:
+    """The progress of a caller that asked for none."""
 
 
 def summarize(result: CandidateResult, depth: int) -> Scores:

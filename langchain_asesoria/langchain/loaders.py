@@ -16,7 +16,7 @@ from typing import Any, Literal
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
-from langchain_asesoria.files import open_pdf, page_text
+from langchain_asesoria.files import open_pdf, page_text, read_text
 
 __all__ = ["PdfPageLoader", "TextFileLoader"]
 
@@ -66,10 +66,17 @@ class PdfPageLoader(BaseLoader):
 class TextFileLoader(BaseLoader):
     """Loads a text file (Markdown, plain text) as one ``Document``.
 
+    Its text is ``files.read_text``'s, as on the command line: a leading byte-order mark
+    dropped and line endings kept as in the file, so the chunks' offsets are positions
+    in ``read_text(file_path)``.
+
     Args:
         file_path: The file; ``metadata["source"]`` is ``str(file_path)``, so a
             ``.md`` file is recognised as Markdown by the transformer.
         encoding: The file's encoding.
+
+    Raises (when loading): ``DocumentReadError`` (the file cannot be read) and
+        ``TextEncodingError`` (its bytes are not valid in ``encoding``).
     """
 
     def __init__(self, file_path: str | Path, *, encoding: str = "utf-8") -> None:
@@ -78,5 +85,5 @@ class TextFileLoader(BaseLoader):
 
     def lazy_load(self) -> Iterator[Document]:
         """The whole file as one ``Document`` without a page number."""
-        text = Path(self.file_path).read_text(encoding=self.encoding)
+        text = read_text(self.file_path, self.encoding)
         yield Document(page_content=text, metadata={"source": str(self.file_path)})

@@ -9,15 +9,16 @@ missing in a source of several documents, is an error, never a guess.
 
 Document fields (``doc_id``, ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``,
 ``session_id``, ``vigencia``) come from the pages' metadata, else from defaults given
-as arguments; ``doc_id`` falls back on the source itself (or, without a source, on a
-hash of the text), so the same input always gets the same id.
+as arguments; ``doc_id`` falls back on the source's file name without its extension
+(``records.default_doc_id``, as on the command line), or, without a source, on a hash
+of the text, so the same input always gets the same id.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Any, Final, TypeVar
 
@@ -29,6 +30,7 @@ from langchain_asesoria.errors import (
     InvalidPagesError,
     PrivacyError,
 )
+from langchain_asesoria.front_matter import blank_front_matter
 from langchain_asesoria.models import ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
     DOC_ID,
@@ -36,6 +38,7 @@ from langchain_asesoria.records import (
     DOCUMENT_FIELDS,
     SESSION_ID,
     SOURCE_SCOPE,
+    default_doc_id,
 )
 
 __all__ = [
@@ -47,8 +50,6 @@ __all__ = [
     "group_sources",
     "with_source",
 ]
-
-#: The document-level fields of ``ChunkMetadata``, read from metadata or arguments.
 
 #: Fields whose disagreement between metadata and arguments could leak a document.
 _PRIVACY_FIELDS: Final = frozenset({SOURCE_SCOPE, SESSION_ID})
@@ -182,6 +183,15 @@ class SourcePages:
     page_metadata: tuple[Mapping[str, Any], ...]
     metadata: ChunkMetadata
 
+    def without_front_matter(self) -> SourcePages:
+        """The same source with its first page's YAML front matter blanked (Markdown).
+
+        Positions do not move (``front_matter.blank_front_matter``).
+        """
+        first, *rest = self.pages
+        blanked = replace(first, text=blank_front_matter(first.text))
+        return replace(self, pages=(blanked, *rest))
+
 
 @dataclass(frozen=True, slots=True)
 class SourceReader:
@@ -269,7 +279,9 @@ class SourceReader:
             chosen = value if value is not None else default
             if chosen is not None:
                 values[key] = _FIELD_TYPES[key](chosen, key, name)
-        values.setdefault(DOC_ID, source.key or _content_id(source.documents))
+        if source.key is not None:
+            values.setdefault(DOC_ID, default_doc_id(source.key))
+        values.setdefault(DOC_ID, _content_id(source.documents))
         try:
             return ChunkMetadata(**values)
         except AsesoriaError as error:

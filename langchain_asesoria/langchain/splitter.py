@@ -9,6 +9,11 @@ an input text ``t`` (with ``page_content="text"``, the default)::
 The offsets come from the engine; they are never searched with ``str.find``, so they
 stay right on repeated paragraphs and with overlap, where LangChain's own
 ``add_start_index`` finds the first occurrence instead.
+
+LangChain's constructor arguments are accepted and mapped onto ``ChunkingConfig``
+(``chunk_size`` is ``max_tokens``, ``chunk_overlap`` is ``overlap_tokens``); the two
+that cannot apply to an exact-token splitter (``length_function``, ``keep_separator``)
+and ``strip_whitespace=False`` are refused with the reason.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Collection, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import fields, replace
+from dataclasses import replace
 from typing import Any, Final, Literal
 
 from langchain_core.documents import Document
@@ -26,7 +31,14 @@ from typing_extensions import Self
 
 from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.langchain.documents import ChunkingComponent, PageContent, chunk_texts
+from langchain_asesoria.langchain.documents import (
+    CONFIG_FIELDS,
+    ChunkingComponent,
+    OnError,
+    PageContent,
+    chunk_texts,
+    config_options,
+)
 from langchain_asesoria.langchain.sources import with_source
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
@@ -38,7 +50,7 @@ from langchain_asesoria.records import (
     START_INDEX,
     TOKEN_COUNT,
     MetadataValue,
-    chunk_metadata_record,
+    chunk_fields,
 )
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import (
@@ -62,7 +74,66 @@ SPLITTER_KEYS: Final = (
     SECTION_PATH,
 )
 
-_CONFIG_FIELDS: Final = frozenset(field.name for field in fields(ChunkingConfig))
+#: The keys ``add_start_index=False`` leaves out, as LangChain's splitters do.
+_OFFSET_KEYS: Final = frozenset({START_INDEX, END_INDEX})
+
+#: LangChain's ``TextSplitter`` arguments an exact-token splitter cannot honour, and why.
+_REFUSED: Final[Mapping[str, str]] = {
+    "length_function": "the length is always the embedding model's exact token count of "
+    "the whole model input (prefix, section context, content, special tokens): pass the "
+    "model's tokenizer instead (AsesoriaTextSplitter(load_tokenization(...), ...) or "
+    "from_huggingface_tokenizer())",
+    "keep_separator": "separators are never removed: a chunk is always the verbatim text "
+    "between its offsets, so there is nothing to keep or drop",
+}
+
+
+def _config(
+    config: ChunkingConfig | None, sizes: Mapping[str, int | None], options: Mapping[str, Any]
+) -> ChunkingConfig:
+    """The ``ChunkingConfig`` of a config or of LangChain's keywords (never both).
+
+    Raises:
+        ConfigurationError: both, neither a config nor ``chunk_size``, a refused
+            LangChain argument, or an unknown keyword.
+    """
+    for name, reason in _REFUSED.items():
+        if name in options:
+            raise ConfigurationError(
+                f"{name}={options[name]!r} cannot apply to AsesoriaTextSplitter: {reason}."
+            )
+    unknown = sorted(set(options) - CONFIG_FIELDS)
+    if unknown:
+        raise ConfigurationError(
+            f"unknown argument(s) {', '.join(unknown)}: pass chunk_size, chunk_overlap, "
+            "add_start_index, page_content, on_error, or ChunkingConfig fields "
+            f"({', '.join(sorted(CONFIG_FIELDS))})."
+        )
+    given = {key: value for key, value in sizes.items() if value is not None}
+    if config is None:
+        return ChunkingConfig(**_merged(given, options))
+    if given or options:
+        raise ConfigurationError(
+            f"got a ChunkingConfig and the keywords {sorted({*given, *options})}: give one "
+            "of them (dataclasses.replace(config, ...) changes a config)."
+        )
+    return config
+
+
+def _merged(given: Mapping[str, int], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``ChunkingConfig`` keywords: sizes by LangChain's names or the config's own."""
+    for langchain, name in (("chunk_size", "max_tokens"), ("chunk_overlap", "overlap_tokens")):
+        if name in given and name in options:
+            raise ConfigurationError(f"give {langchain} or {name}, not both.")
+    merged = {**given, **options}
+    if "max_tokens" not in merged:
+        raise ConfigurationError(
+            "chunk_size is required (tokens of the whole model input): there is no "
+            "default size; the candidate sizes are 256/32, 384/48 and 480/64 "
+            "(SIZE_CANDIDATES), to be chosen by measured retrieval."
+        )
+    merged.setdefault("overlap_tokens", 0)
+    return merged
 
 
 class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
@@ -79,49 +150,77 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     text that ``page_content`` does not hold (``embedding_text`` or ``text``).
     Documents keep the input order, and chunks their order within each input.
 
+    Both ``AsesoriaTextSplitter(tokenization, config)`` and LangChain's keywords work::
+
+        AsesoriaTextSplitter(tokenization, chunk_size=256, chunk_overlap=32)
+        AsesoriaTextSplitter(tokenization, chunk_size=256, detect_markdown_headings=True)
+
     Args:
         tokenization: The embedding model's tokenizer (``load_tokenization()``).
-        config: Budget, overlap target and structure.
+        config: Budget, overlap target and structure; or give the keywords below.
+        chunk_size: ``max_tokens`` when no ``config`` is given (required then: there is
+            no default size).
+        chunk_overlap: ``overlap_tokens`` when no ``config`` is given (default 0).
+        add_start_index: Adds ``start_index`` and ``end_index`` (default ``True``, the
+            exact offsets; ``False`` leaves both out, as LangChain does).
+        strip_whitespace: Must stay ``True``: chunks never carry outer whitespace.
         page_content: ``"text"`` (default, the original text, as LangChain splitters
             do) or ``"embedding_text"`` (what the embedder must consume).
+        on_error: ``"raise"`` (default) or ``"skip"`` a text that cannot be chunked
+            (``OnError``: it gives no chunks and a warning is logged).
+        **options: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...)
+            when no ``config`` is given.
 
     Raises:
-        ConfigurationError: wrong argument types or an unknown ``page_content``.
-        ModelLimitError: ``config.max_tokens`` above the model's real limit.
+        ConfigurationError: a config and keywords together, no size, LangChain's
+            ``length_function`` or ``keep_separator``, ``strip_whitespace=False``, an
+            unknown keyword, or wrong argument types.
+        ModelLimitError: ``max_tokens`` above the model's real limit.
     """
 
     def __init__(
         self,
         tokenization: Tokenization,
-        config: ChunkingConfig,
+        config: ChunkingConfig | None = None,
         *,
+        chunk_size: int | None = None,
+        chunk_overlap: int | None = None,
+        add_start_index: bool = True,
+        strip_whitespace: bool = True,
         page_content: PageContent = "text",
+        on_error: OnError = "raise",
+        **options: Any,
     ) -> None:
-        self._bind(tokenization, config, page_content)
+        if strip_whitespace is not True:
+            raise ConfigurationError(
+                f"strip_whitespace={strip_whitespace!r} cannot apply to AsesoriaTextSplitter: "
+                "a chunk's outer whitespace is always trimmed by moving its offsets (the "
+                "text itself is never edited); leave strip_whitespace at True."
+            )
+        sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
+        chosen = _config(config, sizes, options)
+        self._bind(tokenization, chosen, page_content, on_error)
         super().__init__(
-            chunk_size=config.max_tokens,
-            chunk_overlap=config.overlap_tokens,
+            chunk_size=chosen.max_tokens,
+            chunk_overlap=chosen.overlap_tokens,
             length_function=tokenization.count,
-            add_start_index=True,
+            add_start_index=bool(add_start_index),
             strip_whitespace=True,
+        )
+        self._keys = tuple(
+            key for key in SPLITTER_KEYS if add_start_index or key not in _OFFSET_KEYS
         )
 
     # -- constructors ---------------------------------------------------------------
 
     @classmethod
-    def from_settings(
-        cls,
-        settings: Settings | None = None,
-        *,
-        page_content: PageContent = "text",
-        **options: Any,
-    ) -> Self:
+    def from_settings(cls, settings: Settings | None = None, **kwargs: Any) -> Self:
         """Loads the tokenizer of ``EMBEDDING_MODEL`` and the budget of ``CHUNK_*``.
 
         Args:
             settings: Defaults to ``get_settings()`` (environment and ``.env``).
-            page_content: As in the constructor.
-            **options: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...).
+            **kwargs: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...)
+                and the constructor's keywords (``page_content``, ``on_error``...).
 
         Raises:
             MissingSettingError: ``CHUNK_SIZE_TOKENS`` or ``CHUNK_OVERLAP_TOKENS`` unset,
@@ -129,52 +228,37 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             TokenizerLoadError: the tokenizer cannot be loaded.
         """
         settings = settings or get_settings()
+        options, rest = config_options(kwargs)
         config = ChunkingConfig.from_settings(settings, **options)
-        return cls(load_tokenization(settings), config, page_content=page_content)
+        return cls(load_tokenization(settings), config, **rest)
 
     @classmethod
     def from_huggingface_tokenizer(
         cls,
         tokenizer: Any,
         *,
-        chunk_size: int | None = None,
-        chunk_overlap: int = 0,
         max_input_tokens: int | None = None,
         profile: ModelProfile | None = None,
-        page_content: PageContent = "text",
         **kwargs: Any,
-    ) -> AsesoriaTextSplitter:
+    ) -> Self:
         """Mirrors LangChain's constructor: a Hugging Face tokenizer counts the tokens.
 
         Args:
             tokenizer: A ``transformers`` fast tokenizer or a ``tokenizers.Tokenizer``.
-            chunk_size: ``max_tokens``, the budget of the whole model input (required:
-                there is no default size).
-            chunk_overlap: ``overlap_tokens``, the overlap target.
             max_input_tokens: The model's real limit, when the tokenizer declares none.
             profile: Prefixes and limit of the model (E5: ``passage: ``/``query: ``).
-            page_content: As in the constructor.
-            **kwargs: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...).
+            **kwargs: The constructor's keywords: ``chunk_size`` (required: there is no
+                default size), ``chunk_overlap``, ``add_start_index``, ``page_content``,
+                ``on_error`` and ``ChunkingConfig`` fields.
 
         Raises:
-            ConfigurationError: no ``chunk_size``, or an unknown keyword argument.
+            ConfigurationError: not a fast tokenizer object (a model name included: use
+                ``from_settings`` or ``load_tokenization(model=...)``), or a keyword the
+                constructor refuses.
             MissingSettingError: no real input limit is known.
-            TokenizerLoadError: a slow ``transformers`` tokenizer.
         """
-        unknown = sorted(set(kwargs) - _CONFIG_FIELDS)
-        if unknown:
-            raise ConfigurationError(
-                f"unknown argument(s) {', '.join(unknown)}: pass chunk_size, chunk_overlap, "
-                f"or ChunkingConfig fields ({', '.join(sorted(_CONFIG_FIELDS))})."
-            )
-        if chunk_size is None:
-            raise ConfigurationError(
-                "chunk_size is required (tokens of the whole model input): there is no "
-                "default size; the seed's candidates are 256/32, 384/48 and 480/64."
-            )
-        config = ChunkingConfig(max_tokens=chunk_size, overlap_tokens=chunk_overlap, **kwargs)
         tokenization = _huggingface_tokenization(tokenizer, profile, max_input_tokens)
-        return cls(tokenization, config, page_content=page_content)
+        return cls(tokenization, **kwargs)
 
     @classmethod
     def from_tiktoken_encoder(
@@ -201,10 +285,15 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
 
     def split_text(self, text: str) -> list[str]:
         """The chunks' ``page_content`` values, in order (original texts by default)."""
-        return [chunk_texts(chunk, self._page_content)[0] for chunk in self.split_chunks(text)]
+        if self._page_content == "text":
+            return [chunk.text for chunk in self.split_chunks(text)]
+        return [chunk.embedding_text for chunk in self.split_chunks(text)]
 
     def split_chunks(self, text: str, name: str = "text") -> list[Chunk]:
         """The engine's chunks of one text, offsets relative to ``text``.
+
+        With ``on_error="skip"``, a text that cannot be chunked gives ``[]`` and a
+        logged warning naming ``name``.
 
         Raises:
             AsesoriaError: any engine error, its message naming ``name``.
@@ -217,40 +306,41 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 tokenization=self._tokenization,
             )
         except AsesoriaError as error:
-            raise with_source(error, name) from error
+            self._skipped(name, with_source(error, name))
+            return []
 
     def create_documents(
         self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
     ) -> list[Document]:
         """One ``Document`` per chunk, input order kept, metadata deep-copied per chunk.
 
+        ``metadatas`` may be ``None`` or empty (no metadata), as in LangChain.
+
         Raises:
             ConfigurationError: ``metadatas`` not of the same length as ``texts``.
             AsesoriaError: a text that cannot be chunked (the message names its
-                ``source``, or its position).
+                ``source``, or its position), unless ``on_error="skip"``.
         """
-        if metadatas is not None and len(metadatas) != len(texts):
+        if metadatas and len(metadatas) != len(texts):
             raise ConfigurationError(
                 f"got {len(texts)} texts but {len(metadatas)} metadatas: pass one metadata "
                 "dict per text, or none."
             )
         documents: list[Document] = []
         for index, text in enumerate(texts):
-            base = metadatas[index] if metadatas is not None else {}
-            for chunk in self.split_chunks(text, _name_of(base, index)):
-                metadata = copy.deepcopy(base)
-                metadata.update(self.chunk_metadata(chunk))
-                content = chunk_texts(chunk, self._page_content)[0]
-                documents.append(Document(page_content=content, metadata=metadata))
+            base = metadatas[index] if metadatas else {}
+            chunks = self.split_chunks(text, _name_of(base, index))
+            documents += (self._document(chunk, base) for chunk in chunks)
         return documents
 
-    def chunk_metadata(self, chunk: Chunk) -> dict[str, MetadataValue]:
-        """The keys the splitter adds: ``SPLITTER_KEYS`` that are set, and the other text."""
-        record = chunk_metadata_record(chunk)
-        added: dict[str, MetadataValue] = {}
-        added.update((key, record[key]) for key in SPLITTER_KEYS if key in record)
-        added.update(chunk_texts(chunk, self._page_content)[1])
-        return added
+    def _document(self, chunk: Chunk, base: Mapping[Any, Any]) -> Document:
+        """The chunk as a ``Document``: a deep copy of ``base`` plus the splitter's keys."""
+        content, other = chunk_texts(chunk, self._page_content)
+        added: dict[str, MetadataValue] = chunk_fields(chunk)
+        metadata = copy.deepcopy(dict(base))
+        metadata.update((key, added[key]) for key in self._keys if key in added)
+        metadata.update(other)
+        return Document(page_content=content, metadata=metadata)
 
 
 def _name_of(metadata: Mapping[Any, Any], index: int) -> str:
@@ -267,6 +357,17 @@ def _huggingface_tokenization(
         if max_input_tokens is not None:
             base = replace(base, max_input_tokens=max_input_tokens)
         return HuggingFaceTokenization(tokenizer, base)
+    if not isinstance(getattr(tokenizer, "backend_tokenizer", None), Tokenizer):
+        hint = (
+            "a model name is not a tokenizer: use AsesoriaTextSplitter.from_settings() or "
+            "AsesoriaTextSplitter(load_tokenization(model=...), ...)"
+            if isinstance(tokenizer, str | bytes)
+            else "load it with AutoTokenizer.from_pretrained(..., use_fast=True)"
+        )
+        raise ConfigurationError(
+            f"from_huggingface_tokenizer needs a tokenizers.Tokenizer or a transformers fast "
+            f"tokenizer, got {type(tokenizer).__name__} {tokenizer!r:.60}: {hint}."
+        )
     return HuggingFaceTokenization.from_transformers(
         tokenizer, profile=profile, max_input_tokens=max_input_tokens
     )

@@ -15,24 +15,26 @@ produced document ``d`` of a chunk ``c``:
 
 It is a LangChain ``Runnable`` (``invoke``, ``batch``, ``ainvoke``, ``stream``,
 ``transform``) and a ``BaseDocumentTransformer``. ``lazy_transform_documents`` and
-``transform``/``stream`` hold one source at a time: a source's chunks are produced
-as soon as its last document has arrived.
+``transform``/``stream`` chunk one source at a time: a source's chunks are produced
+as soon as its last document has arrived. ``transform``/``stream`` are traced as every
+LangChain ``Runnable`` is (the run's input is the documents, its output the chunk
+documents, one ``on_chain_stream`` event per source), so the trace holds them;
+``lazy_transform_documents`` holds one source at a time.
+
+A Markdown source (its name ends with ``markdown_suffixes``) has its YAML front matter
+blanked, never chunked (``langchain_asesoria.front_matter``: the rule of
+``asesoria-split``).
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, TypeAlias, Union
 
 from langchain_core.documents import BaseDocumentTransformer, Document
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import (
-    ensure_config,
-    get_async_callback_manager_for_config,
-    get_callback_manager_for_config,
-    run_in_executor,
-)
+from langchain_core.runnables.config import run_in_executor
 from typing_extensions import Self
 
 from langchain_asesoria.engine import iter_chunks
@@ -41,8 +43,10 @@ from langchain_asesoria.langchain.documents import (
     PAGE_LABEL,
     PAGE_LABEL_END,
     ChunkingComponent,
+    OnError,
     PageContent,
     chunk_texts,
+    config_options,
     scalar_metadata,
 )
 from langchain_asesoria.langchain.sources import (
@@ -67,8 +71,6 @@ DocumentsInput: TypeAlias = Union[Document, Iterable[Document]]  # noqa: UP007 -
 #: to them when the config asks for it, and never to anything else (PDF text).
 DEFAULT_MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
 
-_CONFIG_FIELDS: Final = frozenset(item.name for item in fields(ChunkingConfig))
-
 
 @dataclass(slots=True)
 class _DocIds:
@@ -86,21 +88,18 @@ class _DocIds:
             )
 
 
-@dataclass(slots=True)
-class _Tally:
-    sources: int = 0
-    chunks: int = 0
-
-    def add(self, documents: Sequence[Document]) -> None:
-        self.sources += 1
-        self.chunks += len(documents)
-
-    def summary(self) -> dict[str, int]:
-        return {"sources": self.sources, "chunks": self.chunks}
-
-
 def _documents_of(item: DocumentsInput) -> Iterable[Document]:
     return (item,) if isinstance(item, Document) else item
+
+
+def _as_lists(items: Iterable[DocumentsInput]) -> Iterator[list[Document]]:
+    """Each input item as a list: lists add up, so a trace shows every input document."""
+    return (list(_documents_of(item)) for item in items)
+
+
+async def _aas_lists(items: AsyncIterable[DocumentsInput]) -> AsyncIterator[list[Document]]:
+    async for item in items:
+        yield list(_documents_of(item))
 
 
 class AsesoriaDocumentTransformer(
@@ -123,7 +122,10 @@ class AsesoriaDocumentTransformer(
         page_base: The number the loader gives the first page (0 for LangChain's PDF
             loaders).
         markdown_suffixes: Source-name endings that mark Markdown (case-insensitive).
-        doc_id: Default ``doc_id`` (for a single source; defaults to the source).
+        on_error: ``"raise"`` (default) or ``"skip"`` a source that cannot be chunked
+            (``OnError``: it gives no chunks and a warning naming it is logged).
+        doc_id: Default ``doc_id`` (for a single source; defaults to the source's file
+            name without its extension, as on the command line).
         doc_type: Default document type, for example ``"official_guide"``.
         tax: Default tax, for example ``"IRPF"``.
         fiscal_year: Default fiscal year.
@@ -146,6 +148,7 @@ class AsesoriaDocumentTransformer(
         page_key: str = "page",
         page_base: int = 0,
         markdown_suffixes: Sequence[str] = DEFAULT_MARKDOWN_SUFFIXES,
+        on_error: OnError = "raise",
         doc_id: str | None = None,
         doc_type: str | None = None,
         tax: str | None = None,
@@ -154,7 +157,7 @@ class AsesoriaDocumentTransformer(
         session_id: str | None = None,
         vigencia: str | None = None,
     ) -> None:
-        self._bind(tokenization, config, page_content)
+        self._bind(tokenization, config, page_content, on_error)
         defaults = {
             "doc_id": doc_id,
             "doc_type": doc_type,
@@ -186,17 +189,9 @@ class AsesoriaDocumentTransformer(
             MissingSettingError: a ``CHUNK_*`` setting or the model's limit is unknown.
         """
         settings = settings or get_settings()
-        options = {key: value for key, value in kwargs.items() if key in _CONFIG_FIELDS}
-        rest = {key: value for key, value in kwargs.items() if key not in _CONFIG_FIELDS}
+        options, rest = config_options(kwargs)
         config = ChunkingConfig.from_settings(settings, **options)
         return cls(load_tokenization(settings), config, **rest)
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__name__}(tokenization={self._tokenization.name!r}, "
-            f"max_tokens={self._config.max_tokens}, overlap_tokens={self._config.overlap_tokens}, "
-            f"page_content={self._page_content!r})"
-        )
 
     # -- one source -----------------------------------------------------------------
 
@@ -204,23 +199,33 @@ class AsesoriaDocumentTransformer(
         """Whether heading detection may apply to ``source`` (by its name's ending)."""
         return source.key is not None and source.key.lower().endswith(self._markdown_suffixes)
 
-    def chunk_source(self, source: Source) -> list[Document]:
+    def _chunk_source(self, source: Source, doc_ids: _DocIds) -> list[Document]:
         """The chunk documents of one source, in ``chunk_index`` order.
 
         Raises:
-            AsesoriaError: pages, fields or budget that do not work; the message names
-                the source.
+            AsesoriaError: pages, fields or budget that do not work, the message naming
+                the source; with ``on_error="skip"``, ``[]`` and a logged warning.
         """
-        return self._chunk_source(source, _DocIds())
-
-    def _chunk_source(self, source: Source, doc_ids: _DocIds) -> list[Document]:
-        return list(self._source_documents(source, doc_ids))
+        try:
+            return list(self._built_documents(source, doc_ids))
+        except AsesoriaError as error:
+            self._skipped(source.name, error)
+            return []
 
     def _source_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
-        """The chunk documents of one source, built one at a time (``iter_chunks``)."""
+        """The chunk documents of one source: built one at a time (``iter_chunks``), or
+        all before the first with ``on_error="skip"`` (a source fails whole)."""
+        if self._on_error == "skip":
+            return iter(self._chunk_source(source, doc_ids))
+        return self._built_documents(source, doc_ids)
+
+    def _built_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
         pages = self._reader.read(source)
         doc_ids.claim(pages)
-        config = self._config if self.is_markdown(source) else self._plain_config
+        markdown = self.is_markdown(source)
+        if markdown:
+            pages = pages.without_front_matter()
+        config = self._config if markdown else self._plain_config
         positions = {page.page: index for index, page in enumerate(pages.pages)}
         try:
             for chunk in iter_chunks(
@@ -288,7 +293,7 @@ class AsesoriaDocumentTransformer(
         self, documents: AsyncIterable[Document]
     ) -> AsyncIterator[Document]:
         """The asynchronous ``lazy_transform_documents``; chunking runs in an executor."""
-        async for source_documents in self._aper_source(documents, None):
+        async for source_documents in self._aper_source(documents):
             for document in source_documents:
                 yield document
 
@@ -310,7 +315,7 @@ class AsesoriaDocumentTransformer(
             yield last
 
     async def _aper_source(
-        self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None
+        self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None = None
     ) -> AsyncIterator[list[Document]]:
         grouper, doc_ids = SourceGrouper(self._reader.source_key), _DocIds()
         async for item in items:
@@ -339,30 +344,12 @@ class AsesoriaDocumentTransformer(
         config: RunnableConfig | None = None,
         **kwargs: Any | None,
     ) -> Iterator[list[Document]]:
-        """Streams one list of chunk documents per source, holding one source at a time.
+        """Streams one list of chunk documents per source, chunking one source at a time.
 
-        Unlike LangChain's default, neither the input nor the output is accumulated
-        for tracing: the run reports ``{"sources": n, "chunks": m}`` when it ends.
+        Traced as LangChain's own ``Runnable``s: the run's input is the documents, its
+        output the chunk documents, and each source's list is an ``on_chain_stream``.
         """
-        config = ensure_config(config)
-        run_manager = get_callback_manager_for_config(config).on_chain_start(
-            None,
-            {"input": ""},
-            name=config.get("run_name") or self.get_name(),
-            run_id=config.pop("run_id", None),
-        )
-        tally = _Tally()
-        try:
-            for documents in self._per_source(input):
-                tally.add(documents)
-                yield documents
-        except GeneratorExit:
-            run_manager.on_chain_end(tally.summary())
-            raise
-        except BaseException as error:
-            run_manager.on_chain_error(error)
-            raise
-        run_manager.on_chain_end(tally.summary())
+        yield from self._transform_stream_with_config(_as_lists(input), self._per_source, config)
 
     async def atransform(
         self,
@@ -371,25 +358,10 @@ class AsesoriaDocumentTransformer(
         **kwargs: Any | None,
     ) -> AsyncIterator[list[Document]]:
         """The asynchronous ``transform``; chunking runs in an executor."""
-        config = ensure_config(config)
-        run_manager = await get_async_callback_manager_for_config(config).on_chain_start(
-            None,
-            {"input": ""},
-            name=config.get("run_name") or self.get_name(),
-            run_id=config.pop("run_id", None),
-        )
-        tally = _Tally()
-        try:
-            async for documents in self._aper_source(input, config):
-                tally.add(documents)
-                yield documents
-        except GeneratorExit:
-            await run_manager.on_chain_end(tally.summary())
-            raise
-        except BaseException as error:
-            await run_manager.on_chain_error(error)
-            raise
-        await run_manager.on_chain_end(tally.summary())
+        async for documents in self._atransform_stream_with_config(
+            _aas_lists(input), self._aper_source, config
+        ):
+            yield documents
 
     def stream(
         self, input: DocumentsInput, config: RunnableConfig | None = None, **kwargs: Any | None

@@ -9,6 +9,7 @@ from tokenizers import Tokenizer
 
 from langchain_asesoria.errors import MissingDependencyError, TokenizerLoadError
 from langchain_asesoria.settings import Settings, get_settings
+from langchain_asesoria.tokenization._hub import check_model_available
 from langchain_asesoria.tokenization._huggingface import HuggingFaceTokenization, read_tokenizer
 from langchain_asesoria.tokenization._profile import ModelProfile
 from langchain_asesoria.tokenization._profiles import (
@@ -89,6 +90,7 @@ def _load_named(name: str) -> tuple[Tokenizer, ModelProfile]:
     offline = _offline_folder(name)
     if offline is not None:
         return _load_folder(offline, known)
+    check_model_available(name)  # at once, not after the Hub client's retries
     try:
         from huggingface_hub import hf_hub_download
     except ImportError as error:  # pragma: no cover - tokenizers depends on it

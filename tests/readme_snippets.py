@@ -1,0 +1,196 @@
+"""The README's code blocks, and an environment holding exactly what a block's install gives.
+
+Every ```` ```bash ```` and ```` ```python ```` block of the README follows a marker
+comment, ``<!-- NAME -->`` or ``<!-- NAME after OTHER -->``: a block runs after the
+``pip install`` steps it holds itself, else after those of the block it follows
+(``after``).
+
+``installed_only(install, folder)`` builds a fresh virtual environment (``venv
+--without-pip``, a tenth of a second) whose ``site-packages`` links exactly the
+distributions those ``pip install`` steps would install: the project with the named
+extras, the named packages, and every requirement they pull in (``--no-deps`` pulls
+none), resolved from the metadata of the distributions already installed here. Nothing
+is downloaded or installed, and anything the install does not name is missing in it
+for imports, ``importlib.util.find_spec`` and ``importlib.metadata`` alike, as in a user's
+fresh environment. Its ``bin`` holds ``python`` and the console scripts of the linked
+distributions.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata as metadata
+import os
+import re
+import shlex
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PROJECT = "langchain-asesoria"
+
+_BLOCK = re.compile(
+    r"<!-- (?P<name>[\w-]+)(?: after (?P<after>[\w-]+))? -->\s*```(?P<lang>\w*)\n(?P<code>.*?)```",
+    re.DOTALL,
+)
+_ANY_BLOCK = re.compile(r"```(\w+)\n", re.MULTILINE)
+_SETUP_STEP = re.compile(r"^(python3? -m venv \S+|\. \S+/bin/activate)$")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """One README code block: its marker's name, the block it follows, language, code."""
+
+    name: str
+    after: str | None
+    language: str
+    code: str
+
+
+def snippets(text: str | None = None) -> dict[str, Snippet]:
+    """Every marked code block of the README, by name."""
+    source = README.read_text(encoding="utf-8") if text is None else text
+    found = {
+        match["name"]: Snippet(match["name"], match["after"], match["lang"], match["code"])
+        for match in _BLOCK.finditer(source)
+    }
+    return found
+
+
+def unmarked_blocks(text: str | None = None) -> int:
+    """How many ``bash``/``python`` blocks have no marker."""
+    source = README.read_text(encoding="utf-8") if text is None else text
+    runnable = [lang for lang in _ANY_BLOCK.findall(source) if lang in ("bash", "python")]
+    marked = [s for s in snippets(source).values() if s.language in ("bash", "python")]
+    return len(runnable) - len(marked)
+
+
+def _steps(code: str) -> list[str]:
+    joined = code.replace("\\\n", " ")
+    return [step.strip() for line in joined.splitlines() for step in line.split("&&")]
+
+
+def install_steps(code: str) -> list[str]:
+    """The ``pip install`` steps of a block."""
+    return [step for step in _steps(code) if step.startswith("pip install")]
+
+
+def run_steps(code: str) -> str:
+    """The block without its environment set-up and install steps, as one shell script."""
+    kept = [
+        step
+        for step in _steps(code)
+        if step and not step.startswith("pip install") and not _SETUP_STEP.match(step)
+    ]
+    return " && ".join(kept)
+
+
+def install_of(name: str, blocks: dict[str, Snippet]) -> list[str]:
+    """The ``pip install`` steps a block runs after: its own, else its ``after`` block's."""
+    block = blocks[name]
+    steps = install_steps(block.code)
+    if steps or block.after is None:
+        return steps
+    return install_of(block.after, blocks)
+
+
+# -- what an install gives ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Wanted:
+    name: str
+    extras: frozenset[str]
+    with_dependencies: bool
+
+
+def _wanted(steps: list[str]) -> Iterator[_Wanted]:
+    for step in steps:
+        words = shlex.split(step)[2:]
+        no_deps = "--no-deps" in words
+        skip_next = False
+        for word in words:
+            if skip_next:
+                skip_next = False
+                continue
+            if word in ("--index-url", "--extra-index-url", "-c", "-r"):
+                skip_next = True
+                continue
+            if word.startswith("-"):
+                continue
+            if word.startswith("."):  # the project itself: '.[pdf]'
+                extras = re.findall(r"[\w-]+", word.partition("[")[2])
+                yield _Wanted(PROJECT, frozenset(extras), not no_deps)
+            else:
+                requirement = Requirement(word)
+                yield _Wanted(requirement.name, frozenset(requirement.extras), not no_deps)
+
+
+def _closure(steps: list[str]) -> set[str]:
+    """Canonical names of every distribution the install steps give."""
+    chosen: set[str] = set()
+    pending = list(_wanted(steps))
+    seen: set[tuple[str, frozenset[str], bool]] = set()
+    while pending:
+        wanted = pending.pop()
+        key = (canonicalize_name(wanted.name), wanted.extras, wanted.with_dependencies)
+        if key in seen:
+            continue
+        seen.add(key)
+        chosen.add(key[0])
+        if not wanted.with_dependencies:
+            continue
+        for raw in metadata.distribution(wanted.name).requires or []:
+            requirement = Requirement(raw)
+            environments = [{"extra": extra} for extra in ("", *wanted.extras)]
+            marker = requirement.marker
+            if marker is None or any(marker.evaluate(env) for env in environments):
+                pending.append(_Wanted(requirement.name, frozenset(requirement.extras), True))
+    return chosen
+
+
+def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
+    distribution = metadata.distribution(name)
+    origin = Path(str(distribution.locate_file("")))
+    tops = {Path(str(path)).parts[0] for path in distribution.files or []}
+    for top in sorted(tops - {".."}):
+        target = site / top
+        if not target.exists():
+            target.symlink_to(origin / top)
+    for entry in distribution.entry_points.select(group="console_scripts"):
+        module, _, attribute = entry.value.partition(":")
+        script = bin_folder / entry.name
+        script.write_text(
+            f"#!{bin_folder / 'python'}\nimport sys\nfrom {module} import {attribute}\n"
+            f"sys.exit({attribute}())\n",
+            encoding="utf-8",
+        )
+        script.chmod(0o755)
+
+
+def installed_only(steps: list[str], folder: Path) -> Path:
+    """A virtual environment with exactly what ``steps`` install; returns its ``bin``."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    bin_folder = folder / "bin"
+    (site,) = (folder / "lib").glob("python3*/site-packages")
+    for name in sorted(_closure(steps)):
+        _link_distribution(name, site, bin_folder)
+    return bin_folder
+
+
+def environment(bin_folder: Path, home: Path, **extra: str) -> dict[str, str]:
+    """A user's environment: that ``bin`` first, offline, no stray settings."""
+    return {
+        "PATH": f"{bin_folder}{os.pathsep}/usr/bin{os.pathsep}/bin",
+        "HOME": str(home),
+        "HF_HUB_OFFLINE": "1",
+        "HF_HOME": str(home / "hf-home"),
+        "LANG": "C.UTF-8",
+        **extra,
+    }
