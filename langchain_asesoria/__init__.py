@@ -6,6 +6,10 @@ The public API keeps the seed's names::
         LoadedPage, ChunkMetadata, SectionSpan, Settings, get_settings,
         ChunkingConfig, Chunk, chunk_document, load_tokenization, Tokenization,
     )
+
+``read_document(path)`` reads a PDF, Markdown or text file into pages ready for
+``chunk_document``, with a PDF's outline sections and without its running headers and
+footers.
 """
 
 from langchain_asesoria.engine import (
@@ -44,6 +48,7 @@ from langchain_asesoria.models import (
     LoadedPage,
     SectionSpan,
 )
+from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import (
     HuggingFaceTokenization,
@@ -66,6 +71,7 @@ __all__ = [
     "ConfigurationError",
     "ContextTooLongError",
     "DamagedDocumentError",
+    "DocumentPages",
     "DocumentReadError",
     "EncryptedDocumentError",
     "HuggingFaceTokenization",
@@ -79,6 +85,7 @@ __all__ = [
     "ModelProfile",
     "NoTextLayerError",
     "PrivacyError",
+    "ReadOptions",
     "SectionSpan",
     "Settings",
     "TextEncodingError",
@@ -94,4 +101,5 @@ __all__ = [
     "iter_chunks",
     "join_pages",
     "load_tokenization",
+    "read_document",
 ]
