@@ -22,7 +22,8 @@ worker, so every chunk equals the single-process one::
 
 Input rows (one per document) hold ``doc_id`` and one of ``text`` (one page), ``pages``
 (the pages' texts, numbered from 1) or ``path`` (a ``.pdf``, ``.md`` or ``.txt`` file that
-every worker can read; ``doc_id`` then defaults to the file name), plus any of the
+every worker can read, as ``read_document`` reads it: a PDF follows its outline sections,
+without running headers and footers; ``doc_id`` then defaults to the file name), plus any of the
 document fields ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``, ``session_id``
 and ``vigencia``. Output rows (one per chunk) have the columns ``CHUNK_COLUMNS``: the
 keys of ``records.chunk_metadata_record`` plus ``text`` and ``embedding_text``; a field a
@@ -45,6 +46,7 @@ from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, MissingDependencyError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.parallel import DocumentChunkingError, default_workers
+from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -105,8 +107,9 @@ def _import(name: str) -> Any:
         ) from error
 
 
-def _pages(row: Mapping[str, Any], name: str) -> list[LoadedPage]:
-    """The document's pages from ``text``, ``pages`` or ``path``."""
+def _document(row: Mapping[str, Any], name: str, reading: ReadOptions) -> DocumentPages:
+    """The document's pages from ``text``, ``pages`` or ``path`` (a file read whole:
+    a PDF with its outline sections and without its running headers and footers)."""
     given = [key for key in ("text", "pages", "path") if row.get(key) is not None]
     if len(given) != 1:
         raise ConfigurationError(
@@ -114,12 +117,11 @@ def _pages(row: Mapping[str, Any], name: str) -> list[LoadedPage]:
             f"got {given or 'none'}."
         )
     if given[0] == "text":
-        return [LoadedPage(str(row["text"]), 1)]
+        return DocumentPages((LoadedPage(str(row["text"]), 1),), "text")
     if given[0] == "pages":
-        return [LoadedPage(str(text), number) for number, text in enumerate(row["pages"], 1)]
-    from langchain_asesoria.files import read_pages
-
-    return read_pages(Path(str(row["path"])))
+        pages = tuple(LoadedPage(str(text), number) for number, text in enumerate(row["pages"], 1))
+        return DocumentPages(pages, "text")
+    return read_document(Path(str(row["path"])), reading)
 
 
 def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
@@ -136,22 +138,34 @@ def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
 
 
 def document_chunk_rows(
-    row: Mapping[str, Any], *, config: ChunkingConfig, tokenization: Tokenization
+    row: Mapping[str, Any],
+    *,
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    reading: ReadOptions | None = None,
 ) -> list[dict[str, MetadataValue]]:
     """The chunk rows of one document row: ``chunk_metadata_record`` + both texts.
 
-    This is what each Ray worker runs; it is also the single-process reference.
+    This is what each Ray worker runs; it is also the single-process reference. A
+    ``path`` is read with ``read_document(path, reading)``: a PDF's chunks follow its
+    outline sections, without running headers and footers, unless ``reading`` says
+    otherwise.
 
     Raises:
         ConfigurationError: a row without ``doc_id``, or without exactly one of
             ``text``, ``pages`` and ``path``.
-        AsesoriaError: as ``chunk_document`` and ``files.read_pages``.
+        AsesoriaError: as ``chunk_document`` and ``reading.read_document``.
         DocumentChunkingError: any other failure, naming the document.
     """
     metadata = _metadata(row)
     try:
+        document = _document(row, metadata.doc_id, reading or ReadOptions())
         chunks = chunk_document(
-            _pages(row, metadata.doc_id), metadata, config=config, tokenization=tokenization
+            document.pages,
+            metadata,
+            config=config,
+            tokenization=tokenization,
+            sections=document.sections(config.page_separator),
         )
     except AsesoriaError:
         raise
@@ -177,6 +191,7 @@ class _ChunkBatches:
         tokenization: Tokenization | None,
         model: str | None,
         max_input_tokens: int | None,
+        reading: ReadOptions | None = None,
     ) -> None:
         if tokenization is None:
             from langchain_asesoria.tokenization import load_tokenization
@@ -184,12 +199,15 @@ class _ChunkBatches:
             tokenization = load_tokenization(model=model, max_input_tokens=max_input_tokens)
         self._tokenization = tokenization
         self._config = config
+        self._reading = reading
         self._schema = _schema()
 
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
         rows: list[dict[str, MetadataValue]] = []
         for row in batch.to_pylist():
-            rows += document_chunk_rows(row, config=self._config, tokenization=self._tokenization)
+            rows += document_chunk_rows(
+                row, config=self._config, tokenization=self._tokenization, reading=self._reading
+            )
         columns = {name: [row.get(name) for row in rows] for name, _ in CHUNK_COLUMNS}
         return _import("pyarrow").Table.from_pydict(columns, schema=self._schema)
 
@@ -204,6 +222,7 @@ def chunk_dataset(
     concurrency: int | None = None,
     batch_size: int = 4,
     num_cpus: float = 1,
+    reading: ReadOptions | None = None,
 ) -> Dataset:
     """Maps a Ray ``Dataset`` of documents to a ``Dataset`` of chunks (lazily, as Ray does).
 
@@ -221,6 +240,8 @@ def chunk_dataset(
         concurrency: Workers (Ray actors); default: the cluster's CPUs.
         batch_size: Documents per call of a worker.
         num_cpus: CPUs reserved per worker.
+        reading: How ``path`` rows are read (default ``ReadOptions()``: a PDF's outline
+            sections on, its running headers and footers removed).
 
     Raises:
         MissingDependencyError: Ray Data is not installed (the ``ray`` extra).
@@ -244,6 +265,7 @@ def chunk_dataset(
             "tokenization": tokenization,
             "model": model,
             "max_input_tokens": max_input_tokens,
+            "reading": reading,
         },
         concurrency=concurrency,
         num_cpus=num_cpus,

@@ -17,6 +17,7 @@ from langchain_asesoria.cli.errors import UsageError
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError, TokenizerLoadError
 from langchain_asesoria.files import FileKind
 from langchain_asesoria.models import SEED_CANDIDATES, ChunkingConfig
+from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
 
@@ -30,6 +31,7 @@ __all__ = [
     "load_model",
     "load_settings",
     "model_name",
+    "read_options",
 ]
 
 DEFAULT_MODEL: Final = "sentence-transformers/all-MiniLM-L6-v2"
@@ -145,3 +147,10 @@ def config_for_kind(
 ) -> ChunkingConfig:
     """``config`` with Markdown heading detection for Markdown files when wanted."""
     return replace(config, detect_markdown_headings=markdown_headings and kind == "markdown")
+
+
+def read_options(args: argparse.Namespace) -> ReadOptions:
+    """How to read PDFs: ``--no-pdf-outline`` and ``--keep-page-furniture``."""
+    return ReadOptions(
+        outline_sections=args.pdf_outline, remove_page_furniture=args.remove_page_furniture
+    )
