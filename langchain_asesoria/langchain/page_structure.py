@@ -21,6 +21,7 @@ chunker must drop ``SECTION_STARTS``: offsets outside the text are an error.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any, Final
@@ -80,12 +81,12 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
             metadata[PAGE_FURNITURE] = [line.text for line in removed]
         if report is not None:
             here = [start for start in starts if start.page == page.page]
-            metadata[OUTLINE] = report
+            metadata[OUTLINE] = copy.deepcopy(report)  # each page's metadata its own
             metadata[SECTION_STARTS] = [
                 {"offset": start.offset, **_section(start.label, start.path)} for start in here
             ]
             if current is not None and (not here or here[0].offset > 0):
-                metadata[SECTION_CONTINUED] = current
+                metadata[SECTION_CONTINUED] = copy.deepcopy(current)
             if here:
                 current = _section(here[-1].label, here[-1].path)
         keys.append(metadata)
