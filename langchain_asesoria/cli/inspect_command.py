@@ -12,13 +12,14 @@ from langchain_asesoria.cli.config import (
     config_for_kind,
     load_run_tokenization,
     load_settings,
+    read_options,
 )
 from langchain_asesoria.cli.errors import ExitCode, UsageError
 from langchain_asesoria.cli.fields import resolver_from_args
 from langchain_asesoria.cli.inspect_html import InspectDocument, counted, render_inspect_html
 from langchain_asesoria.cli.output import write_text_atomically
 from langchain_asesoria.engine import chunk_document, detect_markdown_sections, join_pages
-from langchain_asesoria.files import file_kind, read_pages
+from langchain_asesoria.reading import read_document
 
 __all__ = ["default_output", "run_inspect"]
 
@@ -43,19 +44,25 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     size = choose_size(args, settings)
     tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
-    config = config_for_kind(config, file_kind(path), args.markdown_headings)
-    pages = read_pages(path)
-    chunks = chunk_document(pages, metadata, config=config, tokenization=tokenization)
+    read = read_document(path, read_options(args))
+    config = config_for_kind(config, read.kind, args.markdown_headings)
+    pages = read.pages
+    outline = read.sections(config.page_separator)
+    chunks = chunk_document(
+        pages, metadata, config=config, tokenization=tokenization, sections=outline
+    )
     joined = join_pages(pages, config.page_separator, metadata.doc_id)
     sections = detect_markdown_sections(joined.text) if config.detect_markdown_headings else []
     document = InspectDocument(
         title=path.name,
         joined=joined,
         chunks=chunks,
-        sections=sections,
+        sections=outline if outline is not None else sections,
         model=tokenization.name,
         max_tokens=config.max_tokens,
         overlap_target=config.overlap_tokens,
+        furniture=read.furniture,
+        unlocated=read.outline.located.unlocated if read.outline is not None else (),
     )
     output = Path(args.output) if args.output else default_output(path)
     write_text_atomically(output, render_inspect_html(document))

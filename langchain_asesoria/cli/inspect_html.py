@@ -1,10 +1,11 @@
 """``asesoria-split inspect``: one chunked document as a self-contained HTML page.
 
 Every chunk is shaded on the original text (alternating colours; overlaps in a third
-colour), page breaks and section starts are marked, and hovering a chunk shows its
-metadata in a side panel (clicking pins it; ``#chunk=N`` in the address pins chunk
-``N`` on load). Non-whitespace text that no chunk covers would be shown in red. The page
-has no external resources: styles, script and data are inline.
+colour), page breaks and section starts are marked (a PDF's running headers and
+footers, removed before chunking, are shown struck through at each page break), and
+hovering a chunk shows its metadata in a side panel (clicking pins it; ``#chunk=N`` in
+the address pins chunk ``N`` on load). Non-whitespace text that no chunk covers would be
+shown in red. The page has no external resources: styles, script and data are inline.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import html
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from itertools import pairwise
 from string import Template
@@ -21,6 +22,8 @@ from string import Template
 from langchain_asesoria.cli.summary import token_stats
 from langchain_asesoria.engine import JoinedText
 from langchain_asesoria.models import Chunk, SectionSpan
+from langchain_asesoria.pdf.furniture import Furniture
+from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.records import SECTION_PATH_SEPARATOR, chunk_metadata_record
 
 __all__ = ["InspectDocument", "chunk_rows", "counted", "render_inspect_html"]
@@ -38,6 +41,9 @@ class InspectDocument:
         model: The tokenizer's name.
         max_tokens: The budget.
         overlap_target: The overlap target.
+        furniture: Running headers and footers removed before chunking (shown struck
+            through at each page break, and listed in the header).
+        unlocated: Outline entries that could not be located (listed in the header).
     """
 
     title: str
@@ -47,6 +53,8 @@ class InspectDocument:
     model: str
     max_tokens: int
     overlap_target: int
+    furniture: Furniture = field(default_factory=Furniture)
+    unlocated: Sequence[OutlineEntry] = ()
 
 
 def _pages(chunk: Chunk) -> str:
@@ -100,6 +108,7 @@ class _Marks:
     pages: dict[int, int]
     sections: dict[int, str]
     chunks: dict[int, list[Chunk]]
+    furniture: Furniture
 
     @classmethod
     def of(cls, document: InspectDocument) -> _Marks:
@@ -119,12 +128,20 @@ class _Marks:
                 for span in document.sections
             },
             chunks=chunks,
+            furniture=document.furniture,
         )
 
     def before(self, position: int) -> str:
         parts = []
         if position in self.pages:
-            parts.append(f'<span class="pb">page {self.pages[position]}</span>')
+            number = self.pages[position]
+            parts.append(f'<span class="pb">page {number}</span>')
+            removed = self.furniture.on_page(number)
+            if removed:
+                lines = " · ".join(
+                    f"<del>{html.escape(line.text.strip())}</del>" for line in removed
+                )
+                parts.append(f'<span class="furn" title="{_REMOVED}">{lines}</span>')
         if position in self.sections:
             parts.append(f'<span class="sec">§ {html.escape(self.sections[position])}</span>')
         for chunk in self.chunks.get(position, ()):
@@ -201,6 +218,30 @@ def _stats(document: InspectDocument) -> str:
     )
 
 
+_REMOVED = "running header or footer, removed before chunking"
+
+
+def _notes(document: InspectDocument) -> str:
+    """Header paragraphs: the furniture removed, the outline entries not located."""
+    notes = []
+    removed = [
+        f"{html.escape(repr(item.text))} ({len(item.pages)} p.)"
+        for item in document.furniture.summary()
+    ]
+    if removed:
+        notes.append(f"Removed running headers and footers: {', '.join(removed)}.")
+    missing = [
+        html.escape(repr(entry.title)) + (f" (p. {entry.page})" if entry.page else " (no page)")
+        for entry in document.unlocated
+    ]
+    if missing:
+        notes.append(
+            f"Outline entries not located ({len(missing)}), their text stays in the "
+            f"section before them: {', '.join(missing)}."
+        )
+    return "".join(f'<p class="notes">{note}</p>' for note in notes)
+
+
 def render_inspect_html(document: InspectDocument) -> str:
     """The self-contained HTML page of one chunked document."""
     assets = files("langchain_asesoria.cli")
@@ -208,6 +249,7 @@ def render_inspect_html(document: InspectDocument) -> str:
     return template.substitute(
         title=html.escape(document.title),
         stats=html.escape(_stats(document)),
+        notes=_notes(document),
         style=assets.joinpath("inspect.css").read_text(encoding="utf-8"),
         script=assets.joinpath("inspect.js").read_text(encoding="utf-8"),
         data=_data(document),

@@ -7,7 +7,7 @@ summary); with ``strict`` the first failure stops the run instead.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from langchain_asesoria.cli.config import config_for_kind
@@ -18,8 +18,9 @@ from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.errors import AsesoriaError
-from langchain_asesoria.files import file_kind, iter_pages, page_count
-from langchain_asesoria.models import Chunk, ChunkingConfig, LoadedPage
+from langchain_asesoria.files import page_count
+from langchain_asesoria.models import Chunk, ChunkingConfig
+from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
 from langchain_asesoria.records import chunk_record
 from langchain_asesoria.tokenization import Tokenization
 
@@ -37,6 +38,7 @@ class SplitJob:
         tokenization: The model's tokenization.
         fields: Document fields per file.
         strict: Stop at the first failed file.
+        reading: How PDFs are read (outline sections, furniture removal).
     """
 
     paths: tuple[Path, ...]
@@ -45,6 +47,7 @@ class SplitJob:
     tokenization: Tokenization
     fields: FieldResolver
     strict: bool = False
+    reading: ReadOptions = field(default_factory=ReadOptions)
 
 
 def describe(path: Path, error: BaseException) -> str:
@@ -66,8 +69,8 @@ def count_pages(paths: Sequence[Path]) -> int:
 
 def split_file(
     path: Path, job: SplitJob, progress: Progress, doc_ids: dict[str, Path]
-) -> tuple[list[LoadedPage], list[Chunk]]:
-    """One document's pages and chunks.
+) -> tuple[DocumentPages, list[Chunk]]:
+    """One document as read (pages, sections, furniture removed) and its chunks.
 
     Raises:
         AsesoriaError: the file cannot be read, its fields are bad, or it cannot be
@@ -80,13 +83,16 @@ def split_file(
             f"{path}: doc_id {metadata.doc_id!r} is already used by {owner}; give one of "
             f"them its own doc_id (in {path.name}.meta.json or a --manifest line)."
         )
-    pages: list[LoadedPage] = []
-    for page in iter_pages(path):
-        pages.append(page)
-        progress.page_read()
-    config = config_for_kind(job.config, file_kind(path), job.markdown_headings)
-    chunks = chunk_document(pages, metadata, config=config, tokenization=job.tokenization)
-    return pages, chunks
+    document = read_document(path, job.reading, on_page=lambda _: progress.page_read())
+    config = config_for_kind(job.config, document.kind, job.markdown_headings)
+    chunks = chunk_document(
+        document.pages,
+        metadata,
+        config=config,
+        tokenization=job.tokenization,
+        sections=document.sections(config.page_separator),
+    )
+    return document, chunks
 
 
 def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[FileReport]:
@@ -101,7 +107,7 @@ def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[File
         name = str(path)
         progress.start_file(path.name)
         try:
-            pages, chunks = split_file(path, job, progress, doc_ids)
+            document, chunks = split_file(path, job, progress, doc_ids)
         except AsesoriaError as error:
             if job.strict:
                 raise StrictModeError(
@@ -113,5 +119,5 @@ def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[File
             continue
         spool.write(chunk_record(chunk, name) for chunk in chunks)
         progress.chunks_made(len(chunks))
-        reports.append(FileReport.of_chunks(name, len(pages), chunks))
+        reports.append(FileReport.of_document(name, document, chunks))
     return reports

@@ -19,6 +19,7 @@ from langchain_asesoria.cli.config import (
     choose_size,
     load_run_tokenization,
     load_settings,
+    read_options,
 )
 from langchain_asesoria.cli.errors import ExitCode, exit_code_for
 from langchain_asesoria.cli.fields import resolver_from_args
@@ -42,7 +43,15 @@ def _split(args: argparse.Namespace) -> ExitCode:
     size = choose_size(args, settings)
     tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
-    job = SplitJob(tuple(paths), config, args.markdown_headings, tokenization, fields, args.strict)
+    job = SplitJob(
+        tuple(paths),
+        config,
+        args.markdown_headings,
+        tokenization,
+        fields,
+        args.strict,
+        read_options(args),
+    )
     destination = None if args.output in (None, "-") else Path(args.output)
     show_bar = sys.stderr.isatty() and not args.quiet
     with JsonlSpool(destination, sys.stdout) as spool:

@@ -23,7 +23,12 @@ the command-line fields. Fields: doc_id (default: the file name without extensio
 doc_type, tax, fiscal_year, source_scope, session_id, vigencia.
 
 offsets: character positions in the file's text for .md and .txt (a Markdown YAML
-front matter is blanked, never chunked); in the pages joined by a blank line for .pdf.
+front matter is blanked, never chunked); in the pages joined by a blank line for .pdf,
+once running headers and footers are removed.
+
+sections: Markdown headings; a PDF's outline (bookmarks), each title located in the
+text of its page. Outline entries that cannot be located are listed in the summary;
+their text stays in the section before them.
 
 exit codes: 0 all files split; 1 some files failed (the others' chunks are written,
 unless --strict); 2 usage error; 3 model or configuration error; 4 output error;
@@ -86,6 +91,20 @@ def _common() -> argparse.ArgumentParser:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="follow ATX headings in .md files as sections (default: on)",
+    )
+    pdf = parent.add_argument_group("PDF structure (on by default)")
+    pdf.add_argument(
+        "--no-pdf-outline",
+        dest="pdf_outline",
+        action="store_false",
+        help="give PDFs no sections (default: the outline's titles, located in the text)",
+    )
+    pdf.add_argument(
+        "--keep-page-furniture",
+        dest="remove_page_furniture",
+        action="store_false",
+        help="keep running headers and footers in PDF text (default: removed, and listed "
+        "in the summary)",
     )
     fields = parent.add_argument_group("document fields (defaults for every file)")
     fields.add_argument("--doc-type", metavar="TYPE", help="e.g. official_guide, law")

@@ -1,4 +1,5 @@
-"""The closing summary: per-file and total pages, chunks, tokens, budget use, overlap, time.
+"""The closing summary: per-file and total pages, chunks, sections, tokens, budget use,
+overlap and time, then what PDF reading removed or could not locate.
 
 The statistics are pure functions of the chunks, checked against hand-computed values.
 """
@@ -6,12 +7,16 @@ The statistics are pure functions of the chunks, checked against hand-computed v
 from __future__ import annotations
 
 import statistics
+import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Literal
 
 from langchain_asesoria.models import Chunk
+from langchain_asesoria.pdf.furniture import FurnitureSummary
+from langchain_asesoria.pdf.outline import OutlineEntry
+from langchain_asesoria.reading import DocumentPages
 
 __all__ = [
     "FileReport",
@@ -19,6 +24,7 @@ __all__ = [
     "TokenStats",
     "budget_use",
     "continuation_overlaps",
+    "distinct_sections",
     "mean_or_none",
     "render_summary",
     "token_stats",
@@ -70,6 +76,17 @@ def continuation_overlaps(chunks: Sequence[Chunk]) -> tuple[int, ...]:
     )
 
 
+def distinct_sections(chunks: Sequence[Chunk]) -> int:
+    """How many different sections the chunks carry (chunks without one left out)."""
+    return len(
+        {
+            (chunk.metadata.section_label, chunk.metadata.section_path)
+            for chunk in chunks
+            if chunk.metadata.section_path or chunk.metadata.section_label
+        }
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class FileReport:
     """What one file gave, or why it failed.
@@ -80,6 +97,11 @@ class FileReport:
         token_counts: ``token_count`` of each chunk, in order.
         overlaps: ``continuation_overlaps`` of the chunks.
         failure: A short reason when the file failed, else ``None``.
+        sections: ``distinct_sections`` of the chunks.
+        outline_entries: Entries of a PDF's outline; ``None`` when it was not read.
+        unlocated: The outline entries that could not be located.
+        outline_problem: Why a PDF's outline could not be read, when it could not.
+        furniture: The running headers and footers removed.
     """
 
     name: str
@@ -87,12 +109,32 @@ class FileReport:
     token_counts: tuple[int, ...] = ()
     overlaps: tuple[int, ...] = ()
     failure: str | None = None
+    sections: int = 0
+    outline_entries: int | None = None
+    unlocated: tuple[OutlineEntry, ...] = ()
+    outline_problem: str | None = None
+    furniture: tuple[FurnitureSummary, ...] = ()
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
         """The report of a file split into ``chunks``."""
         counts = tuple(chunk.token_count for chunk in chunks)
-        return cls(name, pages, counts, continuation_overlaps(chunks))
+        return cls(
+            name, pages, counts, continuation_overlaps(chunks), sections=distinct_sections(chunks)
+        )
+
+    @classmethod
+    def of_document(cls, name: str, document: DocumentPages, chunks: Sequence[Chunk]) -> FileReport:
+        """The report of a document read with ``read_document`` and split into ``chunks``."""
+        report = cls.of_chunks(name, len(document.pages), chunks)
+        outline = document.outline
+        return replace(
+            report,
+            outline_entries=None if outline is None else outline.located.entries,
+            unlocated=() if outline is None else outline.located.unlocated,
+            outline_problem=None if outline is None else outline.problem,
+            furniture=document.furniture.summary(),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,12 +156,16 @@ class RunReport:
         """All successful files as one row."""
         done = [report for report in self.files if report.failure is None]
         status = f"{len(done)} ok" + (f", {len(self.failed)} failed" if self.failed else "")
+        entries = [report.outline_entries for report in done if report.outline_entries is not None]
         return FileReport(
             name=f"total: {len(self.files)} file{'s' if len(self.files) != 1 else ''}",
             pages=sum(report.pages for report in done),
             token_counts=tuple(count for report in done for count in report.token_counts),
             overlaps=tuple(overlap for report in done for overlap in report.overlaps),
             failure=status,
+            sections=sum(report.sections for report in done),
+            outline_entries=sum(entries) if entries else None,
+            unlocated=tuple(entry for report in done for entry in report.unlocated),
         )
 
 
@@ -147,6 +193,8 @@ _COLUMNS: tuple[Column, ...] = (
     ("file", "<", lambda file, run: _short(file.name)),
     ("pages", ">", lambda file, run: str(file.pages) if file.pages else _DASH),
     ("chunks", ">", lambda file, run: str(len(file.token_counts))),
+    ("sections", ">", lambda file, run: str(file.sections)),
+    ("not located", ">", lambda file, run: _unlocated(file)),
     ("tokens min/med/max", ">", lambda file, run: _tokens(file)),
     (
         "budget use",
@@ -156,6 +204,13 @@ _COLUMNS: tuple[Column, ...] = (
     ("overlap", ">", lambda file, run: _overlap(mean_or_none(file.overlaps), run.overlap_target)),
     ("status", "<", lambda file, run: file.failure or "ok"),
 )
+
+
+def _unlocated(file: FileReport) -> str:
+    """Outline entries not located, of all entries: ``-`` without an outline read."""
+    if file.outline_entries is None:
+        return _DASH
+    return f"{len(file.unlocated)} of {file.outline_entries}"
 
 
 def _percent(share: float | None) -> str:
@@ -183,6 +238,74 @@ def _file_rows(run: RunReport) -> tuple[list[FileReport], str | None]:
     return shown, f"({len(run.files) - len(shown)} more files not listed)"
 
 
+_MAX_LISTED = 8
+_WRAP = 100
+_NO_BREAK = "\u00a0"  # textwrap never breaks a line there
+
+
+def _listed(name: str, items: Sequence[str]) -> str:
+    """``  name: a, b, c and N more``, wrapped between items to the usual width."""
+    kept = [item.replace(" ", _NO_BREAK) for item in items[:_MAX_LISTED]]
+    more = (
+        f" and{_NO_BREAK}{len(items) - _MAX_LISTED}{_NO_BREAK}more"
+        if len(items) > _MAX_LISTED
+        else ""
+    )
+    wrapped = textwrap.fill(
+        f"{name}: {', '.join(kept)}{more}",
+        width=_WRAP,
+        initial_indent="  ",
+        subsequent_indent="    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return wrapped.replace(_NO_BREAK, " ")
+
+
+def _pages_count(count: int) -> str:
+    return f"{count} page{'s' if count != 1 else ''}"
+
+
+def _furniture_note(report: FileReport) -> str | None:
+    if not report.furniture:
+        return None
+    removed = [f"{item.text!r} ({_pages_count(len(item.pages))})" for item in report.furniture]
+    return _listed(report.name, removed)
+
+
+def _outline_note(report: FileReport) -> str | None:
+    if report.outline_problem is not None:
+        return f"  {report.name}: {report.outline_problem}"
+    if not report.unlocated:
+        return None
+    titles = [
+        f"{entry.title or '(untitled)'!r} ({'p. ' + str(entry.page) if entry.page else 'no page'})"
+        for entry in report.unlocated
+    ]
+    return _listed(report.name, titles)
+
+
+#: (heading, note of one file) of each list after the table.
+_NOTES: tuple[tuple[str, Callable[[FileReport], str | None]], ...] = (
+    ("page furniture removed (--keep-page-furniture keeps it):", _furniture_note),
+    (
+        "outline entries not located (their text stays in the section before them):",
+        _outline_note,
+    ),
+)
+
+
+def _notes(run: RunReport) -> list[str]:
+    """What PDF reading removed or could not locate, per file (files listed in the table)."""
+    files, _ = _file_rows(run)
+    lines: list[str] = []
+    for heading, note in _NOTES:
+        found = [line for report in files if (line := note(report)) is not None]
+        if found:
+            lines += [heading, *found]
+    return lines
+
+
 def render_summary(run: RunReport) -> str:
     """The summary table with a closing line of time, throughput and configuration."""
     files, note = _file_rows(run)
@@ -194,6 +317,7 @@ def render_summary(run: RunReport) -> str:
     lines.insert(len(lines) - 1, lines[1])
     if note:
         lines.insert(len(lines) - 2, note)
+    lines += _notes(run)
     seconds = max(run.seconds, 1e-9)
     chunks = len(total.token_counts)
     lines.append(

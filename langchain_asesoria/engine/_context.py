@@ -11,6 +11,7 @@ error). The chunk's metadata always keeps the full ``section_path``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
@@ -27,6 +28,8 @@ ELISION = "…"
 
 #: Words kept of the outermost title when the middle of a path is elided.
 _OUTER_WORDS = 2
+
+_WORD = re.compile(r"\S+")
 
 
 def section_context(segment: Segment, mode: SectionContext) -> str:
@@ -100,12 +103,13 @@ def _candidates(titles: Sequence[str]) -> Iterator[str]:
         middle = [ELISION] if len(outer) > 1 else []
         yield PATH_SEPARATOR.join([_shortened(outer[0], _OUTER_WORDS), *middle, inner])
     yield inner
-    words = inner.split()
+    words = _WORD.findall(inner)
     for kept in range(len(words) - 1, 0, -1):
         yield _shortened(inner, kept)
 
 
 def _shortened(title: str, words: int) -> str:
-    """The first ``words`` words of ``title`` and an ellipsis (the title when shorter)."""
-    parts = title.split()
-    return title if len(parts) <= words else " ".join(parts[:words]) + " " + ELISION
+    """``title`` up to the end of its ``words``-th word, and an ellipsis (the title itself
+    when it has no more words)."""
+    ends = [match.end() for match in _WORD.finditer(title)]
+    return title if len(ends) <= words else f"{title[: ends[words - 1]]} {ELISION}"

@@ -4,7 +4,8 @@ Every chunker returns ``IndexedChunk`` values with exact offsets in the document
 joined text, so the same relevance judgement applies to all of them. What is indexed:
 
 - ``asesoria``: ``Chunk.embedding_text`` unchanged (model prefix, section path,
-  content), counted exactly by the engine; Markdown documents follow their headings.
+  content), counted exactly by the engine; Markdown documents follow their headings,
+  PDFs their outline sections (when the corpus was read with them).
 - ``langchain-recursive``: LangChain's ``RecursiveCharacterTextSplitter`` measuring
   length in content tokens of the same tokenizer (``chunk_size=max_tokens``,
   ``chunk_overlap=overlap_tokens``), the way ``from_huggingface_tokenizer`` does.
@@ -92,7 +93,8 @@ def _check_separator(config: ChunkingConfig) -> None:
 
 
 class AsesoriaChunker:
-    """This library's ``chunk_document``; Markdown documents use their ATX headings."""
+    """This library's ``chunk_document``; Markdown documents use their ATX headings, PDFs
+    their outline sections."""
 
     @property
     def name(self) -> str:
@@ -107,6 +109,7 @@ class AsesoriaChunker:
             ChunkMetadata(doc_id=document.doc_id),
             config=replace(config, detect_markdown_headings=document.markdown),
             tokenization=tokenization,
+            sections=document.sections,
         )
         bare = list(tokenization.count_many(tokenization.prepare(chunk.text) for chunk in chunks))
         return [

@@ -35,7 +35,7 @@ from langchain_asesoria.evaluation.presets import (
     PresetOptions,
     SetupUnavailableError,
 )
-from langchain_asesoria.evaluation.questions import load_questions
+from langchain_asesoria.evaluation.questions import Question, load_questions
 from langchain_asesoria.evaluation.report import write_report
 from langchain_asesoria.evaluation.runner import Candidate, Run, budget_problem, evaluate, refuse
 from langchain_asesoria.models import (
@@ -44,6 +44,7 @@ from langchain_asesoria.models import (
     ChunkingConfig,
     SectionContext,
 )
+from langchain_asesoria.reading import ReadOptions
 
 __all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
 
@@ -132,6 +133,22 @@ def _peers(text: str) -> list[Chunker]:
     return [PEER_CHUNKERS[name]() for name in names]
 
 
+def _about_corpus(questions: Sequence[Question], doc_ids: set[str]) -> tuple[Question, ...]:
+    """The questions whose passages are all in the corpus, and those without a source."""
+    kept = tuple(
+        question
+        for question in questions
+        if all(passage.doc_id in doc_ids for passage in question.relevant)
+    )
+    if len(kept) < len(questions):
+        print(
+            f"asesoria-eval: skipping {len(questions) - len(kept)} questions about documents "
+            "not given (--only-corpus-questions)",
+            file=sys.stderr,
+        )
+    return kept
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="asesoria-eval",
@@ -161,6 +178,23 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--bm25-max-tokens", type=int, default=512)
     parser.add_argument("--e5-model", default=PresetOptions().e5_model)
     parser.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    parser.add_argument(
+        "--only-corpus-questions",
+        action="store_true",
+        help="skip the questions about documents not given (default: they are an error)",
+    )
+    parser.add_argument(
+        "--no-pdf-outline",
+        dest="pdf_outline",
+        action="store_false",
+        help="give PDFs no sections (default: their outline's, as asesoria-split does)",
+    )
+    parser.add_argument(
+        "--keep-page-furniture",
+        dest="remove_page_furniture",
+        action="store_false",
+        help="keep running headers and footers in PDF text (default: removed)",
+    )
     return parser
 
 
@@ -168,8 +202,13 @@ def _execute(args: argparse.Namespace, command: str) -> list[Path]:
     runs_asked = [_parse_run(text) for text in (args.run or ["bm25=256/32,384/48,480/64"])]
     ks = _parse_list(args.k, "--k")
     peers = _peers(args.peers)
-    corpus = load_corpus(find_documents(args.documents))
+    reading = ReadOptions(
+        outline_sections=args.pdf_outline, remove_page_furniture=args.remove_page_furniture
+    )
+    corpus = load_corpus(find_documents(args.documents), reading)
     questions = load_questions(args.questions)
+    if args.only_corpus_questions:
+        questions = _about_corpus(questions, {document.doc_id for document in corpus})
     options = PresetOptions(args.bm25_tokenizer, args.bm25_max_tokens, args.e5_model)
     runs: list[Run] = []
     skipped: list[tuple[str, str]] = []

@@ -1,17 +1,28 @@
-"""The evaluation corpus: documents read once, with the joined text every offset refers to."""
+"""The evaluation corpus: documents read once, with the joined text every offset refers to.
+
+Documents are read as ``asesoria-split`` reads them (``reading.read_document``): a PDF
+without its running headers and footers and with its outline sections, unless the
+``ReadOptions`` say otherwise. Question files keep their spans in the text *as
+extracted* (``files.read_pages``), which does not change with those options:
+``CorpusDocument.extracted_text`` is that text and ``text_offset`` maps its offsets
+into ``text``.
+"""
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 
 from langchain_asesoria.engine import join_pages
 from langchain_asesoria.errors import ConfigurationError, UsageError
-from langchain_asesoria.files import FILE_KINDS, read_pages
-from langchain_asesoria.models import LoadedPage
+from langchain_asesoria.evaluation.questions import Question, RelevantPassage
+from langchain_asesoria.files import FILE_KINDS
+from langchain_asesoria.models import LoadedPage, SectionSpan
+from langchain_asesoria.pdf.furniture import Furniture
+from langchain_asesoria.reading import ReadOptions, read_document
 
 __all__ = [
     "PAGE_SEPARATOR",
@@ -19,6 +30,7 @@ __all__ = [
     "document_from_pages",
     "find_documents",
     "load_corpus",
+    "questions_in_text",
 ]
 
 #: Pages are joined with this separator, for the spans of the question file and for the
@@ -35,11 +47,13 @@ class CorpusDocument:
 
     Attributes:
         doc_id: The file name without its extension (what question files refer to).
-        pages: The pages as ``langchain_asesoria.files.read_pages`` produced them.
-        text: The joined text: the coordinate system of every span and chunk offset.
+        pages: The pages as they are chunked (a PDF's furniture removed, when asked).
+        text: The joined text: the coordinate system of every chunk offset.
         markdown: Whether chunking follows ATX headings (``detect_markdown_headings``).
         source: Where the document was read from.
         page_starts: Where each page starts in ``text``, ascending.
+        sections: A PDF's outline sections in ``text``; ``None`` when not read.
+        furniture: The running headers and footers removed from the extracted pages.
     """
 
     doc_id: str
@@ -48,6 +62,8 @@ class CorpusDocument:
     markdown: bool
     source: str
     page_starts: tuple[int, ...] = (0,)
+    sections: tuple[SectionSpan, ...] | None = None
+    furniture: Furniture = field(default_factory=Furniture)
 
     def page_at(self, position: int) -> int:
         """The number of the page holding ``text[position]``.
@@ -57,9 +73,43 @@ class CorpusDocument:
         index = bisect_right(self.page_starts, position) - 1
         return self.pages[max(index, 0)].page
 
+    def _extracted(self) -> tuple[LoadedPage, ...]:
+        return self.furniture.restore(self.pages)
+
+    @property
+    def extracted_text(self) -> str:
+        """The pages as extracted, joined: the text question spans refer to."""
+        if not self.furniture.lines:
+            return self.text
+        return join_pages(self._extracted(), PAGE_SEPARATOR, self.doc_id).text
+
+    def text_offset(self, extracted: int) -> int:
+        """Where offset ``extracted`` of ``extracted_text`` lies in ``text``.
+
+        An offset inside a removed line maps to where the line was; one in a page
+        separator, to the same place after the page.
+        """
+        if not self.furniture.lines:
+            return extracted
+        pages = self._extracted()
+        raw = join_pages(pages, PAGE_SEPARATOR, self.doc_id)
+        clean = join_pages(self.pages, PAGE_SEPARATOR, self.doc_id)
+        index = max(bisect_right(raw.page_starts, extracted) - 1, 0)
+        inside = extracted - raw.page_starts[index]
+        beyond = inside - len(pages[index].text)
+        if beyond >= 0:
+            return clean.page_starts[index] + len(self.pages[index].text) + beyond
+        return clean.page_starts[index] + self.furniture.cleaned_offset(pages[index].page, inside)
+
 
 def document_from_pages(
-    doc_id: str, pages: Sequence[LoadedPage], *, markdown: bool = False, source: str = ""
+    doc_id: str,
+    pages: Sequence[LoadedPage],
+    *,
+    markdown: bool = False,
+    source: str = "",
+    sections: Sequence[SectionSpan] | None = None,
+    furniture: Furniture | None = None,
 ) -> CorpusDocument:
     """A corpus document from pages already in memory (tests, other loaders).
 
@@ -68,7 +118,14 @@ def document_from_pages(
     """
     joined = join_pages(pages, PAGE_SEPARATOR, doc_id)
     return CorpusDocument(
-        doc_id, tuple(pages), joined.text, markdown, source or doc_id, joined.page_starts
+        doc_id,
+        tuple(pages),
+        joined.text,
+        markdown,
+        source or doc_id,
+        joined.page_starts,
+        None if sections is None else tuple(sections),
+        furniture or Furniture(),
     )
 
 
@@ -96,8 +153,10 @@ def find_documents(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
-def load_corpus(paths: Iterable[str | Path]) -> tuple[CorpusDocument, ...]:
-    """Reads each file with ``read_pages``; Markdown files are chunked by their headings.
+def load_corpus(
+    paths: Iterable[str | Path], reading: ReadOptions | None = None
+) -> tuple[CorpusDocument, ...]:
+    """Reads each file with ``read_document``; Markdown files are chunked by their headings.
 
     Raises:
         ConfigurationError: no files, or two files with the same name (the same doc_id).
@@ -115,10 +174,46 @@ def load_corpus(paths: Iterable[str | Path]) -> tuple[CorpusDocument, ...]:
                 "without extension): rename one of them."
             )
         seen[doc_id] = str(path)
-        markdown = FILE_KINDS.get(path.suffix.lower()) == "markdown"
+        read = read_document(path, reading)
         documents.append(
-            document_from_pages(doc_id, read_pages(path), markdown=markdown, source=str(path))
+            document_from_pages(
+                doc_id,
+                read.pages,
+                markdown=read.kind == "markdown",
+                source=str(path),
+                sections=read.sections(PAGE_SEPARATOR),
+                furniture=read.furniture,
+            )
         )
     if not documents:
         raise ConfigurationError("the corpus is empty: pass at least one .pdf, .md or .txt file.")
     return tuple(documents)
+
+
+def _passage_in_text(passage: RelevantPassage, document: CorpusDocument | None) -> RelevantPassage:
+    if document is None or passage.start is None or passage.end is None:
+        return passage
+    return replace(
+        passage, start=document.text_offset(passage.start), end=document.text_offset(passage.end)
+    )
+
+
+def questions_in_text(
+    questions: Iterable[Question], corpus: Sequence[CorpusDocument]
+) -> tuple[Question, ...]:
+    """The questions with their spans moved from each ``extracted_text`` to its ``text``.
+
+    Spans are checked against ``extracted_text`` first (``validate_against_corpus``);
+    ``passage`` keeps the quoted text as extracted.
+    """
+    documents = {document.doc_id: document for document in corpus}
+    return tuple(
+        replace(
+            question,
+            relevant=tuple(
+                _passage_in_text(passage, documents.get(passage.doc_id))
+                for passage in question.relevant
+            ),
+        )
+        for question in questions
+    )

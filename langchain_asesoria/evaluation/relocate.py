@@ -1,8 +1,9 @@
 """Spans of a question file recomputed from their quoted passages.
 
-A question file's offsets are positions in each document's joined text, so they move
-whenever the way documents are read changes (a PDF reader that drops running headers,
-another extractor). The quoted ``passage`` does not move: this module finds it again and
+A question file's offsets are positions in each document's joined text as extracted
+(``files.read_pages``: a PDF's running headers and footers still in it; ``asesoria-eval``
+maps them into the cleaned text it chunks), so they move whenever extraction changes (a
+new extractor). The quoted ``passage`` does not move: this module finds it again and
 rewrites ``start``, ``end`` and ``page``. It also annotates a new file, whose passages
 may be written without offsets::
 
@@ -33,8 +34,13 @@ from typing import Any
 from langchain_asesoria.errors import AsesoriaError, UsageError
 from langchain_asesoria.evaluation.corpus import CorpusDocument, find_documents, load_corpus
 from langchain_asesoria.evaluation.questions import QuestionFileError, parse_questions
+from langchain_asesoria.reading import ReadOptions
 
 __all__ = ["Relocation", "locate_passage", "main", "relocate_lines"]
+
+#: Question spans are positions in the text as extracted, running headers and footers
+#: included (``asesoria-eval`` maps them into the text it chunks).
+_AS_EXTRACTED = ReadOptions(outline_sections=False, remove_page_furniture=False)
 
 #: How many offsets an ambiguity message lists.
 _SHOWN_MATCHES = 5
@@ -215,7 +221,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _run(args: argparse.Namespace) -> int:
     documents = {
-        document.doc_id: document for document in load_corpus(find_documents(args.documents))
+        document.doc_id: document
+        for document in load_corpus(find_documents(args.documents), _AS_EXTRACTED)
     }
     try:
         lines = args.questions.read_text(encoding="utf-8").splitlines()

@@ -18,7 +18,7 @@ from types import MappingProxyType
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.evaluation.chunkers import Chunker, IndexedChunk
-from langchain_asesoria.evaluation.corpus import CorpusDocument
+from langchain_asesoria.evaluation.corpus import CorpusDocument, questions_in_text
 from langchain_asesoria.evaluation.metrics import (
     DEFAULT_MIN_OVERLAP,
     hit_at_k,
@@ -385,7 +385,10 @@ def evaluate(
     if not 0 < min_overlap <= 1:
         raise ConfigurationError(f"min_overlap must be in (0, 1], got {min_overlap}.")
     check_runs(runs)
-    validate_against_corpus(questions, {document.doc_id: document.text for document in corpus})
+    validate_against_corpus(
+        questions, {document.doc_id: document.extracted_text for document in corpus}
+    )
+    questions = questions_in_text(questions, corpus)
     depth = kept_ks[-1]
     report = progress or _silent
     total = sum(len(run.candidates) for run in runs)

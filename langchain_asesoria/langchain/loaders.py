@@ -2,7 +2,8 @@
 
 Their metadata follows LangChain's PDF loaders, so the transformer treats them like
 ``PyPDFLoader``'s output: ``source`` (the path as given), ``page`` (0-based),
-``page_label`` (the label the PDF prints) and ``total_pages``. ``pypdf`` is imported
+``page_label`` (the label the PDF prints) and ``total_pages``; a PDF's pages also carry
+its sections and what was removed (``page_structure``). ``pypdf`` is imported
 only when a PDF is read (the ``pdf`` extra; AES-encrypted PDFs also need
 ``cryptography``).
 """
@@ -17,17 +18,29 @@ from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
 from langchain_asesoria.files import open_pdf, page_text, read_text
+from langchain_asesoria.langchain.page_structure import page_structure
+from langchain_asesoria.reading import ReadOptions, read_pdf
 
 __all__ = ["PdfPageLoader", "TextFileLoader"]
 
 
 class PdfPageLoader(BaseLoader):
-    """Loads a PDF lazily, one ``Document`` per page, in page order.
+    """Loads a PDF, one ``Document`` per page, in page order.
+
+    By default each page's running headers and footers are removed and the PDF's
+    outline gives sections: pages carry the keys of
+    ``langchain_asesoria.langchain.page_structure`` (where sections start, the section
+    a page continues, the lines removed, the outline report), which
+    ``AsesoriaDocumentTransformer`` and ``AsesoriaTextSplitter`` turn into chunk
+    sections. Both need every page, so the whole PDF is read before the first page is
+    yielded; with both switched off, pages are read one at a time, as extracted.
 
     Args:
         file_path: The PDF file; ``metadata["source"]`` is ``str(file_path)``.
         password: Decrypts an encrypted PDF (``""`` for an empty user password).
         extraction_mode: pypdf's ``"plain"`` (default) or ``"layout"`` text extraction.
+        outline_sections: Give pages the sections of the PDF's outline.
+        remove_page_furniture: Remove running headers and footers from the text.
 
     Raises (when loading): the errors of ``langchain_asesoria.files.open_pdf`` and
         ``page_text``: ``DocumentReadError`` and its subclasses (no such file, damaged,
@@ -41,25 +54,45 @@ class PdfPageLoader(BaseLoader):
         *,
         password: str | None = None,
         extraction_mode: Literal["plain", "layout"] = "plain",
+        outline_sections: bool = True,
+        remove_page_furniture: bool = True,
     ) -> None:
         self.file_path = file_path
         self.password = password
         self.extraction_mode = extraction_mode
+        self.outline_sections = outline_sections
+        self.remove_page_furniture = remove_page_furniture
 
     def lazy_load(self) -> Iterator[Document]:
-        """One ``Document`` per page: ``page`` 0-based, ``page_label``, ``total_pages``."""
+        """One ``Document`` per page: ``page`` 0-based, ``page_label``, ``total_pages``,
+        and the structure keys when the outline or the furniture is asked for."""
         source = str(self.file_path)
         reader = open_pdf(self.file_path, self.password)
         labels = reader.page_labels
         total = len(reader.pages)
-        for index in range(total):
+        texts: Iterator[tuple[str, dict[str, Any]]]
+        if self.outline_sections or self.remove_page_furniture:
+            options = ReadOptions(
+                self.outline_sections,
+                self.remove_page_furniture,
+                extraction_mode=self.extraction_mode,
+            )
+            document = read_pdf(reader, source, options)
+            pages = [page.text for page in document.pages]
+            texts = zip(pages, page_structure(document), strict=True)
+        else:
+            texts = (
+                (page_text(reader, index, source, self.extraction_mode), {})
+                for index in range(total)
+            )
+        for index, (text, structure) in enumerate(texts):
             metadata: dict[str, Any] = {
                 "source": source,
                 "page": index,
                 "page_label": str(labels[index]) if index < len(labels) else str(index + 1),
                 "total_pages": total,
+                **structure,
             }
-            text = page_text(reader, index, source, self.extraction_mode)
             yield Document(page_content=text, metadata=metadata)
 
 

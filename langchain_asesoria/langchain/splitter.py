@@ -19,7 +19,7 @@ and ``strip_whitespace=False`` are refused with the reason.
 from __future__ import annotations
 
 import copy
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from typing import Any, Final, Literal
@@ -39,8 +39,9 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
 )
+from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_sections
 from langchain_asesoria.langchain.sources import with_source
-from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
+from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
 from langchain_asesoria.records import (
     CHUNK_INDEX,
     END_INDEX,
@@ -142,6 +143,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     ``chunk_size`` is ``config.max_tokens`` and ``length_function`` is
     ``tokenization.count``: the budget is of the whole model input (prefix, section
     context, content and special tokens), not of the content alone.
+
+    A page loaded by ``PdfPageLoader`` is split along its outline sections (the
+    ``page_structure`` keys, which are not copied into chunks).
 
     Every chunk's metadata is a deep copy of its input's metadata plus ``start_index``
     (LangChain's meaning: offset of the chunk in its input text), ``end_index``
@@ -289,21 +293,28 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             return [chunk.text for chunk in self.split_chunks(text)]
         return [chunk.embedding_text for chunk in self.split_chunks(text)]
 
-    def split_chunks(self, text: str, name: str = "text") -> list[Chunk]:
+    def split_chunks(
+        self, text: str, name: str = "text", sections: Sequence[SectionSpan] | None = None
+    ) -> list[Chunk]:
         """The engine's chunks of one text, offsets relative to ``text``.
 
+        ``sections`` (spans of ``text``) replace Markdown heading detection when given.
         With ``on_error="skip"``, a text that cannot be chunked gives ``[]`` and a
         logged warning naming ``name``.
 
         Raises:
             AsesoriaError: any engine error, its message naming ``name``.
         """
+        config = self._config
+        if sections is not None:
+            config = replace(config, detect_markdown_headings=False)
         try:
             return chunk_document(
                 [LoadedPage(text, 1)],
                 ChunkMetadata(doc_id=name),
-                config=self._config,
+                config=config,
                 tokenization=self._tokenization,
+                sections=sections,
             )
         except AsesoriaError as error:
             self._skipped(name, with_source(error, name))
@@ -329,7 +340,14 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         documents: list[Document] = []
         for index, text in enumerate(texts):
             base = metadatas[index] if metadatas else {}
-            chunks = self.split_chunks(text, _name_of(base, index))
+            name = _name_of(base, index)
+            try:
+                sections = page_sections(base, text, name)
+            except AsesoriaError as error:
+                self._skipped(name, with_source(error, name))
+                continue
+            base = {key: value for key, value in base.items() if key not in STRUCTURE_KEYS}
+            chunks = self.split_chunks(text, name, sections)
             documents += (self._document(chunk, base) for chunk in chunks)
         return documents
 

@@ -5,6 +5,8 @@ the whole source across page boundaries (see ``sources`` for the rules). For eve
 produced document ``d`` of a chunk ``c``:
 
 - ``d.metadata["page"]``/``["page_end"]`` are the real 1-based pages of ``c``'s body;
+- ``c``'s section comes from the pages' ``section_starts`` (``PdfPageLoader``: the
+  PDF's outline), else from Markdown headings in a Markdown source when asked;
 - ``d.metadata`` holds offsets in the source's joined text (``start_index``,
   ``end_index``), ``token_count <= max_tokens``, the achieved ``overlap_tokens``, the
   global ``chunk_index``, the section label and path, the document fields, and the
@@ -49,6 +51,7 @@ from langchain_asesoria.langchain.documents import (
     config_options,
     scalar_metadata,
 )
+from langchain_asesoria.langchain.page_structure import source_sections
 from langchain_asesoria.langchain.sources import (
     Source,
     SourceGrouper,
@@ -222,14 +225,20 @@ class AsesoriaDocumentTransformer(
     def _built_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
         pages = self._reader.read(source)
         doc_ids.claim(pages)
-        markdown = self.is_markdown(source)
-        if markdown:
+        if self.is_markdown(source):
             pages = pages.without_front_matter()
-        config = self._config if markdown else self._plain_config
         positions = {page.page: index for index, page in enumerate(pages.pages)}
         try:
+            sections = source_sections(
+                pages.pages, pages.page_metadata, self._config.page_separator, pages.name
+            )
+            markdown = sections is None and self.is_markdown(source)
             for chunk in iter_chunks(
-                pages.pages, pages.metadata, config=config, tokenization=self._tokenization
+                pages.pages,
+                pages.metadata,
+                config=self._config if markdown else self._plain_config,
+                tokenization=self._tokenization,
+                sections=sections,
             ):
                 yield self._document(chunk, pages, positions, source.key)
         except AsesoriaError as error:

@@ -1,0 +1,160 @@
+"""The structure a page ``Document`` carries from a loader to the transformer or splitter.
+
+A loader that knows where sections start (``PdfPageLoader``: the PDF's outline) puts it
+in each page's metadata, in positions of that page's ``page_content``, so it does not
+depend on how pages are joined later:
+
+- ``SECTION_STARTS``: the sections starting on the page, in order, each
+  ``{"offset": int, "label": str, "path": [str, ...]}``;
+- ``SECTION_CONTINUED``: the section the page starts in, when it began on an earlier
+  page (``{"label": str, "path": [str, ...]}``), for a splitter that sees one page;
+- ``PAGE_FURNITURE``: the running header and footer lines removed from the page;
+- ``OUTLINE``: the document's outline report, on every page: ``{"entries": int,
+  "unlocated": [{"title": str, "page": int | None}, ...], "problem": str | None}``.
+
+``AsesoriaDocumentTransformer`` joins a source's pages and turns the starts into
+``SectionSpan``s of the joined text; ``AsesoriaTextSplitter`` does the same within each
+page. Neither copies these keys into chunks (their values are lists and dicts, which
+vector stores refuse). A step that changes ``page_content`` between the loader and the
+chunker must drop ``SECTION_STARTS``: offsets outside the text are an error.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
+from typing import Any, Final
+
+from langchain_asesoria.errors import InvalidSectionsError
+from langchain_asesoria.models import LoadedPage, SectionSpan
+from langchain_asesoria.pdf.titles import SectionStart, section_spans
+from langchain_asesoria.reading import DocumentPages
+
+__all__ = [
+    "OUTLINE",
+    "PAGE_FURNITURE",
+    "SECTION_CONTINUED",
+    "SECTION_STARTS",
+    "STRUCTURE_KEYS",
+    "page_sections",
+    "page_structure",
+    "source_sections",
+]
+
+SECTION_STARTS: Final = "section_starts"
+SECTION_CONTINUED: Final = "section_continued"
+PAGE_FURNITURE: Final = "page_furniture"
+OUTLINE: Final = "outline"
+
+#: The page-level keys that never reach a chunk's metadata.
+STRUCTURE_KEYS: Final = (SECTION_STARTS, SECTION_CONTINUED, PAGE_FURNITURE, OUTLINE)
+
+
+def _section(label: str, path: Sequence[str]) -> dict[str, Any]:
+    return {"label": label, "path": list(path)}
+
+
+def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
+    """The structure keys of each page of ``document``, in page order.
+
+    Pages whose document had no outline read get no section keys; pages without
+    furniture removed get no ``PAGE_FURNITURE``.
+    """
+    outline = document.outline
+    starts = outline.located.starts if outline is not None else ()
+    report: dict[str, Any] | None = None
+    if outline is not None:
+        report = {
+            "entries": outline.located.entries,
+            "unlocated": [
+                {"title": entry.title, "page": entry.page} for entry in outline.located.unlocated
+            ],
+            "problem": outline.problem,
+        }
+    keys: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for page in document.pages:
+        metadata: dict[str, Any] = {}
+        removed = document.furniture.on_page(page.page)
+        if removed:
+            metadata[PAGE_FURNITURE] = [line.text for line in removed]
+        if report is not None:
+            here = [start for start in starts if start.page == page.page]
+            metadata[OUTLINE] = copy.deepcopy(report)  # each page's metadata its own
+            metadata[SECTION_STARTS] = [
+                {"offset": start.offset, **_section(start.label, start.path)} for start in here
+            ]
+            if current is not None and (not here or here[0].offset > 0):
+                metadata[SECTION_CONTINUED] = copy.deepcopy(current)
+            if here:
+                current = _section(here[-1].label, here[-1].path)
+        keys.append(metadata)
+    return keys
+
+
+def _starts(metadata: Mapping[str, Any], page: LoadedPage, where: str) -> list[SectionStart]:
+    """The page's section starts, checked against its text."""
+    starts = []
+    for item in metadata.get(SECTION_STARTS) or ():
+        offset = item.get("offset") if isinstance(item, Mapping) else None
+        if isinstance(offset, bool) or not isinstance(offset, int):
+            offset = -1
+        if not 0 <= offset < len(page.text):
+            raise InvalidSectionsError(
+                f"{where}: metadata[{SECTION_STARTS!r}] holds {item!r}, whose offset is not a "
+                f"position of the page's text ({len(page.text)} characters); the text changed "
+                f"after loading: drop {SECTION_STARTS!r}, or load the pages again."
+            )
+        label, path = str(item.get("label") or ""), tuple(item.get("path") or ())
+        starts.append(SectionStart(page.page, offset, label, path))
+    if any(later.offset <= earlier.offset for earlier, later in pairwise(starts)):
+        raise InvalidSectionsError(
+            f"{where}: metadata[{SECTION_STARTS!r}] offsets are not increasing: "
+            f"{[start.offset for start in starts]}."
+        )
+    return starts
+
+
+def source_sections(
+    pages: Sequence[LoadedPage],
+    page_metadata: Sequence[Mapping[str, Any]],
+    separator: str,
+    name: str,
+) -> list[SectionSpan] | None:
+    """The sections of a source's pages joined by ``separator``, from their metadata.
+
+    Returns ``None`` when no page carries ``SECTION_STARTS`` (the chunker then follows
+    its own configuration).
+
+    Raises:
+        InvalidSectionsError: an offset outside its page's text, or offsets not
+            increasing.
+    """
+    if not any(SECTION_STARTS in metadata for metadata in page_metadata):
+        return None
+    starts = [
+        start
+        for page, metadata in zip(pages, page_metadata, strict=True)
+        for start in _starts(metadata, page, f"source {name!r}, page {page.page}")
+    ]
+    return section_spans(pages, starts, separator)
+
+
+def page_sections(metadata: Mapping[str, Any], text: str, name: str) -> list[SectionSpan] | None:
+    """The sections of one page's text: the continued one, then those starting on it.
+
+    Returns ``None`` when the page carries no ``SECTION_STARTS``.
+
+    Raises:
+        InvalidSectionsError: as ``source_sections``.
+    """
+    if SECTION_STARTS not in metadata:
+        return None
+    page = LoadedPage(text, 1)
+    starts = _starts(metadata, page, name)
+    continued = metadata.get(SECTION_CONTINUED)
+    if isinstance(continued, Mapping) and (not starts or starts[0].offset > 0):
+        label, path = str(continued.get("label") or ""), tuple(continued.get("path") or ())
+        starts.insert(0, SectionStart(1, 0, label, path))
+    return section_spans([page], starts)

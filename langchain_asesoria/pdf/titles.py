@@ -1,0 +1,296 @@
+"""Outline titles located in the pages' text: where each outline section starts.
+
+Titles and text are compared as *folded* text: letters and digits only, accents
+removed (Unicode NFKD), case folded. So a title matches across line breaks, a word
+hyphenated at a line end, repeated spaces, other punctuation, case and accents, as
+pypdf extracts them. A match must also start a line (after at most a short numbering
+such as ``1.``, ``a)``, ``IV.`` or a bullet, which then opens the section with it) and
+must not begin or end inside a word.
+
+Each entry is looked for on its destination page: first after the previous located
+entry when that one ends on the same page, then anywhere on the page; a title that
+starts on its page may run onto the next one. An entry without a page, or whose title
+is not found there, is *not located*: it is reported, never guessed, and its text
+stays in the section before it. Text before the first located title is in no section.
+
+A located section whose title is all it holds, right before one of its subsections
+(``Capítulo 12`` before ``Introducción``), is folded into that subsection, which then
+starts at the bare title and whose path names it: no chunk holds a bare title there.
+
+Starts are in text order, at distinct positions, whatever the outline's order,
+duplicates or gaps: the spans built from them are always valid.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from langchain_asesoria.engine import join_pages
+from langchain_asesoria.errors import InvalidSectionsError
+from langchain_asesoria.models import LoadedPage, SectionSpan
+from langchain_asesoria.pdf.outline import OutlineEntry
+
+__all__ = [
+    "LocatedOutline",
+    "SectionStart",
+    "fold",
+    "locate_sections",
+    "locate_titles",
+    "section_spans",
+]
+
+#: What may stand before a title on its line: numbering and bullets, nothing else.
+_LEAD: Final = re.compile(
+    r"[\W\d_]*(?:(?:[IVXLCDM]+|[ivxlcdm]+|[A-Za-z])[.)ºª°]?[\W\d_]*)?", re.UNICODE
+)
+_MAX_LEAD: Final = 12
+_JOIN: Final = "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class SectionStart:
+    """Where a located section starts.
+
+    Attributes:
+        page: The number of the page where its title starts.
+        offset: The title's offset in that page's text.
+        label: The section's own title.
+        path: Titles from the outermost section down to this one.
+    """
+
+    page: int
+    offset: int
+    label: str
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LocatedOutline:
+    """The sections an outline gives a document, and what could not be located.
+
+    Invariant: ``starts`` are in text order, at distinct positions.
+
+    Attributes:
+        starts: Where each located section starts (folded sections merged).
+        unlocated: Entries without a page in the document, or whose title was not
+            found on it, in outline order.
+        entries: How many entries the outline has.
+    """
+
+    starts: tuple[SectionStart, ...] = ()
+    unlocated: tuple[OutlineEntry, ...] = ()
+    entries: int = 0
+
+    @property
+    def located(self) -> int:
+        """Entries located (folded ones included)."""
+        return self.entries - len(self.unlocated)
+
+
+def fold(text: str) -> tuple[str, tuple[int, ...]]:
+    """``text`` folded for comparison, and the offset in ``text`` of each folded character.
+
+    Folded text keeps letters and digits only, without accents, case folded:
+    ``fold("Sección 1.ª")[0] == "seccion1a"``.
+    """
+    cache: dict[str, str] = {}
+    chars: list[str] = []
+    where: list[int] = []
+    for position, char in enumerate(text):
+        folded = cache.get(char)
+        if folded is None:
+            decomposed = unicodedata.normalize("NFKD", char)
+            kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+            folded = "".join(c for c in kept.casefold() if c.isalnum())
+            cache[char] = folded
+        chars.append(folded)
+        where.extend([position] * len(folded))
+    return "".join(chars), tuple(where)
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """The pages joined by a newline, folded, with page bounds in both coordinates."""
+
+    text: str
+    folded: str
+    where: tuple[int, ...]
+    page_starts: tuple[int, ...]
+    page_numbers: tuple[int, ...]
+    folded_starts: tuple[int, ...]
+
+    @classmethod
+    def of(cls, pages: Sequence[LoadedPage]) -> _Text:
+        joined = join_pages(pages, _JOIN)
+        folded, where = fold(joined.text)
+        starts = tuple(
+            _folded_index(where, start) for start in (*joined.page_starts, len(joined.text))
+        )
+        return cls(joined.text, folded, where, joined.page_starts, joined.page_numbers, starts)
+
+    def page_index(self, number: int) -> int | None:
+        index = bisect_right(self.page_numbers, number) - 1
+        return index if index >= 0 and self.page_numbers[index] == number else None
+
+    def candidates(self, key: str, index: int, after: int) -> list[_Match]:
+        """Valid matches of ``key`` starting on page ``index`` at or after ``after``."""
+        found: list[_Match] = []
+        first = max(self.folded_starts[index], _folded_index(self.where, after))
+        limit = self.folded_starts[index + 1]
+        position = self.folded.find(key, first)
+        while 0 <= position < limit:
+            start = self.where[position]
+            end = self.where[position + len(key) - 1] + 1
+            line = self._line_start(start)
+            if line is not None and self._whole_words(start, end):
+                found.append(_Match(line, end))
+            position = self.folded.find(key, position + 1)
+        return found
+
+    def _line_start(self, start: int) -> int | None:
+        """Where the heading line of a title at ``start`` begins, if it is one."""
+        line = self.text.rfind("\n", 0, start) + 1
+        lead = self.text[line:start]
+        return line if len(lead) <= _MAX_LEAD and _LEAD.fullmatch(lead) is not None else None
+
+    def _whole_words(self, start: int, end: int) -> bool:
+        text = self.text
+        inside_before = start > 0 and text[start - 1].isalnum() and text[start].isalnum()
+        inside_after = end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
+        return not (inside_before or inside_after)
+
+    def start_of(self, position: int) -> tuple[int, int]:
+        """``(page number, offset in the page)`` of a position of the joined text."""
+        index = bisect_right(self.page_starts, position) - 1
+        return self.page_numbers[index], position - self.page_starts[index]
+
+
+def _folded_index(where: Sequence[int], position: int) -> int:
+    """The first folded character at or after ``position`` of the text."""
+    return bisect_right(where, position - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class _Located:
+    match: _Match
+    entry: OutlineEntry
+
+
+def _locate(text: _Text, entry: OutlineEntry, after: int, taken: set[int]) -> _Match | None:
+    key = fold(entry.title)[0]
+    index = text.page_index(entry.page) if entry.page is not None else None
+    if not key or index is None:
+        return None
+    page_start = text.page_starts[index]
+    forward = after if page_start <= after else page_start
+    for begin in dict.fromkeys((forward, page_start)):
+        for match in text.candidates(key, index, begin):
+            if match.start not in taken:
+                return match
+    return None
+
+
+def _is_bare(text: str, item: _Located, following: _Located) -> bool:
+    """Whether ``item`` holds only its title and ``following`` is one of its subsections."""
+    path = item.entry.path
+    inside = len(following.entry.path) > len(path) and following.entry.path[: len(path)] == path
+    return inside and not text[item.match.end : following.match.start].strip()
+
+
+def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, OutlineEntry]]:
+    """``(start, entry)`` in text order; a bare title joins its first subsection."""
+    ordered = sorted(located, key=lambda item: item.match.start)
+    if not ordered:
+        return []
+    starts: list[tuple[int, OutlineEntry]] = []
+    pending: int | None = None
+    for item, following in zip(ordered, [*ordered[1:], None], strict=True):
+        start = item.match.start if pending is None else pending
+        if following is not None and _is_bare(text, item, following):
+            pending = start
+            continue
+        pending = None
+        starts.append((start, item.entry))
+    return starts
+
+
+def locate_titles(pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry]) -> LocatedOutline:
+    """Where each outline entry's section starts in ``pages`` (see the module docstring).
+
+    Args:
+        pages: One document's pages, in order, as they will be chunked (furniture
+            already removed).
+        entries: The outline's entries in outline order (``outline_entries``).
+
+    Raises:
+        InvalidPagesError: pages that are not one document's, in order.
+    """
+    text = _Text.of(pages)
+    located: list[_Located] = []
+    unlocated: list[OutlineEntry] = []
+    taken: set[int] = set()
+    after = 0
+    for entry in entries:
+        match = _locate(text, entry, after, taken)
+        if match is None:
+            unlocated.append(entry)
+            continue
+        taken.add(match.start)
+        located.append(_Located(match, entry))
+        after = match.end
+    starts = tuple(
+        SectionStart(*text.start_of(position), entry.title, entry.path)
+        for position, entry in _fold_bare(text.text, located)
+    )
+    return LocatedOutline(starts, tuple(unlocated), len(entries))
+
+
+def section_spans(
+    pages: Sequence[LoadedPage], starts: Sequence[SectionStart], separator: str = "\n\n"
+) -> list[SectionSpan]:
+    """The sections as spans of ``join_pages(pages, separator).text``.
+
+    Each section runs from its start to the next one's, the last to the end of the
+    text: ordered, non-overlapping, never empty.
+
+    Raises:
+        InvalidPagesError: pages that are not one document's, in order.
+        InvalidSectionsError: a start on a page that ``pages`` does not hold.
+    """
+    joined = join_pages(pages, separator)
+    index = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
+    missing = sorted({start.page for start in starts} - set(index))
+    if missing:
+        raise InvalidSectionsError(
+            f"sections start on page(s) {missing} that the {len(index)} pages given do not "
+            "hold: pass the pages the sections were located in."
+        )
+    if not starts:
+        return []
+    positions = [index[start.page] + start.offset for start in starts]
+    ends = [*positions[1:], len(joined.text)]
+    return [
+        SectionSpan(position, end, start.label or None, start.path)
+        for position, end, start in zip(positions, ends, starts, strict=True)
+        if position < end
+    ]
+
+
+def locate_sections(
+    pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry], separator: str = "\n\n"
+) -> tuple[list[SectionSpan], tuple[OutlineEntry, ...]]:
+    """The outline's sections as spans of the pages joined by ``separator``, and the
+    entries that could not be located (``locate_titles`` then ``section_spans``)."""
+    located = locate_titles(pages, entries)
+    return section_spans(pages, located.starts, separator), located.unlocated

@@ -1,0 +1,152 @@
+"""The real PDFs: outline sections located, chunks in sections, no running header left.
+
+Every PDF of ``corpus/pdf/`` and ``examples/data/`` (an AEAT manual chapter and a BOE
+consolidated regulation) is read as ``asesoria-split`` reads it and chunked at 256/32
+with the real MiniLM tokenizer.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from langchain_asesoria import (
+    Chunk,
+    ChunkingConfig,
+    ChunkMetadata,
+    HuggingFaceTokenization,
+    chunk_document,
+    join_pages,
+)
+from langchain_asesoria.files import open_pdf
+from langchain_asesoria.pdf import outline_entries
+from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
+
+pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
+pytest.importorskip("cryptography", reason="the AEAT chapter is AES-encrypted: [pdf] extra")
+
+ROOT = Path(__file__).resolve().parent.parent
+PDFS = sorted(
+    {*(ROOT / "corpus" / "pdf").glob("*.pdf"), *(ROOT / "examples" / "data").glob("*.pdf")}
+)
+AEAT = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf"
+BOE = "boe_consolidado_BOE-A-2007-6820_rd_439_2007_reglamento_irpf.pdf"
+
+#: Running headers and footers of these PDFs, as lines of their extracted text.
+FURNITURE = (
+    re.compile(r"^BOLETÍN OFICIAL DEL ESTADO\s*$", re.MULTILINE),
+    re.compile(r"^LEGISLACIÓN CONSOLIDADA\s*$", re.MULTILINE),
+    re.compile(r"^Página \d+\s*$", re.MULTILINE),
+    re.compile(r"\d\d/\d\d/\d{4} - Manual práctico de Renta \d{4}\. Página \d+"),
+    re.compile(r"^Capítulo 12\. Integración y compensación de rentas\s*$", re.MULTILINE),
+)
+
+
+@cache
+def read(path: Path, options: ReadOptions = ReadOptions()) -> DocumentPages:  # noqa: B008
+    return read_document(path, options)
+
+
+def chunks_of(document: DocumentPages, tokenization: HuggingFaceTokenization) -> list[Chunk]:
+    return chunk_document(
+        document.pages,
+        ChunkMetadata(doc_id="pdf"),
+        config=ChunkingConfig(max_tokens=256, overlap_tokens=32),
+        tokenization=tokenization,
+        sections=document.sections(),
+    )
+
+
+def test_both_kinds_of_pdf_are_here() -> None:
+    assert {path.name for path in PDFS} == {AEAT, BOE}
+    assert len(PDFS) == 3  # the AEAT chapter is in both folders
+
+
+@pytest.mark.parametrize("path", PDFS, ids=lambda path: f"{path.parent.name}/{path.name[:20]}")
+def test_outline_entries_are_located(path: Path) -> None:
+    located = read(path).outline.located  # type: ignore[union-attr]
+    assert located.entries >= 12
+    assert located.located / located.entries >= 0.95
+    # What is not located is a title the text does not print ("[Preámbulo]"), reported.
+    assert all(entry.title.startswith("[") for entry in located.unlocated)
+
+
+@pytest.mark.parametrize("path", PDFS, ids=lambda path: f"{path.parent.name}/{path.name[:20]}")
+def test_chunks_carry_sections_within_their_pages_and_no_furniture(
+    path: Path, minilm: HuggingFaceTokenization
+) -> None:
+    document = read(path)
+    chunks = chunks_of(document, minilm)
+    spans = document.sections()
+    assert spans is not None
+    joined = join_pages(document.pages)
+    with_section = [chunk for chunk in chunks if chunk.metadata.section_path]
+    assert len(with_section) / len(chunks) >= 0.95
+    for chunk in chunks:
+        assert not any(pattern.search(chunk.text) for pattern in FURNITURE), chunk.text
+        inside = [span for span in spans if span.start <= chunk.start < span.end]
+        if not inside:
+            assert not chunk.metadata.section_path
+            continue
+        [span] = inside
+        assert chunk.metadata.section_path == span.section_path
+        first, last = joined.page_at(span.start), joined.page_at(span.end - 1)
+        assert first <= (chunk.metadata.page or 0) <= (chunk.metadata.page_end or 0) <= last
+
+
+@pytest.mark.parametrize("path", PDFS[:2], ids=lambda path: path.name[:20])
+def test_kept_furniture_is_in_the_chunks(path: Path, minilm: HuggingFaceTokenization) -> None:
+    """The check above can fail: without removal the running lines are chunked."""
+    kept = read(path, ReadOptions(remove_page_furniture=False))
+    chunks = chunks_of(kept, minilm)
+    found = sum(any(pattern.search(chunk.text) for pattern in FURNITURE) for chunk in chunks)
+    assert found >= len(kept.pages) // 3
+
+
+def test_the_aeat_running_titles_are_removed_and_listed() -> None:
+    summary = {
+        item.text: len(item.pages)
+        for item in read(ROOT / "corpus" / "pdf" / AEAT).furniture.summary()
+    }
+    assert summary == {
+        "06/09/2024 - Manual práctico de Renta 2023. Página N": 17,
+        "Capítulo 12. Integración y compensación de rentas": 9,
+        "Reglas de integración y compensación de rentas": 3,
+        "Introducción": 2,
+        "Reglas de integración y compensación en tributación conjunta": 1,
+        "Caso práctico": 1,
+        "Glosario de abreviaturas": 1,
+    }
+
+
+def test_the_boe_furniture_is_removed_from_every_page() -> None:
+    document = read(ROOT / "corpus" / "pdf" / BOE)
+    summary = {item.text: len(item.pages) for item in document.furniture.summary()}
+    assert summary == {
+        "LEGISLACIÓN CONSOLIDADA": 108,
+        "Página N": 108,
+        "BOLETÍN OFICIAL DEL ESTADO": 107,
+    }
+    assert [page.page for page in document.pages] == list(range(1, 109))
+
+
+def test_an_article_gets_its_outline_path() -> None:
+    spans = read(ROOT / "corpus" / "pdf" / BOE).sections() or []
+    paths = {span.section_path[1:] for span in spans}
+    assert (
+        "Sección 1.ª Rendimientos del trabajo",
+        "Artículo 9. Dietas y asignaciones para gastos de locomoción y gastos normales de "
+        "manutención y estancia.",
+    ) in paths
+
+
+@pytest.mark.parametrize("path", PDFS, ids=lambda path: f"{path.parent.name}/{path.name[:20]}")
+def test_each_section_starts_on_the_page_its_entry_points_to(path: Path) -> None:
+    document = read(path)
+    destinations = {entry.path: entry.page for entry in outline_entries(open_pdf(path))}
+    joined = join_pages(document.pages)
+    for span in document.sections() or []:
+        assert joined.page_at(span.start) == destinations[span.section_path]
