@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from corpus import Doc
 from splitters import Piece
+
+from corpus import Doc
 
 _BATCH = 4096
 
