@@ -6,10 +6,13 @@ are trained with the ``tokenizers`` library on the texts of the repository's
 ``corpus/`` (the Markdown laws and the PDFs' pages as ``corpus.py`` reads them):
 
 * ``unigram``: a SentencePiece-style **Unigram** shaped like XLM-RoBERTa's (used by
-  intfloat/multilingual-e5): NFKC, control characters dropped, every whitespace
-  character read as a space, trailing spaces stripped and runs of spaces collapsed
-  (what XLM-R's precompiled ``nmt_nfkc`` map and its converter do, as far as
-  ``tokenizers``' own normalizers can); a ``Metaspace`` pre-tokenizer ("▁", prepend
+  intfloat/multilingual-e5). Its normaliser is SentencePiece's ``nmt_nfkc`` (XLM-R's
+  precompiled map) rebuilt from ``tokenizers``' own normalizers: NFKC; ASCII control
+  characters but NUL (and DEL, U+008F, U+009F) dropped; tab, line breaks, zero-width
+  space and non-joiner, BOM, LRM/RLM, "▁" and U+FFFD read as a space; then, as
+  ``transformers`` converts it, trailing spaces stripped and runs of spaces collapsed.
+  So a zero-width space splits a word, where Python sees no whitespace. A
+  ``Metaspace`` pre-tokenizer ("▁", prepend
   scheme ``always``: the space belongs to the next token); ``<s> $A </s>``; special
   tokens ``<s>``, ``<pad>``, ``</s>``, ``<unk>`` (ids 0-3, as XLM-R). Asked for 16,000
   pieces, the trainer keeps the ~7,100 that this 0.8 M-character corpus supports.
@@ -106,12 +109,18 @@ def _single_threaded() -> Iterator[None]:
 # -- unigram ------------------------------------------------------------------------------
 
 
+#: What SentencePiece's ``nmt_nfkc`` rules drop, and what they read as a space (on
+#: top of NFKC, which already maps no-break and typographic spaces to U+0020).
+NMT_DROPPED = "".join(map(chr, [*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F, 0x8F, 0x9F]))
+NMT_SPACES = "\t\n\x0c\r\u1680\u200b\u200c\u200e\u200f\u2028\u2029\u2581\ufeff\ufffd"
+
+
 def _xlmr_like_normalizer() -> normalizers.Normalizer:
     return normalizers.Sequence(
         [
             normalizers.NFKC(),
-            normalizers.Replace(Regex(r"[\x00-\x08\x0b\x0e-\x1f\x7f]"), ""),
-            normalizers.Replace(Regex(r"\s"), " "),
+            normalizers.Replace(Regex(f"[{NMT_DROPPED}]"), ""),
+            normalizers.Replace(Regex(f"[{NMT_SPACES}]"), " "),
             normalizers.Strip(left=False, right=True),
             normalizers.Replace(Regex(" {2,}"), " "),
         ]
