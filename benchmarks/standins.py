@@ -1,9 +1,10 @@
 """Stand-in tokenizers of the families an embedding model may use, rebuilt offline.
 
-The engine must be exact and fast with any tokenizer, not only WordPiece. The spec's
-model (multilingual-e5) and many others cannot be downloaded here, so two stand-ins
-are trained with the ``tokenizers`` library on the texts of the repository's
-``corpus/`` (the Markdown laws and the PDFs' pages as ``corpus.py`` reads them):
+The engine must be exact and fast with any tokenizer, not only WordPiece. The
+specification's model (multilingual-e5) and many others cannot be downloaded here, so
+two stand-ins are trained with the ``tokenizers`` library on the texts of the
+repository's ``corpus/`` (the Markdown laws and the PDFs' pages as ``corpus.py`` reads
+them):
 
 * ``unigram``: a SentencePiece-style **Unigram** shaped like XLM-RoBERTa's (used by
   intfloat/multilingual-e5). Its normaliser is SentencePiece's ``nmt_nfkc`` (XLM-R's
@@ -11,11 +12,11 @@ are trained with the ``tokenizers`` library on the texts of the repository's
   characters but NUL (and DEL, U+008F, U+009F) dropped; tab, line breaks, zero-width
   space and non-joiner, BOM, LRM/RLM, "▁" and U+FFFD read as a space; then, as
   ``transformers`` converts it, trailing spaces stripped and runs of spaces collapsed.
-  So a zero-width space splits a word, where Python sees no whitespace. A
-  ``Metaspace`` pre-tokenizer ("▁", prepend
-  scheme ``always``: the space belongs to the next token); ``<s> $A </s>``; special
-  tokens ``<s>``, ``<pad>``, ``</s>``, ``<unk>`` (ids 0-3, as XLM-R). Asked for 16,000
-  pieces, the trainer keeps the ~7,100 that this 0.8 M-character corpus supports.
+  So a zero-width space splits a word, where Python sees no whitespace. A ``Metaspace``
+  pre-tokenizer ("▁", prepend scheme ``always``: the space belongs to the next token);
+  ``<s> $A </s>``; special tokens ``<s>``, ``<pad>``, ``</s>``, ``<unk>`` (ids 0-3, as
+  XLM-R). Asked for 16,000 pieces, the trainer keeps the ~7,100 that this
+  0.8 M-character corpus supports.
 * ``bpe``: a **byte-level BPE** shaped like RoBERTa's (and GTE's, ModernBERT's): a
   ``ByteLevel`` pre-tokenizer (no prefix space) and decoder, ``RobertaProcessing``
   (``<s> $A </s>``, offsets trimmed), special tokens ``<s>``, ``<pad>``, ``</s>``,
