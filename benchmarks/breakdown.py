@@ -4,10 +4,14 @@ Pinned to one core with tokenizers' parallelism off, it chunks a corpus with
 ``chunk_document`` through a ``Tokenization`` that times each call, next to one plain
 ``Tokenizer.encode`` pass over the same documents (the reference cost), timed before
 each run. The fastest of ``--repeat`` runs against the fastest pass; each part's share
-in encode passes::
+in encode passes. One more, untimed run counts how many planned chunks were re-planned:
+planned from estimates and counted in a batch, but not kept as chunks (their exact
+count or overlap was over, or an earlier chunk of their batch was), seen from outside
+the engine through the texts it counts. ``--tokenizer`` gives a table per family::
 
     python benchmarks/breakdown.py --corpus real --budgets 256 512
     python benchmarks/breakdown.py --corpus real --budgets 256 --headings
+    python benchmarks/breakdown.py --corpus real --budgets 256 512 --tokenizer minilm unigram bpe
 """
 
 from __future__ import annotations
@@ -16,8 +20,9 @@ import argparse
 import os
 import sys
 import time
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -26,6 +31,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402
+import families  # noqa: E402
+from families import Choice  # noqa: E402
 
 PARTS = {
     "token_index": "`token_index`: distinct words encoded once, the index built",
@@ -36,53 +43,121 @@ PARTS = {
     "count_content": "`count_content`: single overlap counts of corrections",
 }
 
-#: Texts timed together by ``Timed.count_many`` (the adapter's own batch).
+#: The single-call methods observed as they are; ``count_many`` is observed by batch.
+_SINGLE = ("token_index", "token_starts", "count", "count_content")
+
+#: Texts observed together by ``Observed.count_many`` (the adapter's own batch).
 _BATCH = 64
 
 
-class Timed:
-    """A ``Tokenization`` that adds each call's CPU time to ``seconds[part]``.
-
-    ``count_many`` is timed batch by batch on the calling thread (the adapter would
-    count ahead on a helper thread; pinned to one core, the CPU is the same).
-    """
+class Observed:
+    """A ``Tokenization`` delegating to ``inner``; every call of a ``PARTS`` method goes
+    through ``observe``: ``count_many`` batch by batch, on the calling thread (the
+    adapter would count ahead on a helper thread; pinned to one core, the CPU is the
+    same)."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
-        self.seconds: dict[str, float] = defaultdict(float)
         self.name = inner.name
         self.max_input_tokens = inner.max_input_tokens
         self.prepare = inner.prepare
         self.prepare_query = inner.prepare_query
-        for method in ("token_index", "token_starts", "count", "count_content"):
-            setattr(self, method, self._timed(method, getattr(inner, method)))
+        for method in _SINGLE:
+            setattr(self, method, self._observed(method, getattr(inner, method)))
 
-    def _timed(self, method: str, call: Any) -> Any:
-        # token_index runs alone with its own helper thread: it takes the process's CPU.
-        clock = time.process_time if method == "token_index" else time.thread_time
+    def _observed(self, method: str, call: Callable[..., Any]) -> Callable[..., Any]:
+        def observed(*args: Any) -> Any:
+            return self.observe(method, call, *args)
 
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            started = clock()
-            try:
-                return call(*args, **kwargs)
-            finally:
-                self.seconds[method] += clock() - started
-
-        return timed
+        return observed
 
     def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
         part = "count_many/content" if content else "count_many"
         iterator = iter(texts)
         while batch := list(islice(iterator, _BATCH)):
-            started = time.thread_time()
-            counts = list(self.inner.count_many(batch, content=content))
-            self.seconds[part] += time.thread_time() - started
-            yield from counts
+            yield from self.observe(part, self._counted(content), batch)
+
+    def _counted(self, content: bool) -> Callable[[list[str]], list[int]]:
+        return lambda batch: list(self.inner.count_many(batch, content=content))
+
+    def observe(self, method: str, call: Callable[..., Any], *args: Any) -> Any:
+        return call(*args)
 
 
-def run(docs: Sequence[Any], budget: int, headings: bool, repeat: int) -> dict[str, float]:
-    from bench import tokenizer_file
+class Timed(Observed):
+    """Adds each call's CPU time to ``seconds[method]``."""
 
+    def __init__(self, inner: Any) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        super().__init__(inner)
+
+    def observe(self, method: str, call: Callable[..., Any], *args: Any) -> Any:
+        # token_index runs alone with its own helper thread: it takes the process's CPU.
+        clock = time.process_time if method == "token_index" else time.thread_time
+        started = clock()
+        try:
+            return call(*args)
+        finally:
+            self.seconds[method] += clock() - started
+
+
+class Recorded(Observed):
+    """Keeps the texts counted in batches with special tokens (``count_many``) and the
+    number of single exact counts (``count``)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.batched: list[str] = []
+        self.singles = 0
+        super().__init__(inner)
+
+    def observe(self, method: str, call: Callable[..., Any], *args: Any) -> Any:
+        if method == "count_many":
+            self.batched.extend(args[0])
+        elif method == "count":
+            self.singles += 1
+        return call(*args)
+
+
+@dataclass(frozen=True, slots=True)
+class Replans:
+    """What became of the chunks planned from estimates.
+
+    Attributes:
+        planned: Prepared chunk texts counted in batches (section fixed costs, the
+            prepared empty content, excluded: it alone ends with whitespace or is "").
+        kept: Those that are the ``embedding_text`` of a chunk of the output.
+        searched: Chunks not planned, found by the exact search (a correction) instead.
+        singles: Single exact counts (``count``: the exact search's probes).
+    """
+
+    planned: int = 0
+    kept: int = 0
+    searched: int = 0
+    singles: int = 0
+
+    @property
+    def replanned(self) -> int:
+        return self.planned - self.kept
+
+    def __add__(self, other: Replans) -> Replans:
+        return Replans(
+            self.planned + other.planned,
+            self.kept + other.kept,
+            self.searched + other.searched,
+            self.singles + other.singles,
+        )
+
+
+def replans(recorded: Recorded, chunks: Sequence[Any]) -> Replans:
+    """The fate of one document's plans, from the texts the engine counted exactly."""
+    planned = Counter(text for text in recorded.batched if text and not text[-1].isspace())
+    kept = sum((planned & Counter(chunk.embedding_text for chunk in chunks)).values())
+    return Replans(sum(planned.values()), kept, len(chunks) - kept, recorded.singles)
+
+
+def run(
+    docs: Sequence[Any], budget: int, headings: bool, repeat: int, choice: Choice
+) -> dict[str, float]:
     from langchain_asesoria import (
         ChunkingConfig,
         ChunkMetadata,
@@ -94,7 +169,7 @@ def run(docs: Sequence[Any], budget: int, headings: bool, repeat: int) -> dict[s
     from langchain_asesoria.engine import Tokenization
 
     tokenization = HuggingFaceTokenization.from_file(
-        tokenizer_file(), profile=ModelProfile(max_input_tokens=512), name="minilm"
+        choice.path, profile=ModelProfile(max_input_tokens=512), name=choice.family.name
     )
     config = ChunkingConfig(
         max_tokens=budget, overlap_tokens=budget // 8, detect_markdown_headings=headings
@@ -125,11 +200,28 @@ def run(docs: Sequence[Any], budget: int, headings: bool, repeat: int) -> dict[s
         total = time.process_time() - started
         if not best or total < best["total"]:
             best = {"total": total, "chunks": chunks, **timed.seconds}
-    return {"encode": min(encodes), **best}
+    fate = Replans()
+    for pages, metadata, cfg in inputs:  # untimed: the texts are kept
+        recorded = Recorded(tokenization)
+        chunked = chunk_document(pages, metadata, config=cfg, tokenization=recorded)  # type: ignore[arg-type]
+        fate += replans(recorded, chunked)
+    return {
+        "encode": min(encodes),
+        **best,
+        "planned": fate.planned,
+        "replanned": fate.replanned,
+        "searched": fate.searched,
+        "singles": fate.singles,
+    }
 
 
 def _seconds(row: dict[str, float], value: float) -> str:
     return f"{value:.3f} ({value / row['encode']:.2f}x)"
+
+
+def _replanned(row: dict[str, float]) -> str:
+    share = 100 * row["replanned"] / max(row["planned"], 1)
+    return f"{int(row['replanned'])} ({share:.1f}%)"
 
 
 def table(rows: Sequence[tuple[int, bool, dict[str, float]]]) -> str:
@@ -149,6 +241,10 @@ def table(rows: Sequence[tuple[int, bool, dict[str, float]]]) -> str:
     )
     line("**total**", lambda row: f"**{_seconds(row, row['total'])}**")
     line("chunks", lambda row: str(int(row["chunks"])))
+    line("planned chunks, counted in batches", lambda row: str(int(row["planned"])))
+    line("re-planned: planned, not kept (share of planned)", _replanned)
+    line("chunks found by the exact search", lambda row: str(int(row["searched"])))
+    line("single exact counts (`count`)", lambda row: str(int(row["singles"])))
     return "\n".join(lines)
 
 
@@ -159,21 +255,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budgets", type=int, nargs="+", default=[256, 512])
     parser.add_argument("--headings", action="store_true", help="also with heading detection")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--tokenizer",
+        nargs="+",
+        default=["minilm"],
+        choices=list(families.FAMILIES),
+        help="tokenizer families, one table each (e5 only when cached)",
+    )
     args = parser.parse_args(argv)
     os.environ["TOKENIZERS_PARALLELISM"] = "false"
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     path = args.corpus_file or corpus.ensure(args.corpus)
     docs = corpus.load(path)
-    rows = [
-        (budget, headings, run(docs, budget, headings, args.repeat))
-        for budget in args.budgets
-        for headings in ((False, True) if args.headings else (False,))
-    ]
-    fastest = min(row["encode"] for _, _, row in rows)  # one corpus, one reference
-    rows = [(budget, headings, {**row, "encode": fastest}) for budget, headings, row in rows]
-    print(f"# {path.stem}: {sum(d.size for d in docs):,} characters, best of {args.repeat}")
-    print(table(rows))
+    for choice in families.available(args.tokenizer):
+        rows = [
+            (budget, headings, run(docs, budget, headings, args.repeat, choice))
+            for budget in args.budgets
+            for headings in ((False, True) if args.headings else (False,))
+        ]
+        fastest = min(row["encode"] for _, _, row in rows)  # one corpus, one reference
+        rows = [(budget, headings, {**row, "encode": fastest}) for budget, headings, row in rows]
+        print(
+            f"# {path.stem}: {sum(d.size for d in docs):,} characters, best of {args.repeat}, "
+            f"{choice.family.label}"
+        )
+        print(table(rows))
     return 0
 
 

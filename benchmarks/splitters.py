@@ -40,7 +40,7 @@ class Setup:
 
     tokenizer_file: Path
     budget: int
-    prefix: str  # our document prefix: "" (MiniLM as it is) or "passage: " (E5-style)
+    prefix: str  # our document prefix: "" (the model as it is) or "passage: " (E5-style)
 
     @property
     def overlap(self) -> int:
@@ -73,7 +73,7 @@ def _our_tokenization(setup: Setup) -> Any:
     from langchain_asesoria import HuggingFaceTokenization, ModelProfile
 
     profile = ModelProfile(document_prefix=setup.prefix, max_input_tokens=512)
-    return HuggingFaceTokenization.from_file(setup.tokenizer_file, profile=profile, name="minilm")
+    return HuggingFaceTokenization.from_file(setup.tokenizer_file, profile=profile)
 
 
 def _our_inputs(docs: Sequence[Doc], headings: bool) -> list[Any]:

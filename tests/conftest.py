@@ -1,8 +1,14 @@
-"""Shared fixtures: the fake tokenizers and the offline all-MiniLM-L6-v2 tokenizer."""
+"""Shared fixtures: the fake tokenizers, the offline all-MiniLM-L6-v2 tokenizer, and the
+stand-ins of two other tokenizer families (``benchmarks/standins.py``): a SentencePiece
+Unigram + Metaspace shaped like XLM-R's (multilingual-e5) and a byte-level BPE shaped
+like RoBERTa's, trained offline on the repository's corpus (about a second, cached)."""
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -12,6 +18,10 @@ from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DATA = ROOT / "examples" / "data"
+BENCHMARKS = ROOT / "benchmarks"
+
+#: The tokenizer families with a stand-in, as ``standins.py`` names them.
+STANDIN_FAMILIES = ("unigram", "bpe")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -51,6 +61,38 @@ def minilm_512(minilm_folder: Path) -> HuggingFaceTokenization:
     return load_tokenization(
         Settings(embedding_model=str(minilm_folder / "tokenizer.json"), embedding_max_tokens=512)
     )
+
+
+def standins_module() -> ModuleType:
+    """``benchmarks/standins.py`` (it reads the corpus's PDFs with ``pypdf``)."""
+    pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
+    if str(BENCHMARKS) not in sys.path:  # where the benchmark scripts import each other
+        sys.path.insert(0, str(BENCHMARKS))
+    return importlib.import_module("standins")
+
+
+@pytest.fixture(scope="session")
+def unigram_folder() -> Path:
+    """The Unigram + Metaspace stand-in's model folder (limit 512), built on first use."""
+    return Path(standins_module().standin_folder("unigram"))
+
+
+@pytest.fixture(scope="session")
+def bpe_folder() -> Path:
+    """The byte-level BPE stand-in's model folder (limit 512), built on first use."""
+    return Path(standins_module().standin_folder("bpe"))
+
+
+@pytest.fixture(scope="session")
+def unigram_standin(unigram_folder: Path) -> HuggingFaceTokenization:
+    """The Unigram + Metaspace stand-in loaded as a model folder: limit 512."""
+    return load_tokenization(Settings(embedding_model=str(unigram_folder)))
+
+
+@pytest.fixture(scope="session")
+def bpe_standin(bpe_folder: Path) -> HuggingFaceTokenization:
+    """The byte-level BPE stand-in loaded as a model folder: limit 512."""
+    return load_tokenization(Settings(embedding_model=str(bpe_folder)))
 
 
 @pytest.fixture

@@ -10,6 +10,12 @@ One table, ``CATALOGUE``: each row is an input and its expectation, either
   ``test_properties``' checkers (offsets round-trip, exact budget, full coverage,
   overlap, pages, sections, metadata), plus the row's own ``extra`` check.
 
+Rows on real tokenizers run with each family, as far as the outcome is the same:
+WordPiece (the offline all-MiniLM-L6-v2), and the SentencePiece Unigram + Metaspace and
+byte-level BPE stand-ins (``conftest.py``); where a family's outcome differs, its row
+says how (a byte-level emoji costs a token or more per byte, a Unigram's normaliser
+drops control characters and folds whitespace).
+
 Rows marked ``slow`` (megabytes of text) take seconds each; deselect them with
 ``-m "not slow"``. Their tokenizer is wrapped in a counting proxy: the characters
 tokenized must stay a small multiple of the input (no quadratic re-counting).
@@ -26,9 +32,10 @@ from __future__ import annotations
 import base64
 import io
 import json
+import math
 import random
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -86,7 +93,11 @@ MEGABYTE = 1_000_000
 
 # -- the environment a row runs in ---------------------------------------------------------
 
-#: Tokenizations by name; ``minilm`` is the real all-MiniLM-L6-v2 (limit 256).
+#: The real tokenizers: all-MiniLM-L6-v2 (WordPiece, limit 256) and the stand-ins
+#: (Unigram + Metaspace, byte-level BPE; limit 512), each a session fixture.
+REAL_FIXTURES = {"minilm": "minilm", "unigram": "unigram_standin", "bpe": "bpe_standin"}
+
+#: Tokenizations by name: the fakes, built for each row.
 _FAKES: dict[str, Callable[[], Tokenization]] = {
     "bytes": lambda: ByteTokenization(512),
     "bytes-no-specials": lambda: ByteTokenization(512, special_tokens=0),
@@ -103,9 +114,9 @@ class Env:
     request: pytest.FixtureRequest
 
     def tokenization(self, name: str) -> Tokenization:
-        if name == "minilm":
-            minilm: Tokenization = self.request.getfixturevalue("minilm")
-            return minilm
+        if name in REAL_FIXTURES:
+            real: Tokenization = self.request.getfixturevalue(REAL_FIXTURES[name])
+            return real
         return _FAKES[name]()
 
     def file(self, name: str, data: bytes) -> Path:
@@ -263,6 +274,42 @@ def one_unknown_token(_: ChunkingCase | None, chunks: list[Chunk]) -> None:
     assert [c.token_count for c in chunks] == [3]
 
 
+def token_counts(*counts: int) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
+    def check(_: ChunkingCase | None, chunks: list[Chunk]) -> None:
+        assert [c.token_count for c in chunks] == list(counts)
+
+    return check
+
+
+def all_of(
+    *checks: Callable[[ChunkingCase | None, list[Chunk]], None],
+) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
+    def check(case: ChunkingCase | None, chunks: list[Chunk]) -> None:
+        for each in checks:
+            each(case, chunks)
+
+    return check
+
+
+def fewest_chunks_of_one_letter(case: ChunkingCase | None, chunks: list[Chunk]) -> None:
+    """A word of one repeated letter that is one token a letter: as few chunks as the
+    budget allows, each cut inside the word. A chunk of ``k`` letters costs ``k`` plus
+    what one letter alone costs beyond its own token (special tokens; for Metaspace
+    the "▁" put before the chunk's first letter)."""
+    assert case is not None
+    letter = case.joined[0]
+    per_chunk = case.config.max_tokens - (case.tokenization.count(letter) - 1)
+    assert len(chunks) == math.ceil(len(case.joined) / per_chunk)
+    assert all(set(c.text) == {letter} for c in chunks)
+
+
+def texts(*expected: str) -> Callable[[ChunkingCase | None, list[Chunk]], None]:
+    def check(_: ChunkingCase | None, chunks: list[Chunk]) -> None:
+        assert [c.text for c in chunks] == list(expected)
+
+    return check
+
+
 def sources_in_page_order(_: ChunkingCase | None, documents: list[Document]) -> None:
     by_source: dict[str, list[int]] = {}
     for document in documents:
@@ -363,6 +410,8 @@ INDIC_AND_JAMO = (
     "สวัสดีครับ ภาษาไทยมีสระบนล่าง น้ำ ที่นี่ "
     "नमस्ते क्षत्रिय हिन्दी स्त्री " + unicodedata.normalize("NFD", "한국어 훈민정음 ")
 ) * 3
+ZERO_WIDTH = "Cuota\u200bíntegra\ufeffdel\u200eaño\u200ffiscal\u200cúnico. " * 12
+COMPATIBILITY = "ﬁscal ＩＲＰＦ ½ m² ㎏ Ⅻ ﬃ. " * 12  # noqa: RUF001 - NFKC rewrites each
 CONTROL = "Importe\x00total\x01: 1.000\x7f € \x1b[0m fin\x08 del\x0e texto\x1a. " * 4
 
 
@@ -476,6 +525,30 @@ def pdf_page(source: str, page: int, body: str = "Texto de la página.") -> Docu
 
 slow = pytest.mark.slow
 P = pytest.param
+
+
+def per_family(
+    row: str,
+    given: Callable[[str], Engine],
+    expected: Raises | Holds | Mapping[str, Raises | Holds],
+    *,
+    families: Sequence[str] = tuple(REAL_FIXTURES),
+    marks: Sequence[pytest.MarkDecorator] = (),
+) -> list[Any]:
+    """One row per real tokenizer (``given(name)``), id ``row-name``; ``expected`` is the
+    same for all, or given per family."""
+    return [
+        P(
+            given(name),
+            expected[name] if isinstance(expected, Mapping) else expected,
+            id=f"{row}-{name}",
+            marks=marks,
+        )
+        for name in families
+    ]
+
+
+SPACE_RUN = "a" + " " * 3000 + "b"
 CATALOGUE = [
     # -- documents and pages --------------------------------------------------------------
     P(Engine([]), Holds(no_chunks), id="no-pages"),
@@ -641,10 +714,10 @@ CATALOGUE = [
         Raises(IndivisibleCharacterError, (repr(DOC), "position 6", "'ñ'")),
         id="budget-1-two-byte-character",
     ),
-    P(
-        Engine(text("Hola"), ChunkingConfig(2, 0), "minilm"),
+    *per_family(
+        "budget-2-specials-fill-it",
+        lambda name: Engine(text("Hola"), ChunkingConfig(2, 0), name),
         Raises(ContextTooLongError, (repr(DOC), "section at 0", "2 tokens of the 2-token budget")),
-        id="budget-2-minilm-specials-fill-it",
     ),
     P(
         Engine(text("Hola mundo"), ChunkingConfig(11, 0), "bytes-e5"),
@@ -665,6 +738,12 @@ CATALOGUE = [
         Engine(text("Hola"), ChunkingConfig(257, 32), "minilm"),
         Raises(ModelLimitError, (repr(DOC), "max_tokens=257", "limit 256")),
         id="budget-above-the-minilm-limit",
+    ),
+    *per_family(
+        "budget-above-the-declared-limit",
+        lambda name: Engine(text("Hola"), ChunkingConfig(513, 32), name),
+        Raises(ModelLimitError, (repr(DOC), "max_tokens=513", "limit 512")),
+        families=("unigram", "bpe"),
     ),
     P(
         Call(lambda env: ChunkingConfig(64, 64)),
@@ -687,15 +766,19 @@ CATALOGUE = [
         Holds(keeps("\x00")),
         id="nul-and-control-characters-bytes",
     ),
-    P(
-        Engine(text(CONTROL), ChunkingConfig(12, 2), "minilm"),
+    *per_family(
+        "nul-and-control-characters",
+        lambda name: Engine(text(CONTROL), ChunkingConfig(12, 2), name),
         Holds(keeps("\x00")),
-        id="nul-and-control-characters-minilm",
     ),
-    P(
-        Engine(text("\x00\x01\x02"), ChunkingConfig(12, 2), "minilm"),
-        Holds(keeps("\x00")),
-        id="only-control-characters-minilm",
+    *per_family(  # WordPiece drops them; the Unigram keeps NUL alone ("▁" + NUL); bytes stay
+        "only-control-characters",
+        lambda name: Engine(text("\x00\x01\x02"), ChunkingConfig(12, 2), name),
+        {
+            "minilm": Holds(all_of(keeps("\x00"), token_counts(2))),
+            "unigram": Holds(all_of(keeps("\x00"), token_counts(4))),
+            "bpe": Holds(all_of(keeps("\x00"), token_counts(5))),
+        },
     ),
     P(
         Engine(text("Línea uno.\r\nLínea dos.\r\n\r\nPárrafo dos.\r\n" * 8), ChunkingConfig(24, 4)),
@@ -797,10 +880,10 @@ CATALOGUE = [
         id="md-yaml-front-matter-blanked-ray-text-row",
     ),
     P(Engine(text(NFD), ChunkingConfig(20, 4)), Holds(graphemes_whole), id="nfd-text-bytes"),
-    P(
-        Engine(text(NFD), ChunkingConfig(8, 2), "minilm"),
+    *per_family(
+        "nfd-text",
+        lambda name: Engine(text(NFD), ChunkingConfig(8, 2), name),
         Holds(graphemes_whole),
-        id="nfd-text-minilm",
     ),
     P(
         Engine(text("Zalgo: e" + "\u0301" * 40 + " fin."), ChunkingConfig(32, 0)),
@@ -808,16 +891,25 @@ CATALOGUE = [
         id="stacked-combining-marks-over-budget",
     ),
     P(Engine(text(RTL), ChunkingConfig(24, 4)), Holds(graphemes_whole), id="right-to-left-bytes"),
-    P(
-        Engine(text(RTL), ChunkingConfig(12, 2), "minilm"),
+    *per_family(
+        "right-to-left",
+        lambda name: Engine(text(RTL), ChunkingConfig(12, 2), name),
         Holds(graphemes_whole),
-        id="right-to-left-minilm",
     ),
     P(Engine(text(EMOJI), ChunkingConfig(32, 4)), Holds(graphemes_whole), id="emoji-astral-bytes"),
+    *per_family(  # 25 UTF-8 bytes: one [UNK] or <unk> for the others, ~a token a byte here
+        "emoji-astral",
+        lambda name: Engine(text(EMOJI), ChunkingConfig(10, 2), name),
+        {
+            "minilm": Holds(graphemes_whole),
+            "unigram": Holds(graphemes_whole),
+            "bpe": Raises(IndivisibleCharacterError, (repr(DOC), "position 8", "'👨\\u200d👩")),
+        },
+    ),
     P(
-        Engine(text(EMOJI), ChunkingConfig(10, 2), "minilm"),
+        Engine(text(EMOJI), ChunkingConfig(32, 4), "bpe"),
         Holds(graphemes_whole),
-        id="emoji-astral-minilm",
+        id="emoji-astral-room-for-bytes-bpe",
     ),
     P(
         Engine(text(EMOJI), ChunkingConfig(16, 0)),
@@ -832,15 +924,49 @@ CATALOGUE = [
         Raises(InvalidPagesError, (repr(DOC), "page 1", "position 5")),
         id="lone-surrogate-bytes",
     ),
-    P(
-        Engine(text("hola \ud800 mundo"), tokenization="minilm"),
+    *per_family(
+        "lone-surrogate",
+        lambda name: Engine(text("hola \ud800 mundo"), tokenization=name),
         Raises(InvalidPagesError, (repr(DOC), "page 1", "position 5")),
-        id="lone-surrogate-minilm",
     ),
     P(
         Engine(text("x" * 300), ChunkingConfig(64, 8), "minilm"),
         Holds(one_unknown_token),
         id="word-over-the-wordpiece-limit-minilm",
+    ),
+    *per_family(
+        "word-of-one-letter",
+        lambda name: Engine(text("x" * 300), ChunkingConfig(64, 8), name),
+        Holds(fewest_chunks_of_one_letter),
+        families=("unigram", "bpe"),
+    ),
+    *per_family(  # spaces are no tokens but for byte-level BPE, where 3,000 do not fit
+        "a-run-of-3000-spaces",
+        lambda name: Engine(text(SPACE_RUN), ChunkingConfig(16, 2), name),
+        {
+            "minilm": Holds(texts(SPACE_RUN)),
+            "unigram": Holds(texts(SPACE_RUN)),
+            "bpe": Holds(texts("a", "b")),
+        },
+    ),
+    P(
+        Engine(
+            text("Hola   mundo.\n\n\t\u00a0Adiós\u3000amigo.\r\n" * 20),
+            ChunkingConfig(16, 4),
+            "unigram",
+        ),
+        Holds(),
+        id="whitespace-the-normaliser-folds-unigram",
+    ),
+    *per_family(  # not whitespace for Python; a space for the Unigram (nmt_nfkc), bytes here
+        "zero-width-and-direction-marks",
+        lambda name: Engine(text(ZERO_WIDTH), ChunkingConfig(12, 2), name),
+        Holds(all_of(keeps("\u200b"), keeps("\ufeff"), keeps("\u200f"))),
+    ),
+    *per_family(  # NFKC rewrites them before the Unigram sees them: lengths change
+        "compatibility-characters",
+        lambda name: Engine(text(COMPATIBILITY), ChunkingConfig(12, 2), name),
+        Holds(keeps("ﬁ")),
     ),
     P(
         Engine(line_without_spaces, ChunkingConfig(256, 32)),
@@ -848,11 +974,11 @@ CATALOGUE = [
         id="5mb-line-without-spaces-bytes",
         marks=slow,
     ),
-    P(
-        Engine(line_without_spaces, ChunkingConfig(256, 32), "minilm"),
+    *per_family(
+        "5mb-line-without-spaces",
+        lambda name: Engine(line_without_spaces, ChunkingConfig(256, 32), name),
         Holds(),
-        id="5mb-line-without-spaces-minilm",
-        marks=slow,
+        marks=(slow,),
     ),
     P(
         Engine(base64_word, ChunkingConfig(256, 32)),
@@ -860,11 +986,11 @@ CATALOGUE = [
         id="1mb-base64-word-bytes",
         marks=slow,
     ),
-    P(
-        Engine(base64_word, ChunkingConfig(256, 32), "minilm"),
+    *per_family(
+        "1mb-base64-word",
+        lambda name: Engine(base64_word, ChunkingConfig(256, 32), name),
         Holds(),
-        id="1mb-base64-word-minilm",
-        marks=slow,
+        marks=(slow,),
     ),
     # -- document fields --------------------------------------------------------------------
     P(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -38,9 +39,16 @@ def _tiny_corpus(path: Path) -> Path:
     return corpus.write(docs, path)
 
 
-def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
-    """Runs a benchmark command; it must succeed."""
-    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+def _run(command: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Runs a benchmark command (with ``env`` added to the environment); it must succeed."""
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, **(env or {})},
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return done
 
@@ -91,6 +99,66 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
     assert cells[11] == "0"  # uncovered characters
     assert len([line for line in out.splitlines() if line.startswith("| ")]) == 3 + len(peers) + 1
     assert (tmp_path / "results" / "compare-tiny.json").is_file()
+
+
+def test_compare_with_each_tokenizer_family(tmp_path: Path) -> None:
+    """Every splitter of a run gets the chosen tokenizer; one table and file a family."""
+    peers = ["chonkie"] if importlib.util.find_spec("chonkie") is not None else []
+    command = [
+        sys.executable,
+        str(BENCH),
+        "compare",
+        "--corpus-file",
+        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        "--budgets",
+        "64",
+        "--repeat",
+        "1",
+        "--in-process",
+        "--out",
+        str(tmp_path / "results"),
+        "--tokenizer",
+        "unigram",
+        "bpe",
+        "--splitters",
+        "asesoria-1core",
+        *peers,
+    ]
+    out = _run(command).stdout
+    for label in ("SentencePiece Unigram + Metaspace", "byte-level BPE"):
+        assert f"Tokenizer: {label}" in out
+    ours = [line for line in out.splitlines() if line.startswith("| asesoria, 1 core |")]
+    assert len(ours) == 2
+    for line in ours:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        assert cells[8].startswith("0 ")  # over budget
+        assert cells[10].startswith("0 ")  # not verbatim
+        assert cells[11] == "0"  # uncovered characters
+    for name in ("unigram", "bpe"):
+        saved = json.loads((tmp_path / "results" / f"compare-tiny-{name}.json").read_text())
+        assert saved["tokenizer"].startswith(("SentencePiece", "byte-level"))
+    assert not (tmp_path / "results" / "compare-tiny.json").exists()  # MiniLM's name
+
+
+def test_the_real_e5_tokenizer_is_skipped_when_not_cached(tmp_path: Path) -> None:
+    command = [
+        sys.executable,
+        str(BENCH),
+        "compare",
+        "--corpus-file",
+        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        "--in-process",
+        "--out",
+        str(tmp_path / "results"),
+        "--tokenizer",
+        "e5",
+    ]
+    done = _run(command, {"HF_HUB_CACHE": str(tmp_path / "empty-cache")})
+    assert "# skipped tokenizer e5: intfloat/multilingual-e5-base is not in the local" in (
+        done.stderr
+    )
+    assert "| splitter |" not in done.stdout
+    assert not (tmp_path / "results").exists()
 
 
 def _memory(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
@@ -183,6 +251,45 @@ def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
     assert lines[1] == "| part | 64 | 64 + headings |"
     for part in ("`token_index`", "`count_many`", "Python", "**total**", "chunks"):
         assert any(line.startswith(f"| {part}") for line in lines), part
+
+
+def _cells(lines: list[str], head: str) -> list[int]:
+    """The leading integers of a breakdown row's cells."""
+    (row,) = [line for line in lines if line.startswith(f"| {head}")]
+    return [int(cell.split()[0]) for cell in row.strip("|").split("|")[1:]]
+
+
+def test_breakdown_counts_the_plans_of_each_family(tmp_path: Path) -> None:
+    """Every chunk is either a kept plan or found by the exact search."""
+    command = [
+        sys.executable,
+        str(BENCH.parent / "breakdown.py"),
+        "--corpus-file",
+        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        "--budgets",
+        "64",
+        "128",
+        "--repeat",
+        "1",
+        "--tokenizer",
+        "minilm",
+        "bpe",
+    ]
+    out = _run(command).stdout
+    tables = out.split("\n# ")
+    assert len(tables) == 2
+    assert "WordPiece" in tables[0].splitlines()[0]
+    assert "byte-level BPE" in tables[1].splitlines()[0]
+    for table in tables:
+        lines = table.splitlines()
+        chunks = _cells(lines, "chunks |")
+        planned = _cells(lines, "planned chunks")
+        replanned = _cells(lines, "re-planned")
+        searched = _cells(lines, "chunks found by the exact search")
+        for row in zip(chunks, planned, replanned, searched, strict=True):
+            total, plans, dropped, found = row
+            assert 0 <= dropped <= plans
+            assert plans - dropped + found == total, row
 
 
 def test_plot_and_tables_render(tmp_path: Path) -> None:

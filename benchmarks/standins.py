@@ -1,0 +1,304 @@
+"""Stand-in tokenizers of the families an embedding model may use, rebuilt offline.
+
+The engine must be exact and fast with any tokenizer, not only WordPiece. The
+specification's model (multilingual-e5) and many others cannot be downloaded here, so
+two stand-ins are trained with the ``tokenizers`` library on the texts of the
+repository's ``corpus/`` (the Markdown laws and the PDFs' pages as ``corpus.py`` reads
+them):
+
+* ``unigram``: a SentencePiece-style **Unigram** shaped like XLM-RoBERTa's (used by
+  intfloat/multilingual-e5). Its normaliser is SentencePiece's ``nmt_nfkc`` (XLM-R's
+  precompiled map) rebuilt from ``tokenizers``' own normalizers: NFKC; ASCII control
+  characters but NUL (and DEL, U+008F, U+009F) dropped; tab, line breaks, zero-width
+  space and non-joiner, BOM, LRM/RLM, "▁" and U+FFFD read as a space; then, as
+  ``transformers`` converts it, trailing spaces stripped and runs of spaces collapsed.
+  So a zero-width space splits a word, where Python sees no whitespace. A ``Metaspace``
+  pre-tokenizer ("▁", prepend scheme ``always``: the space belongs to the next token);
+  ``<s> $A </s>``; special tokens ``<s>``, ``<pad>``, ``</s>``, ``<unk>`` (ids 0-3, as
+  XLM-R). Asked for 16,000 pieces, the trainer keeps the ~7,100 that this
+  0.8 M-character corpus supports.
+* ``bpe``: a **byte-level BPE** shaped like RoBERTa's (and GTE's, ModernBERT's): a
+  ``ByteLevel`` pre-tokenizer (no prefix space) and decoder, ``RobertaProcessing``
+  (``<s> $A </s>``, offsets trimmed), special tokens ``<s>``, ``<pad>``, ``</s>``,
+  ``<unk>``, ``<mask>``. Asked for 16,000 merges, the corpus gives ~14,700.
+
+Each is saved as a model folder, ``tokenizer.json`` plus ``sentence_bert_config.json``
+declaring ``max_seq_length`` 512, so that
+``load_tokenization(Settings(embedding_model=folder))`` finds the limit 512.
+
+Deterministic: the same corpus text and ``tokenizers`` version give the same bytes on
+every run and every machine. Training runs single-threaded
+(``TOKENIZERS_PARALLELISM=false`` while it lasts). Unigram training still sums in the
+order of a Rust hash map, which changes from process to process: its scores differ in
+their last bits, and the characters it adds back after pruning get scores 1e-4 apart
+in that order. So the Unigram's scores are rounded to ``SCORE_DIGITS`` decimals, those
+added characters share one score, and pieces are numbered by score, then text.
+
+Folders are cached in ``benchmarks/.cache/tokenizers/`` (git-ignored) under a key of
+this file, the ``tokenizers`` version and the training text: ``standin_folder(name)``
+builds one on first use (about a second) and returns it. From the repository root::
+
+    python benchmarks/standins.py            # build (or find) both; folders and hashes
+    python benchmarks/standins.py --check    # train each twice more; the bytes must match
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from tokenizers import (
+    Regex,
+    Tokenizer,
+    decoders,
+    models,
+    normalizers,
+    pre_tokenizers,
+    processors,
+    trainers,
+)
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import corpus  # noqa: E402
+
+CACHE = corpus.CACHE / "tokenizers"
+
+#: The real input limit every stand-in declares (XLM-R's and RoBERTa's).
+MAX_SEQ_LENGTH = 512
+
+#: What the trainers are asked for (both get fewer from this corpus; see above).
+UNIGRAM_PIECES = 16_000
+BPE_MERGES = 16_000
+
+#: Decimals kept of a Unigram score: enough to order every piece the corpus supports,
+#: few enough that the trainer's last-bit noise never shows.
+SCORE_DIGITS = 6
+
+#: The trainer adds each character that pruning dropped with a score this far below
+#: the previous one (``tokenizers``' ``UnigramTrainer::finalize``).
+_ADDED_CHARACTER_STEP = 1e-4
+
+UNIGRAM_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>")
+BPE_SPECIALS = ("<s>", "<pad>", "</s>", "<unk>", "<mask>")
+
+
+@contextmanager
+def _single_threaded() -> Iterator[None]:
+    """``tokenizers`` runs serially inside (it reads the variable on every call)."""
+    before = os.environ.get("TOKENIZERS_PARALLELISM")
+    os.environ["TOKENIZERS_PARALLELISM"] = "false"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["TOKENIZERS_PARALLELISM"]
+        else:
+            os.environ["TOKENIZERS_PARALLELISM"] = before
+
+
+# -- unigram ------------------------------------------------------------------------------
+
+
+#: What SentencePiece's ``nmt_nfkc`` rules drop, and what they read as a space (on
+#: top of NFKC, which already maps no-break and typographic spaces to U+0020).
+NMT_DROPPED = "".join(map(chr, [*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F, 0x8F, 0x9F]))
+NMT_SPACES = "\t\n\x0c\r\u1680\u200b\u200c\u200e\u200f\u2028\u2029\u2581\ufeff\ufffd"
+
+
+def _xlmr_like_normalizer() -> normalizers.Normalizer:
+    return normalizers.Sequence(
+        [
+            normalizers.NFKC(),
+            normalizers.Replace(Regex(f"[{NMT_DROPPED}]"), ""),
+            normalizers.Replace(Regex(f"[{NMT_SPACES}]"), " "),
+            normalizers.Strip(left=False, right=True),
+            normalizers.Replace(Regex(" {2,}"), " "),
+        ]
+    )
+
+
+def flatten_added_characters(scores: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The characters the trainer added below its lowest piece, all at one score.
+
+    They are the lowest scores, each ``_ADDED_CHARACTER_STEP`` below the previous in an
+    order that changes from run to run; they never compete with one another (each is
+    a different character), so one shared score changes no segmentation they decide.
+    """
+    ascending = sorted(score for _, score in scores)
+    top = ascending[0]
+    for score in ascending[1:]:
+        if score - top > 1.5 * _ADDED_CHARACTER_STEP:
+            break
+        top = score
+    return [(piece, top if len(piece) == 1 and score <= top else score) for piece, score in scores]
+
+
+def _canonical_unigram(vocab: list[tuple[str, float]]) -> models.Unigram:
+    """The trained Unigram with run-independent scores and ids (specials first)."""
+    specials = [(piece, 0.0) for piece in UNIGRAM_SPECIALS]
+    rest = [(piece, round(score, SCORE_DIGITS)) for piece, score in vocab[len(specials) :]]
+    rest = flatten_added_characters(rest)
+    rest.sort(key=lambda item: (-item[1], item[0]))
+    unk_id = UNIGRAM_SPECIALS.index("<unk>")
+    return models.Unigram([*specials, *rest], unk_id, False)
+
+
+def build_unigram(texts: Sequence[str]) -> Tokenizer:
+    """A Metaspace + Unigram tokenizer shaped like XLM-R's, trained on ``texts``."""
+    tokenizer = Tokenizer(models.Unigram())
+    tokenizer.normalizer = _xlmr_like_normalizer()
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
+    tokenizer.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
+    trainer = trainers.UnigramTrainer(
+        vocab_size=UNIGRAM_PIECES,
+        special_tokens=list(UNIGRAM_SPECIALS),
+        unk_token="<unk>",
+        show_progress=False,
+    )
+    with _single_threaded():
+        tokenizer.train_from_iterator(texts, trainer)
+    vocab = [(piece, score) for piece, score in json.loads(tokenizer.to_str())["model"]["vocab"]]
+    tokenizer.model = _canonical_unigram(vocab)
+    ids = {piece: tokenizer.token_to_id(piece) for piece in ("<s>", "</s>")}
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>", special_tokens=list(ids.items())
+    )
+    return tokenizer
+
+
+# -- byte-level BPE -------------------------------------------------------------------------
+
+
+def build_bpe(texts: Sequence[str]) -> Tokenizer:
+    """A byte-level BPE tokenizer shaped like RoBERTa's, trained on ``texts``."""
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=len(BPE_SPECIALS) + 256 + BPE_MERGES,
+        special_tokens=list(BPE_SPECIALS),
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    with _single_threaded():
+        tokenizer.train_from_iterator(texts, trainer)
+    tokenizer.post_processor = processors.RobertaProcessing(
+        ("</s>", tokenizer.token_to_id("</s>")),
+        ("<s>", tokenizer.token_to_id("<s>")),
+        trim_offsets=True,
+        add_prefix_space=False,
+    )
+    return tokenizer
+
+
+# -- the folders ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class StandIn:
+    """One stand-in: what it imitates, and how it is trained."""
+
+    name: str
+    label: str
+    build: Callable[[Sequence[str]], Tokenizer]
+
+
+STANDINS: dict[str, StandIn] = {
+    "unigram": StandIn("unigram", "SentencePiece Unigram + Metaspace (XLM-R-like)", build_unigram),
+    "bpe": StandIn("bpe", "byte-level BPE (RoBERTa-like)", build_bpe),
+}
+
+
+def training_texts() -> list[str]:
+    """The pages of the ``real`` corpus, in its order (built once by ``corpus.py``)."""
+    return [page for doc in corpus.load(corpus.ensure("real")) for page in doc.pages]
+
+
+def recipe_key(name: str, texts: Sequence[str]) -> str:
+    """What a stand-in's bytes depend on: this file, ``tokenizers``, the training text."""
+    import tokenizers
+
+    digest = hashlib.sha256()
+    digest.update(Path(__file__).read_bytes())
+    digest.update(f"\0{name}\0{tokenizers.__version__}\0".encode())
+    for text in texts:
+        digest.update(text.encode("utf-8", "surrogatepass") + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def tokenizer_json(name: str, texts: Sequence[str]) -> str:
+    """The trained stand-in's ``tokenizer.json`` text."""
+    return STANDINS[name].build(texts).to_str()
+
+
+def write_folder(folder: Path, serialized: str) -> Path:
+    """Writes a model folder (``tokenizer.json``, ``sentence_bert_config.json``) atomically:
+    built beside ``folder`` and renamed into place; a folder already there is kept."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    building = folder.with_name(f"{folder.name}.building-{os.getpid()}")
+    shutil.rmtree(building, ignore_errors=True)
+    building.mkdir()
+    (building / "tokenizer.json").write_text(serialized, encoding="utf-8")
+    config = {"max_seq_length": MAX_SEQ_LENGTH, "do_lower_case": False}
+    (building / "sentence_bert_config.json").write_text(json.dumps(config), encoding="utf-8")
+    try:
+        building.rename(folder)
+    except OSError:  # another process built it first: the same bytes
+        shutil.rmtree(building, ignore_errors=True)
+    return folder
+
+
+def standin_folder(name: str, cache: Path = CACHE) -> Path:
+    """The model folder of stand-in ``name`` (``unigram`` or ``bpe``), built on first use."""
+    if name not in STANDINS:
+        raise SystemExit(f"unknown stand-in {name!r}: use {', '.join(STANDINS)}")
+    texts = training_texts()
+    folder = cache / f"{name}-{recipe_key(name, texts)}"
+    if not (folder / "tokenizer.json").is_file():
+        write_folder(folder, tokenizer_json(name, texts))
+    return folder
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("names", nargs="*", default=list(STANDINS), help=", ".join(STANDINS))
+    parser.add_argument(
+        "--check", action="store_true", help="train each twice more and compare the bytes"
+    )
+    args = parser.parse_args(argv)
+    failed = 0
+    for name in args.names:
+        started = time.perf_counter()
+        folder = standin_folder(name)
+        seconds = time.perf_counter() - started
+        cached = sha256(folder / "tokenizer.json")
+        print(f"{name}: {folder} ({seconds:.1f} s) tokenizer.json sha256 {cached}")
+        if args.check:
+            texts = training_texts()
+            again = [tokenizer_json(name, texts) for _ in range(2)]
+            hashes = {hashlib.sha256(s.encode("utf-8")).hexdigest() for s in again}
+            same = hashes == {cached}
+            failed += not same
+            print(f"  trained twice more: {'same bytes' if same else 'DIFFERENT: ' + str(hashes)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,234 @@
+"""The engine's invariants with other tokenizer families than WordPiece.
+
+Two stand-ins, trained offline on the repository's corpus by ``benchmarks/standins.py``
+(session fixtures in ``conftest.py``):
+
+- a SentencePiece **Unigram** with a **Metaspace** pre-tokenizer, shaped like the
+  XLM-RoBERTa tokenizer of multilingual-e5: the space belongs to the next token ("▁"),
+  and its normaliser changes the text (NFKC, control characters dropped, whitespace
+  and zero-width characters read as one space);
+- a **byte-level BPE** shaped like RoBERTa's: tokens of bytes, merged across spaces
+  and punctuation, offsets trimmed.
+
+First their shape and their deterministic build; then every invariant of the contract,
+with ``test_properties``' checkers, on Hypothesis cases of Spanish text (accents, ``ñ``,
+``€``, emoji, odd whitespace) from ``tests/strategies.py``, with and without E5's
+``passage: `` prefix. The hostile-input catalogue (``test_bad_input.py``) has rows for
+both families too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import STANDIN_FAMILIES, standins_module
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import PROFILE, TokenizationFactory, chunking_cases, examples
+from test_properties import (
+    Check,
+    check_all,
+    check_budget,
+    check_coverage,
+    check_offsets,
+    check_overlap,
+    check_pages,
+    run,
+)
+
+from langchain_asesoria import HuggingFaceTokenization, ModelProfile
+
+# -- the stand-ins' shape ----------------------------------------------------------------
+
+
+def _definition(folder: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((folder / "tokenizer.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _types(component: dict[str, Any]) -> list[str]:
+    """The component's type, or its parts' types for a ``Sequence``."""
+    parts = component.get("normalizers") or component.get("pretokenizers")
+    return [part["type"] for part in parts] if parts else [component["type"]]
+
+
+def test_unigram_is_shaped_like_xlm_roberta(
+    unigram_folder: Path, unigram_standin: HuggingFaceTokenization
+) -> None:
+    definition = _definition(unigram_folder)
+    model = definition["model"]
+    assert model["type"] == "Unigram"
+    assert [piece for piece, _ in model["vocab"][:4]] == ["<s>", "<pad>", "</s>", "<unk>"]
+    assert model["unk_id"] == 3
+    assert 5_000 < len(model["vocab"]) <= 16_000
+    assert _types(definition["normalizer"]) == ["NFKC", "Replace", "Replace", "Strip", "Replace"]
+    pre = definition["pre_tokenizer"]
+    assert (pre["type"], pre["replacement"], pre["prepend_scheme"]) == ("Metaspace", "▁", "always")
+    assert definition["decoder"]["type"] == "Metaspace"
+    single = definition["post_processor"]["single"]
+    assert [next(iter(part.values()))["id"] for part in single] == ["<s>", "A", "</s>"]
+    assert unigram_standin.max_input_tokens == 512
+
+    encoding = unigram_standin.tokenizer.encode("El cónyuge\n\tdeclara  la renta.")
+    assert encoding.tokens[0] == "<s>"
+    assert encoding.tokens[-1] == "</s>"
+    assert all(token.startswith("▁") for token in encoding.tokens if token in {"▁la", "▁renta"})
+    assert "▁renta" in encoding.tokens  # the space is part of the next token
+    # SentencePiece's nmt_nfkc rules: whitespace, a zero-width space included, is one
+    # space; control characters are dropped.
+    count = unigram_standin.count
+    assert count("El cónyuge\n\tdeclara") == count("El cónyuge declara")
+    assert count("renta\u200bíntegra") == count("renta íntegra")
+    assert count("\x01\x02\x1f") == count("") == 2
+
+
+def test_bpe_is_shaped_like_roberta(bpe_folder: Path, bpe_standin: HuggingFaceTokenization) -> None:
+    definition = _definition(bpe_folder)
+    model = definition["model"]
+    assert model["type"] == "BPE"
+    assert 10_000 < len(model["merges"]) <= 16_000
+    assert definition["normalizer"] is None
+    pre = definition["pre_tokenizer"]
+    assert (pre["type"], pre["add_prefix_space"]) == ("ByteLevel", False)
+    assert definition["decoder"]["type"] == "ByteLevel"
+    post = definition["post_processor"]
+    assert (post["type"], post["cls"][0], post["sep"][0]) == ("RobertaProcessing", "<s>", "</s>")
+    assert bpe_standin.max_input_tokens == 512
+
+    tokenizer = bpe_standin.tokenizer
+    encoding = tokenizer.encode("El cónyuge declara la renta.")
+    assert (encoding.tokens[0], encoding.tokens[-1]) == ("<s>", "</s>")
+    assert "Ġrenta" in encoding.tokens  # the space merged into the next word
+    text = "Íñigo paga 1.000 € 👩‍💻 ¿sí?\r\n\u00a0fin"
+    assert tokenizer.decode(tokenizer.encode(text).ids) == text  # bytes: nothing unknown
+
+
+def test_standins_are_built_deterministically(unigram_folder: Path, bpe_folder: Path) -> None:
+    """Trained again, each stand-in has the very bytes of its cached folder, whose name
+    is the key of what it was built from."""
+    standins = standins_module()
+    texts = standins.training_texts()
+    for name, folder in zip(STANDIN_FAMILIES, (unigram_folder, bpe_folder), strict=True):
+        assert folder.name == f"{name}-{standins.recipe_key(name, texts)}"
+        cached = (folder / "tokenizer.json").read_bytes()
+        again = standins.tokenizer_json(name, texts).encode("utf-8")
+        assert hashlib.sha256(again).digest() == hashlib.sha256(cached).digest(), name
+        limit = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
+        assert limit["max_seq_length"] == 512
+
+
+@pytest.mark.parametrize(
+    ("scores", "expected"),
+    [
+        pytest.param(
+            [("a", -1.0), ("bc", -5.0), ("x", -5.0001), ("y", -5.0002)],
+            [("a", -1.0), ("bc", -5.0), ("x", -5.0), ("y", -5.0)],
+            id="added-characters-share-one-score",
+        ),
+        pytest.param(
+            [("a", -1.0), ("bc", -5.0), ("y", -5.0001), ("x", -5.0002)],
+            [("a", -1.0), ("bc", -5.0), ("y", -5.0), ("x", -5.0)],
+            id="in-whatever-order-they-were-added",
+        ),
+        pytest.param(
+            [("a", -1.0), ("b", -3.0), ("cd", -5.0)],
+            [("a", -1.0), ("b", -3.0), ("cd", -5.0)],
+            id="pieces-far-apart-untouched",
+        ),
+    ],
+)
+def test_unigram_scores_do_not_depend_on_the_training_run(
+    scores: list[tuple[str, float]], expected: list[tuple[str, float]]
+) -> None:
+    """The trainer adds the characters it pruned 1e-4 apart in a run-dependent order."""
+    assert standins_module().flatten_added_characters(scores) == expected
+
+
+# -- every invariant, with each family ------------------------------------------------------
+
+
+def _factory(name: str, tokenization: HuggingFaceTokenization) -> TokenizationFactory:
+    """The stand-in plain or with an E5-like ``passage: `` prefix (its special tokens are
+    its own: the requested number is ignored)."""
+    prefixed = HuggingFaceTokenization(
+        tokenization.tokenizer, ModelProfile("passage: ", "query: ", 512), f"{name}-passage"
+    )
+    by_prefix = {"": tokenization, "passage: ": prefixed}
+    return TokenizationFactory(name, 512, lambda prefix, _special: by_prefix[prefix])
+
+
+@pytest.fixture(scope="module", params=STANDIN_FAMILIES)
+def family(request: pytest.FixtureRequest) -> TokenizationFactory:
+    """Module-scoped, so Hypothesis never sees a function-scoped fixture."""
+    name: str = request.param
+    return _factory(name, request.getfixturevalue(f"{name}_standin"))
+
+
+def _check_generated(factory: TokenizationFactory, data: st.DataObject, check: Check) -> None:
+    case = data.draw(chunking_cases(factory), label="case")
+    chunks = run(case)
+    if chunks is not None:
+        check(case, chunks)
+
+
+_EXAMPLES = examples(10)
+
+
+@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_offsets_round_trip(family: TokenizationFactory, data: st.DataObject) -> None:
+    _check_generated(family, data, check_offsets)
+
+
+@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_budget_is_exact_and_held(family: TokenizationFactory, data: st.DataObject) -> None:
+    _check_generated(family, data, check_budget)
+
+
+@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_every_visible_character_is_covered(
+    family: TokenizationFactory, data: st.DataObject
+) -> None:
+    _check_generated(family, data, check_coverage)
+
+
+@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_overlap_is_exact_and_within_target(
+    family: TokenizationFactory, data: st.DataObject
+) -> None:
+    _check_generated(family, data, check_overlap)
+
+
+@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
+@given(data=st.data())
+def test_pages_of_the_chunk_body(family: TokenizationFactory, data: st.DataObject) -> None:
+    _check_generated(family, data, check_pages)
+
+
+@settings(PROFILE, max_examples=examples(6), deadline=None)
+@given(data=st.data())
+def test_deterministic(family: TokenizationFactory, data: st.DataObject) -> None:
+    """Two runs on the same input give equal outputs."""
+    case = data.draw(chunking_cases(family), label="case")
+    first = run(case)
+    assert run(case) == first
+
+
+@settings(PROFILE, max_examples=examples(12), deadline=None)
+@given(data=st.data())
+def test_budget_errors_only_when_justified(
+    family: TokenizationFactory, data: st.DataObject
+) -> None:
+    """Tiny budgets: either every invariant holds (sections and metadata too), or a
+    justified budget error (a byte-level emoji may need more tokens than the budget)."""
+    case = data.draw(chunking_cases(family, small=True), label="case")
+    chunks = run(case)
+    if chunks is not None:
+        check_all(case, chunks)
