@@ -40,7 +40,17 @@ from test_properties import (
     run,
 )
 
-from langchain_asesoria import HuggingFaceTokenization, ModelProfile
+from langchain_asesoria import (
+    ChunkingConfig,
+    ChunkMetadata,
+    HuggingFaceTokenization,
+    LoadedPage,
+    ModelProfile,
+    chunk_document,
+)
+from langchain_asesoria.testing import CountingTokenization
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # -- the stand-ins' shape ----------------------------------------------------------------
 
@@ -232,3 +242,42 @@ def test_budget_errors_only_when_justified(
     chunks = run(case)
     if chunks is not None:
         check_all(case, chunks)
+
+
+# -- the estimate is right for each family ----------------------------------------------------
+
+_TABLE = "\n".join(
+    f"| Artículo {n} | {1000 + 37 * n:,} € | {n % 45}% | {'exento' if n % 7 else 'sujeto'} |"
+    for n in range(400)
+)
+_LAW = (ROOT / "corpus" / "markdown" / "BOE-A-1991-14392.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("family", ["unigram", "bpe"])
+@pytest.mark.parametrize(("text", "within"), [(_LAW, 0.02), (_TABLE, 0.05)], ids=["law", "table"])
+def test_the_word_index_counts_what_the_tokenizer_counts(
+    family: str, text: str, within: float, request: pytest.FixtureRequest
+) -> None:
+    """Whitespace that costs tokens (a line break in byte-level BPE) and words measured
+    after a space, as in running text: the index's total is the tokenizer's, nearly."""
+    tokenization: HuggingFaceTokenization = request.getfixturevalue(f"{family}_standin")
+    exact = tokenization.count_content(text)
+    assert abs(tokenization.token_index(text).tokens - exact) <= within * exact
+
+
+@pytest.mark.parametrize("family", ["unigram", "bpe"])
+@pytest.mark.parametrize("text", [_LAW, _TABLE], ids=["law", "table"])
+def test_plans_are_rarely_corrected(family: str, text: str, request: pytest.FixtureRequest) -> None:
+    """Plans from the estimate are confirmed by their batched exact counts: a law or a
+    table needs only a few single counts of corrections, not one per chunk."""
+    inner: HuggingFaceTokenization = request.getfixturevalue(f"{family}_standin")
+    counting = CountingTokenization(inner)
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="ley"),
+        config=ChunkingConfig(max_tokens=256, overlap_tokens=32),
+        tokenization=counting,  # type: ignore[arg-type]
+    )
+    assert len(chunks) > 20
+    assert counting.single <= 12, counting.single
+    assert counting.exact <= 1.25 * len(chunks) + 2, (counting.exact, len(chunks))

@@ -20,7 +20,9 @@ from langchain_asesoria.engine._section import Section
 
 __all__ = ["RUN", "PackedChunk", "measure", "pack_section"]
 
-#: Chunks planned after a correction before they are counted together.
+#: The most chunks planned after a correction before they are counted together. Runs
+#: start at one chunk after each correction and double while they are accepted, so a
+#: wrong estimate wastes few exact counts and a right one is still counted in batches.
 RUN = 32
 
 
@@ -78,7 +80,7 @@ def pack_section(
         tokenization: Prepares and counts the corrections and later runs.
     """
     previous: Span | None = None
-    inner, run = InnerCuts(), planned
+    inner, run, length = InnerCuts(), planned, RUN
     while True:
         accepted, inner, failed = yield from _confirm(section, run, inner)
         previous = accepted or previous
@@ -90,7 +92,10 @@ def pack_section(
             previous = chunk.plan.span
             if previous.end >= section.end:
                 return
-        plans = plan_run(section, previous, inner, RUN)
+            length = 1
+        else:
+            length = min(2 * length, RUN)
+        plans = plan_run(section, previous, inner, length)
         run = measure(((section, plan) for plan in plans), tokenization)
 
 

@@ -14,11 +14,12 @@ exact count. The text is read in blocks, so that its word lists never exist whol
 
 from __future__ import annotations
 
+import heapq
 import re
 from array import array
 from bisect import bisect_left
 from concurrent.futures import Future, ThreadPoolExecutor
-from itertools import accumulate, islice
+from itertools import accumulate, islice, pairwise
 from typing import TypeAlias
 
 from tokenizers import Tokenizer
@@ -49,6 +50,9 @@ _BLOB_PIECE = 1 << 13
 #: Words of up to this many tokens are one group of a ``TokenIndex`` (99.9% of words
 #: in laws); longer ones list every token's start.
 _GROUPED_TOKENS = 8
+
+#: Before each group of words: the first is measured after a word and a space too.
+_LEAD = "a "
 
 
 def _blocks(text: str) -> list[tuple[int, int]]:
@@ -100,28 +104,81 @@ def _place(
     totals.extend(islice(accumulate(counts[done:], initial=totals[-1]), 1, None))
 
 
+def _separator_costs(tokenizer: Tokenizer, separators: list[str]) -> dict[str, int]:
+    """Tokens each whitespace run adds beyond a single space, measured between two
+    letters: 0 for tokenizers that drop whitespace (WordPiece); a line break or a run
+    of spaces is a token of its own for byte-level BPE."""
+    encodings = tokenizer.encode_batch(
+        [f"a{sep}a" for sep in [" ", *separators]], add_special_tokens=False
+    )
+    base, *measured = (len(encoding.ids) for encoding in encodings)
+    return {sep: max(0, count - base) for sep, count in zip(separators, measured, strict=True)}
+
+
+def _with_separators(
+    positions: array[int], totals: array[int], first: int, separators: list[tuple[int, int]]
+) -> None:
+    """Merges the groups of separators ``(start, tokens)`` into those appended from
+    index ``first`` on (a block's word groups), in position order."""
+    words = list(zip(positions[first:], (b - a for a, b in pairwise(totals[first:])), strict=True))
+    del positions[first:]
+    del totals[first + 1 :]
+    total = totals[-1]
+    for position, count in heapq.merge(words, separators):
+        total += count
+        positions.append(position)
+        totals.append(total)
+
+
 def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
     """The word-grouped ``TokenIndex`` of ``text`` (content tokens, no special tokens).
 
     A pipeline of one block: while a helper thread encodes the words first seen in a
     block (the tokenizer releases the GIL), the next block is scanned; a block's
-    counts are placed once its words are known.
+    counts are placed once its words are known. Whitespace that the tokenizer counts
+    (a line break for byte-level BPE) is a group of its own, at the whitespace.
     """
     tokens_of: dict[str, int] = {}
     long_words: dict[str, array[int]] = {}
+    separator_cost: dict[str, int] = {" ": 0, "": 0}
     typecode = offsets_typecode(len(text))
     positions, totals = array(typecode), array(typecode, [0])
 
-    def place(starts: array[int], words: list[str], encoded: Future[_Encoded] | None) -> None:
+    def place(
+        starts: array[int],
+        words: list[str],
+        encoded: Future[_Encoded] | None,
+        separators: list[tuple[int, int]],
+    ) -> None:
         if encoded is not None:
             new_counts, new_long_words = encoded.result()
             tokens_of.update(new_counts)
             long_words.update(new_long_words)
         counts = list(map(tokens_of.__getitem__, words))
+        first = len(positions)
         _place(positions, totals, starts, counts, long_words, words)
+        if separators:
+            _with_separators(positions, totals, first, separators)
+
+    def costly(pieces: list[str], start: int) -> list[tuple[int, int]]:
+        """``(start, tokens)`` of the block's whitespace runs that cost tokens."""
+        runs = pieces[0::2]
+        new = [run for run in dict.fromkeys(runs) if run not in separator_cost]
+        if new:
+            separator_cost.update(_separator_costs(tokenizer, new))
+        if not any(map(separator_cost.__getitem__, runs)):
+            return []
+        offsets = accumulate(map(len, pieces), initial=start)
+        return [
+            (offset, separator_cost[run])
+            for offset, run in zip(islice(offsets, 0, None, 2), runs, strict=False)
+            if separator_cost[run]
+        ]
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-index") as helper:
-        waiting: tuple[array[int], list[str], Future[_Encoded] | None] | None = None
+        waiting: (
+            tuple[array[int], list[str], Future[_Encoded] | None, list[tuple[int, int]]] | None
+        ) = None
         for start, end in _blocks(text):
             pieces = _PIECES.split(text[start:end])  # separator, word, separator, ...
             words = pieces[1::2]
@@ -133,7 +190,7 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
             )
             if waiting is not None:
                 place(*waiting)
-            waiting = (starts, words, encoded)
+            waiting = (starts, words, encoded, costly(pieces, start))
         if waiting is not None:
             place(*waiting)
     return TokenIndex(positions, totals)
@@ -160,7 +217,9 @@ def _word_tokens(tokenizer: Tokenizer, unique: list[str]) -> _Encoded:
     Words are joined by spaces into groups of about ``_GROUP`` characters, encoded
     ``_GROUPS_PER_CALL`` groups per call (on all cores, few encodings alive); a word
     longer than ``_BLOB`` (a blob) is encoded in pieces of ``_BLOB_PIECE``, its tokens
-    at the pieces' edges estimated.
+    at the pieces' edges estimated. Each group starts with ``_LEAD`` so that every word
+    is measured after a word and a space, as in running text (byte-level BPE spends a
+    token on a space that no word piece absorbs: " |" is two tokens, "|" one).
     """
     tokens_of: dict[str, int] = {}
     long_words: dict[str, array[int]] = {}
@@ -172,14 +231,15 @@ def _word_tokens(tokenizer: Tokenizer, unique: list[str]) -> _Encoded:
             tokens_of[word] = len(starts)
         else:
             groups.append(group)
+    lead = len(tokenizer.encode(_LEAD.rstrip(), add_special_tokens=False).ids)
     for first in range(0, len(groups), _GROUPS_PER_CALL):
         batch = groups[first : first + _GROUPS_PER_CALL]
         encodings = tokenizer.encode_batch(
-            [" ".join(group) for group in batch], add_special_tokens=False
+            [_LEAD + " ".join(group) for group in batch], add_special_tokens=False
         )
         for group, encoding in zip(batch, encodings, strict=True):
             offsets = [start for start, _ in encoding.offsets]
-            position = index = 0
+            position, index = len(_LEAD), lead
             for word in group:
                 end = position + len(word)
                 last = bisect_left(offsets, end, index)
