@@ -315,3 +315,24 @@ def test_plot_and_tables_render(tmp_path: Path) -> None:
     result = {"budget": 256, "points": points}
     assert "synthetic-10" in bench.scaling_table(result)
     assert bench.plot(result, tmp_path / "scaling.png").stat().st_size > 1000
+
+
+def test_versus_times_two_commits_in_one_process() -> None:
+    """The same commit on both sides: equal chunk counts, a ratio near 1."""
+    done = _run(
+        [
+            sys.executable,
+            str(BENCH.parent / "versus.py"),
+            "HEAD",
+            "HEAD",
+            "--budgets",
+            "128",
+            "--repeat",
+            "1",
+        ]
+    )
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [row["headings"] for row in rows] == [False, True]
+    for row in rows:
+        assert row["chunks"]["base"] == row["chunks"]["head"] > 100
+        assert row["best_ratio"] > 0

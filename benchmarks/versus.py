@@ -1,0 +1,136 @@
+"""Two commits of the engine timed in one process, their runs interleaved: same load.
+
+Each commit's ``langchain_asesoria`` is exported with ``git archive`` and renamed (so
+both import side by side); every round runs both on the same documents, the order
+alternating. Best and median wall times per side, their ratio, and each side's chunk
+count (equal counts for a refactoring). Run from the repository root::
+
+    python benchmarks/versus.py 19937bd HEAD --corpus real --budgets 256 512
+    TOKENIZERS_PARALLELISM=false taskset -c 0 python benchmarks/versus.py 19937bd HEAD
+    python benchmarks/versus.py 19937bd HEAD --mode process --repeat 15
+
+``--mode serial`` chunks each document with ``chunk_document`` (tokenizer on all cores
+unless pinned); ``--mode process`` uses ``parallel.chunk_documents``'s process pool.
+The tokenizer is the offline MiniLM ``tokenizer.json`` with a 512-token limit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Sequence
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import golden  # noqa: E402
+from families import tokenizer_file  # noqa: E402
+
+PACKAGE = "langchain_asesoria"
+
+
+def export(ref: str, name: str, folder: Path) -> str:
+    """``ref``'s package as the importable module ``name`` inside ``folder``."""
+    archive = subprocess.run(
+        ["git", "archive", ref, PACKAGE], cwd=HERE.parent, capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(archive)) as tar:
+        tar.extractall(folder / "src", filter="data")
+    target = folder / name
+    (folder / "src" / PACKAGE).rename(target)
+    for source in target.rglob("*.py"):
+        text = source.read_text(encoding="utf-8")
+        source.write_text(text.replace(PACKAGE, name), encoding="utf-8")
+    return name
+
+
+class Side:
+    """One commit's engine, its tokenization and the corpus as its own values."""
+
+    def __init__(self, module: str, docs: Sequence[Any]) -> None:
+        self.m = importlib.import_module(module)
+        self.parallel = importlib.import_module(f"{module}.parallel")
+        profile = self.m.ModelProfile(max_input_tokens=512)
+        self.tok = self.m.HuggingFaceTokenization.from_file(tokenizer_file(), profile=profile)
+        self.inputs = [
+            (
+                [self.m.LoadedPage(text, n) for n, text in enumerate(doc.pages, 1)],
+                self.m.ChunkMetadata(doc_id=doc.name),
+                doc.kind in ("markdown", "synthetic"),
+            )
+            for doc in docs
+        ]
+
+    def run(self, budget: int, headings: bool, mode: str) -> tuple[float, int]:
+        plain = self.m.ChunkingConfig(max_tokens=budget, overlap_tokens=budget // 8)
+        sectioned = self.m.ChunkingConfig(
+            max_tokens=budget, overlap_tokens=budget // 8, detect_markdown_headings=True
+        )
+        started, chunks = time.perf_counter(), 0
+        if mode == "process":
+            documents = [self.parallel.DocumentInput(p, md) for p, md, _ in self.inputs]
+            for found in self.parallel.chunk_documents(
+                documents, config=plain, tokenization=self.tok, mode="process"
+            ):
+                chunks += len(found)
+        else:
+            for pages, metadata, markdown in self.inputs:
+                config = sectioned if headings and markdown else plain
+                chunks += len(
+                    self.m.chunk_document(pages, metadata, config=config, tokenization=self.tok)
+                )
+        return time.perf_counter() - started, chunks
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base")
+    parser.add_argument("head")
+    parser.add_argument("--corpus", default="real", help="real, pathological, synthetic-N...")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[256, 512])
+    parser.add_argument("--mode", choices=("serial", "process"), default="serial")
+    parser.add_argument("--repeat", type=int, default=9)
+    args = parser.parse_args(argv)
+    docs = golden.docs_of(args.corpus, golden.real_docs())
+    with tempfile.TemporaryDirectory() as folder:
+        sys.path.insert(0, folder)
+        base = Side(export(args.base, "engine_base", Path(folder)), docs)
+        head = Side(export(args.head, "engine_head", Path(folder)), docs)
+        for budget in args.budgets:
+            for headings in (False,) if args.mode == "process" else (False, True):
+                times: dict[str, list[float]] = {"base": [], "head": []}
+                chunks: dict[str, int] = {}
+                for round_ in range(args.repeat):
+                    order = [("base", base), ("head", head)]
+                    for name, side in order if round_ % 2 == 0 else reversed(order):
+                        seconds, chunks[name] = side.run(budget, headings, args.mode)
+                        times[name].append(seconds)
+                best = {name: min(values) for name, values in times.items()}
+                median = {name: statistics.median(values) for name, values in times.items()}
+                row = {
+                    "corpus": args.corpus,
+                    "mode": args.mode,
+                    "budget": budget,
+                    "headings": headings,
+                    "best_s": best,
+                    "median_s": median,
+                    "best_ratio": round(best["head"] / best["base"], 3),
+                    "median_ratio": round(median["head"] / median["base"], 3),
+                    "chunks": chunks,
+                }
+                print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
