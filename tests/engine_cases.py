@@ -57,16 +57,14 @@ def check_compact_context(
     *,
     added: int,
     allowance: int,
-    room: int,
 ) -> None:
     """A compact context is a compact form of the section's titles, and cheap.
 
     Its parts are the titles in order (the outermost and innermost kept, the middle
     elided with "…", a title cut at a word boundary ending in " …"), the innermost
-    last; it adds at most ``allowance`` tokens, or at most ``room`` (what is left when
-    the whole section fits in one chunk, by the index's estimate).
+    last; it adds at most ``allowance`` tokens.
     """
-    assert added <= max(allowance, room), (context, added, allowance, room)
+    assert added <= allowance, (context, added, allowance)
     if not context:
         return
     titles = [title.strip() for title in path if title.strip()]

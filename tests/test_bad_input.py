@@ -684,7 +684,9 @@ CATALOGUE = [
     ),
     P(
         Engine(
-            text("Cuerpo del artículo."), sections=[SectionSpan(0, 20, "Título muy largo " * 8)]
+            text("Cuerpo del artículo."),
+            ChunkingConfig(256, 32),
+            sections=[SectionSpan(0, 20, "Título muy largo " * 20)],
         ),
         Holds(title_shortened),
         id="section-title-longer-than-the-budget-compact",

@@ -48,7 +48,6 @@ from langchain_asesoria import (
     LoadedPage,
     ModelProfile,
     SectionSpan,
-    TokenIndex,
     Tokenization,
     chunk_document,
     detect_markdown_sections,
@@ -221,11 +220,10 @@ def check_budget(case: ChunkingCase, chunks: list[Chunk]) -> None:
     """2. Exact count of the prepared text with its context, within the budget."""
     tok, segs = case.tokenization, case_segments(case)
     compact = case.config.section_context == "compact"
-    index = tok.token_index(case.joined) if compact and chunks else None
     for chunk in chunks:
         segment = segment_at(segs, chunk.start)
-        if index is not None:
-            context = _checked_compact_context(case, segment, chunk, index)
+        if compact:
+            context = _checked_compact_context(case, segment, chunk)
         else:
             context = context_of(segment, case.config.section_context)
         assert chunk.embedding_text == tok.prepare(chunk.text, context), chunk
@@ -233,9 +231,7 @@ def check_budget(case: ChunkingCase, chunks: list[Chunk]) -> None:
         assert chunk.token_count <= case.config.max_tokens, chunk
 
 
-def _checked_compact_context(
-    case: ChunkingCase, segment: Segment, chunk: Chunk, index: TokenIndex
-) -> str:
+def _checked_compact_context(case: ChunkingCase, segment: Segment, chunk: Chunk) -> str:
     """The context the engine chose for ``chunk``, checked to be a compact one."""
     tok, config = case.tokenization, case.config
     prefix = tok.prepare("")
@@ -243,14 +239,12 @@ def _checked_compact_context(
     context = head.removesuffix("\n\n")
     base = tok.count(tok.prepare(""))
     added = tok.count(tok.prepare("", context)) - base
-    estimate = max(1, index.count(segment.start, segment.end))
     check_compact_context(
         context,
         segment.label,
         segment.path,
         added=added,
         allowance=int(config.max_tokens * config.context_share),
-        room=config.max_tokens - estimate - base,
     )
     return context
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
 
-from langchain_asesoria.engine._estimate import TokenIndex
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._sections import Segment
 from langchain_asesoria.models import ChunkingConfig, SectionContext
@@ -44,39 +42,28 @@ def section_context(segment: Segment, mode: SectionContext) -> str:
 
 
 def contexts(
-    segments: Sequence[Segment],
-    config: ChunkingConfig,
-    tokenization: Tokenization,
-    index: TokenIndex,
+    segments: Sequence[Segment], config: ChunkingConfig, tokenization: Tokenization
 ) -> list[str]:
     """Each segment's context under ``config.section_context``.
 
     In ``"compact"`` mode a context adds at most ``config.context_share`` of
-    ``max_tokens`` to the model input (counted exactly, with its separator), unless a
-    richer one still lets the whole section fit in one chunk (by the index's estimate):
-    then it displaces no content, and the richest such is taken.
+    ``max_tokens`` to the model input (counted exactly, with its separator), and always
+    leaves room for content.
     """
     if config.section_context != "compact":
         return [section_context(segment, config.section_context) for segment in segments]
-    fixed: dict[str, int] = {}
+    base = tokenization.count(tokenization.prepare("", ""))
+    allowed = min(base + int(config.max_tokens * config.context_share), config.max_tokens - 1)
 
-    def cost(context: str) -> int:
-        if context not in fixed:
-            fixed[context] = tokenization.count(tokenization.prepare("", context))
-        return fixed[context]
+    def fits(context: str) -> bool:
+        return tokenization.count(tokenization.prepare("", context)) <= allowed
 
-    budget = config.max_tokens
-    cheap = cost("") + int(budget * config.context_share)
-    chosen = []
+    chosen: dict[tuple[str | None, tuple[str, ...]], str] = {}
     for segment in segments:
-        content = max(1, index.count(segment.start, segment.end))
-        allowed = min(max(cheap, budget - content), budget - 1)  # always room for content
-        chosen.append(compact_context(segment, partial(_within, cost, allowed)))
-    return chosen
-
-
-def _within(cost: Callable[[str], int], allowed: int, context: str) -> bool:
-    return cost(context) <= allowed
+        key = (segment.label, segment.path)
+        if key not in chosen:
+            chosen[key] = compact_context(segment, fits)
+    return [chosen[(segment.label, segment.path)] for segment in segments]
 
 
 def compact_context(segment: Segment, fits: Callable[[str], bool]) -> str:

@@ -159,7 +159,7 @@ def _sections(
         ContextTooLongError: a section whose fixed cost fills the budget.
     """
     index = tokenization.token_index(text)
-    contexts = section_contexts(segments, config, tokenization, index)
+    contexts = section_contexts(segments, config, tokenization)
     fixed_costs = tokenization.count_many(tokenization.prepare("", c) for c in contexts)
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     return [

