@@ -187,6 +187,15 @@ def _peer_chunks(
     ]
 
 
+def _peer_module(module: str, package: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"the {package} peer needs {package}: pip install 'langchain-asesoria[eval]'."
+        ) from error
+
+
 class LangChainRecursiveChunker:
     """LangChain's ``RecursiveCharacterTextSplitter`` counting tokens of the same tokenizer."""
 
@@ -208,15 +217,6 @@ class LangChainRecursiveChunker:
         return _peer_chunks(document, locate_pieces(document.text, pieces), tokenization)
 
 
-def _semchunk() -> Any:
-    try:
-        return importlib.import_module("semchunk")
-    except ImportError as error:
-        raise MissingDependencyError(
-            "the semchunk peer needs semchunk: pip install 'langchain-asesoria[eval]'."
-        ) from error
-
-
 class SemchunkChunker:
     """``semchunk.chunk`` with the same token counter, size and overlap."""
 
@@ -227,7 +227,7 @@ class SemchunkChunker:
     def chunk(
         self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
     ) -> list[IndexedChunk]:
-        semchunk = _semchunk()
+        semchunk = _peer_module("semchunk", "semchunk")
         pieces, offsets = semchunk.chunk(
             document.text,
             chunk_size=config.max_tokens,
@@ -239,15 +239,6 @@ class SemchunkChunker:
         return _peer_chunks(
             document, locate_pieces(document.text, list(pieces), hints), tokenization
         )
-
-
-def _peer_module(module: str, package: str) -> Any:
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        raise MissingDependencyError(
-            f"the {package} peer needs {package}: pip install {package}."
-        ) from error
 
 
 def _fast_tokenizer(tokenization: Tokenization, peer: str) -> Any:
