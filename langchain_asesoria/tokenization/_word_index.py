@@ -14,12 +14,12 @@ exact count. The text is read in blocks, so that its word lists never exist whol
 
 from __future__ import annotations
 
-import heapq
 import re
 from array import array
 from bisect import bisect_left
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from itertools import accumulate, islice, pairwise
+from itertools import accumulate, compress, islice
 from typing import TypeAlias
 
 from tokenizers import Tokenizer
@@ -86,10 +86,10 @@ def _groups(words: list[str]) -> list[list[str]]:
 def _place(
     positions: array[int],
     totals: array[int],
-    starts: array[int],
+    starts: Sequence[int],
+    words: list[str],
     counts: list[int],
     long_words: dict[str, array[int]],
-    words: list[str],
 ) -> None:
     """Appends a block's groups; each long word's group is replaced by its tokens."""
     done = 0
@@ -115,19 +115,26 @@ def _separator_costs(tokenizer: Tokenizer, separators: list[str]) -> dict[str, i
     return {sep: max(0, count - base) for sep, count in zip(separators, measured, strict=True)}
 
 
-def _with_separators(
-    positions: array[int], totals: array[int], first: int, separators: list[tuple[int, int]]
-) -> None:
-    """Merges the groups of separators ``(start, tokens)`` into those appended from
-    index ``first`` on (a block's word groups), in position order."""
-    words = list(zip(positions[first:], (b - a for a, b in pairwise(totals[first:])), strict=True))
-    del positions[first:]
-    del totals[first + 1 :]
-    total = totals[-1]
-    for position, count in heapq.merge(words, separators):
-        total += count
-        positions.append(position)
-        totals.append(total)
+def _interleaved(
+    starts: Sequence[int], words: list[str], counts: list[int], runs: list[tuple[int, int]]
+) -> tuple[list[int], list[str], list[int]]:
+    """A block's words and its whitespace runs ``(start, tokens)`` in text order, as
+    groups (starts, words with ``""`` for a run, tokens); the runs that cost no token
+    are left out. Slices and ``compress``: no Python loop per word."""
+    size = len(runs) + len(words)
+    all_starts, all_words, all_counts = [0] * size, [""] * size, [0] * size
+    all_starts[0::2] = [start for start, _ in runs]
+    all_starts[1::2] = starts
+    all_words[1::2] = words
+    all_counts[0::2] = [tokens for _, tokens in runs]
+    all_counts[1::2] = counts
+    keep = [True] * size
+    keep[0::2] = [tokens > 0 for _, tokens in runs]
+    return (
+        list(compress(all_starts, keep)),
+        list(compress(all_words, keep)),
+        list(compress(all_counts, keep)),
+    )
 
 
 def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
@@ -148,36 +155,35 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
         starts: array[int],
         words: list[str],
         encoded: Future[_Encoded] | None,
-        separators: list[tuple[int, int]],
+        runs: list[tuple[int, int]] | None,
     ) -> None:
         if encoded is not None:
             new_counts, new_long_words = encoded.result()
             tokens_of.update(new_counts)
             long_words.update(new_long_words)
         counts = list(map(tokens_of.__getitem__, words))
-        first = len(positions)
-        _place(positions, totals, starts, counts, long_words, words)
-        if separators:
-            _with_separators(positions, totals, first, separators)
+        if runs is None:
+            _place(positions, totals, starts, words, counts, long_words)
+        else:
+            _place(positions, totals, *_interleaved(starts, words, counts, runs), long_words)
 
-    def costly(pieces: list[str], start: int) -> list[tuple[int, int]]:
-        """``(start, tokens)`` of the block's whitespace runs that cost tokens."""
+    def costly(pieces: list[str], start: int) -> list[tuple[int, int]] | None:
+        """``(start, tokens)`` of every whitespace run of the block (the pieces before,
+        between and after its words), or ``None`` when none costs a token."""
         runs = pieces[0::2]
         new = [run for run in dict.fromkeys(runs) if run not in separator_cost]
         if new:
             separator_cost.update(_separator_costs(tokenizer, new))
-        if not any(map(separator_cost.__getitem__, runs)):
-            return []
-        offsets = accumulate(map(len, pieces), initial=start)
-        return [
-            (offset, separator_cost[run])
-            for offset, run in zip(islice(offsets, 0, None, 2), runs, strict=False)
-            if separator_cost[run]
-        ]
+        costs = list(map(separator_cost.__getitem__, runs))
+        if not any(costs):
+            return None
+        offsets = list(accumulate(map(len, pieces), initial=start))[0::2]
+        return list(zip(offsets, costs, strict=False))
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-index") as helper:
         waiting: (
-            tuple[array[int], list[str], Future[_Encoded] | None, list[tuple[int, int]]] | None
+            tuple[array[int], list[str], Future[_Encoded] | None, list[tuple[int, int]] | None]
+            | None
         ) = None
         for start, end in _blocks(text):
             pieces = _PIECES.split(text[start:end])  # separator, word, separator, ...
