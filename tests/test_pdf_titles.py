@@ -134,7 +134,7 @@ def test_several_entries_on_one_page_search_forward_from_the_previous_one() -> N
     assert [start.offset for start in located.starts] == [0, 62, 124]
 
 
-def test_a_bare_title_joins_its_first_subsection_and_not_a_sibling() -> None:
+def test_a_bare_title_travels_with_what_follows_it_and_the_path_names_it() -> None:
     doc = pages(
         "Capítulo 12\nIntroducción\n" + BODY + "TÍTULO I\nTÍTULO II\n" + BODY,
     )
@@ -146,10 +146,55 @@ def test_a_bare_title_joins_its_first_subsection_and_not_a_sibling() -> None:
     ]
     located = locate_titles(doc, entries)
     assert located.located == 4
+    assert [(start.offset, start.label, start.path) for start in located.starts] == [
+        (0, "Introducción", ("Capítulo 12", "Introducción")),  # its parent, named already
+        (len("Capítulo 12\nIntroducción\n" + BODY), "TÍTULO II", ("TÍTULO I", "TÍTULO II")),
+    ]
+
+
+def test_a_flat_outline_chain_of_bare_titles_opens_the_first_article() -> None:
+    # BOE consolidated PDFs list TÍTULO, CAPÍTULO and their articles as siblings; a
+    # title whose text is only punctuation after the match is bare too.
+    text = "REGLAMENTO\nTÍTULO I\nSujeción.\nCAPÍTULO I\nRentas exentas\nArtículo 1. Cese.\n"
+    doc = pages(BODY + text + BODY)
+    entries = [
+        entry("REGLAMENTO", 1, "Real Decreto"),
+        entry("TÍTULO I. Sujeción", 1, "Real Decreto"),
+        entry("CAPÍTULO I. Rentas exentas", 1, "Real Decreto"),
+        entry("Artículo 1. Cese.", 1, "Real Decreto", "CAPÍTULO I. Rentas exentas"),
+    ]
+    located = locate_titles(doc, entries)
+    assert located.unlocated == ()
+    assert [(start.offset, start.label, start.path) for start in located.starts] == [
+        (
+            len(BODY),
+            "Artículo 1. Cese.",
+            (
+                "Real Decreto",
+                "REGLAMENTO",
+                "TÍTULO I. Sujeción",
+                "CAPÍTULO I. Rentas exentas",
+                "Artículo 1. Cese.",
+            ),
+        )
+    ]
+
+
+def test_a_bare_title_before_a_shallower_one_stays_at_the_end_of_its_section() -> None:
+    # "Anexo" (an image in the PDF) holds no text before the next title, which is
+    # shallower, nor before the end: it stays in the section before, with no start.
+    doc = pages("Artículo 1\n" + BODY + "Cuadro-resumen\n" + "Artículo 2\n" + BODY + "Anexo\n")
+    entries = [
+        entry("Artículo 1", 1, "Ley"),
+        entry("Cuadro-resumen", 1, "Ley", "Artículo 1"),
+        entry("Artículo 2", 1, "Ley"),
+        entry("Anexo", 1, "Ley", "Artículo 2"),
+    ]
+    located = locate_titles(doc, entries)
+    assert located.located == 4
     assert [(start.offset, start.path) for start in located.starts] == [
-        (0, ("Capítulo 12", "Introducción")),
-        (len("Capítulo 12\nIntroducción\n" + BODY), ("TÍTULO I",)),
-        (len("Capítulo 12\nIntroducción\n" + BODY + "TÍTULO I\n"), ("TÍTULO II",)),
+        (0, ("Ley", "Artículo 1")),
+        (len("Artículo 1\n" + BODY + "Cuadro-resumen\n"), ("Ley", "Artículo 2")),
     ]
 
 
@@ -268,9 +313,15 @@ def test_sections_are_valid_and_every_printed_title_on_its_page_is_located(
         for start in located.starts
     ]
     assert starts == sorted(set(starts))
-    for position, start in zip(starts, located.starts, strict=True):
+    ends = [*starts[1:], len(text)][: len(starts)]
+    for position, end, start in zip(starts, ends, located.starts, strict=True):
         assert position == 0 or text[position - 1] == "\n"  # a heading line
-        assert fold(text[position:])[0].startswith(fold(start.path[-1])[0])  # never a guess
+        # Never a guess: the section opens with one of its path's titles (its own, or a
+        # bare one it carries), and its own title is inside it.
+        here = fold(text[position:end])[0]
+        assert any(here.startswith(fold(title)[0]) for title in start.path)
+        assert fold(start.path[-1])[0] in here
+        assert start.label == start.path[-1]
     spans = section_spans(document.pages, located.starts, "\n\n")
     joined = join_pages(document.pages, "\n\n").text
     assert all(0 <= s.start < s.end <= len(joined) for s in spans)

@@ -13,9 +13,13 @@ starts on its page may run onto the next one. An entry without a page, or whose 
 is not found there, is *not located*: it is reported, never guessed, and its text
 stays in the section before it. Text before the first located title is in no section.
 
-A located section whose title is all it holds, right before one of its subsections
-(``Capítulo 12`` before ``Introducción``), is folded into that subsection, which then
-starts at the bare title and whose path names it: no chunk holds a bare title there.
+No section is only its title. A located title with no text of its own before the next
+one travels with what follows it, as a bare Markdown heading does: the next section
+starts at the bare title and its path names it, after the ancestors they share
+(``Capítulo 12`` before its ``Introducción``; ``TÍTULO I`` before ``CAPÍTULO I`` before
+``Artículo 1``, siblings in a flat BOE outline, give ``Artículo 1`` the path ``(…,
+TÍTULO I, CAPÍTULO I, Artículo 1)``). A bare title right after a section's text with
+only shallower entries (or none) after it stays at the end of that section.
 
 Starts are in text order, at distinct positions, whatever the outline's order,
 duplicates or gaps: the spans built from them are always valid.
@@ -201,27 +205,39 @@ def _locate(text: _Text, entry: OutlineEntry, after: int, taken: set[int]) -> _M
     return None
 
 
-def _is_bare(text: str, item: _Located, following: _Located) -> bool:
-    """Whether ``item`` holds only its title and ``following`` is one of its subsections."""
-    path = item.entry.path
-    inside = len(following.entry.path) > len(path) and following.entry.path[: len(path)] == path
-    return inside and not text[item.match.end : following.match.start].strip()
+def _carried_path(carried: Sequence[OutlineEntry], entry: OutlineEntry) -> tuple[str, ...]:
+    """``entry``'s path naming the bare titles carried into its section: after the
+    ancestors the first of them shares with ``entry``, before the rest of the path."""
+    path = entry.path
+    extra = [title for title in dict.fromkeys(c.title for c in carried) if title not in path]
+    if not extra:
+        return path
+    parents = carried[0].path[:-1]
+    shared = 0
+    while shared < min(len(parents), len(path) - 1) and parents[shared] == path[shared]:
+        shared += 1
+    return (*path[:shared], *extra, *path[shared:])
 
 
-def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, OutlineEntry]]:
-    """``(start, entry)`` in text order; a bare title joins its first subsection."""
+def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, str, tuple[str, ...]]]:
+    """``(start, label, path)`` of each section in text order; a bare title travels with
+    what follows it, or stays at the end of the section before (module docstring)."""
     ordered = sorted(located, key=lambda item: item.match.start)
-    if not ordered:
-        return []
-    starts: list[tuple[int, OutlineEntry]] = []
-    pending: int | None = None
-    for item, following in zip(ordered, [*ordered[1:], None], strict=True):
-        start = item.match.start if pending is None else pending
-        if following is not None and _is_bare(text, item, following):
-            pending = start
+    starts: list[tuple[int, str, tuple[str, ...]]] = []
+    carried: list[_Located] = []
+    for item, following in zip(ordered, [*ordered[1:], None], strict=False):
+        body_end = following.match.start if following is not None else len(text)
+        bare = not any(char.isalnum() for char in text[item.match.end : body_end])
+        shallower = following is None or len(following.entry.path) < len(item.entry.path)
+        if bare and not carried and starts and shallower:
             continue
-        pending = None
-        starts.append((start, item.entry))
+        if bare and following is not None:
+            carried.append(item)
+            continue
+        first = carried[0] if carried else item
+        path = _carried_path([c.entry for c in carried], item.entry)
+        starts.append((first.match.start, item.entry.title, path))
+        carried = []
     return starts
 
 
@@ -250,8 +266,8 @@ def locate_titles(pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry]) 
         located.append(_Located(match, entry))
         after = match.end
     starts = tuple(
-        SectionStart(*text.start_of(position), entry.title, entry.path)
-        for position, entry in _fold_bare(text.text, located)
+        SectionStart(*text.start_of(position), label, path)
+        for position, label, path in _fold_bare(text.text, located)
     )
     return LocatedOutline(starts, tuple(unlocated), len(entries))
 
