@@ -336,3 +336,26 @@ def test_versus_times_two_commits_in_one_process() -> None:
     for row in rows:
         assert row["chunks"]["base"] == row["chunks"]["head"] > 100
         assert row["best_ratio"] > 0
+
+
+def test_quality_prints_the_reader_facing_numbers() -> None:
+    done = _run(
+        [
+            sys.executable,
+            str(BENCH.parent / "quality.py"),
+            str(ROOT / "examples" / "data" / "BOE-A-1991-14392.md"),
+            "--budget",
+            "128",
+            "--overlap",
+            "16",
+        ],
+        env={"HF_HUB_OFFLINE": "1"},
+    )
+    lines = done.stdout.splitlines()
+    assert lines[1] == "| file | chunks | context | fill | only titles | clean starts |"
+    [row] = [line for line in lines if line.startswith("| BOE-A-1991-14392.md |")]
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    chunks, only_titles = int(cells[1]), int(cells[4])
+    assert chunks > 100
+    assert only_titles == 0
+    assert cells[5].endswith("%)")
