@@ -42,14 +42,16 @@ SECTION_CONTEXTS: tuple[SectionContext, ...] = get_args(SectionContext)
 DEFAULT_SECTION_CONTEXT: SectionContext = "compact"
 
 #: Separators tried from the coarsest to the finest: paragraphs (a blank line), lines
-#: (``\n``, ``\r\n`` or a lone ``\r``), sentence ends (closing quotes and brackets stay
-#: with their sentence), clause ends (``;``, ``:``, ``,``), spaces. Each is a regular
-#: expression; a text is cut at the *end* of each match, so a separator's characters stay
-#: with the unit before it, and outer whitespace is then trimmed. Overlap starts at the
-#: coarsest of them that fits.
+#: (``\n``, ``\r\n`` or a lone ``\r`` right after text), sentence ends (closing quotes
+#: and brackets stay with their sentence), clause ends (``;``, ``:``, ``,``), spaces. A
+#: line break after a space or tab is no line: PDF text extraction (pypdf) leaves one
+#: where a printed line wraps inside a sentence ("del \ncontribuyente"), and a chunk
+#: should not start there. Each is a regular expression; a text is cut at the *end* of
+#: each match, so a separator's characters stay with the unit before it, and outer
+#: whitespace is then trimmed. Overlap starts at the coarsest of them that fits.
 DEFAULT_SEPARATORS: tuple[str, ...] = (
     r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
-    r"(?:\r\n?|\n)\s*",
+    r"(?<![^\S\r\n])(?:\r\n?|\n)\s*",
     r"(?<=[.!?…])[\"'»”’)\]]*\s+",  # noqa: RUF001 - closing quotes, on purpose
     r"(?<=[;:,])\s+",
     r"\s+",

@@ -290,7 +290,8 @@ def test_the_browser_shows_shaded_chunks(chromium: str, example_page: Path, tmp_
     assert len(colors) > 50  # text, header, shading: not a blank page
     for name, color in SHADES.items():
         assert share(colors, color) > 0.01, f"no {name} shading on screen"
-    assert share(colors, OVERLAP) > 0.001, "no overlap shading on screen"
+    # Overlap starts at sentences now, so the first screen holds little of it: any.
+    assert share(colors, OVERLAP) > 0, "no overlap shading on screen"
     assert share(colors, PINNED) == 0, "a chunk is highlighted before any hover"
 
 

@@ -64,7 +64,9 @@ def test_fold_keeps_letters_and_digits_without_accents_or_case() -> None:
 def test_a_title_is_found_whatever_the_extraction_did_to_it(text: str, title: str) -> None:
     located = locate_titles(pages(BODY + text + BODY), [entry(title, 1)])
     assert located.unlocated == ()
-    assert located.starts == (SectionStart(1, len(BODY), title, (title,)),)
+    # The titles end with their line (its punctuation too): no chunk ends inside it.
+    title_end = (1, len(BODY + text) - 1)
+    assert located.starts == (SectionStart(1, len(BODY), title, (title,), title_end),)
 
 
 @pytest.mark.parametrize(
@@ -101,7 +103,7 @@ def test_a_title_starting_at_a_page_end_runs_onto_the_next_page() -> None:
     doc = pages(BODY + "Disposición adicional primera. Remisiones", "normativas.\n" + BODY)
     title = "Disposición adicional primera. Remisiones normativas."
     located = locate_titles(doc, [entry(title, 1)])
-    assert located.starts == (SectionStart(1, len(BODY), title, (title,)),)
+    assert located.starts == (SectionStart(1, len(BODY), title, (title,), (2, len("normativas."))),)
     # A title wholly on the next page is not located on this one.
     assert locate_titles(pages(BODY, title + "\n" + BODY), [entry(title, 1)]).starts == ()
 
@@ -205,9 +207,10 @@ def test_spans_cover_from_each_start_to_the_next_in_the_joined_text() -> None:
     )
     joined = join_pages(doc, "\n\n").text
     assert unlocated == ()
+    first, second = len(BODY), len(doc[0].text) + 2
     assert spans == [
-        SectionSpan(len(BODY), len(doc[0].text) + 2, "Artículo 1", ("Ley", "Artículo 1")),
-        SectionSpan(len(doc[0].text) + 2, len(joined), "Artículo 2", ("Ley", "Artículo 2")),
+        SectionSpan(first, second, "Artículo 1", ("Ley", "Artículo 1"), first + len("Artículo 1")),
+        SectionSpan(second, len(joined), "Artículo 2", ("Ley", "Artículo 2"), second + 10),
     ]
     # Text before the first title is in no section.
     assert joined[: spans[0].start] == BODY

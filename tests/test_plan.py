@@ -108,6 +108,20 @@ def test_overlap_reuses_whole_units_of_the_split_coarsest_first() -> None:
     assert starts == [sentences[1]]  # "Seis ..." would exceed the target of 10
 
 
+def test_a_line_wrapped_by_pdf_extraction_is_no_line() -> None:
+    """pypdf leaves "word \\n" where a printed line wraps inside a sentence: those breaks
+    are spaces, so units (and overlap) start at sentences; a break right after text
+    (a real line end, as in Markdown or a list) is still a line."""
+    tokenization = WordTokenization(512)
+    wrapped = "Uno dos tres \ncuatro cinco. Seis siete \nocho nueve. Diez once \ndoce trece."
+    section = section_of(wrapped, tokenization, budget=14, overlap=10)
+    assert list(section.starts) == [wrapped.index("Seis"), wrapped.index("Diez")]
+    assert overlap_starts(section, Span(0, len(wrapped))) == [wrapped.index("Diez")]
+    lines = "Uno dos tres\ncuatro cinco seis\nsiete ocho nueve\ndiez once doce trece"
+    section = section_of(lines, tokenization, budget=14, overlap=10)
+    assert [lines[start:].split()[0] for start in section.starts] == ["cuatro", "siete", "diez"]
+
+
 def test_overlap_candidates_stay_within_the_target() -> None:
     tokenization = WordTokenization(512)
     text = " ".join(["palabra"] * 60)

@@ -5,7 +5,8 @@ in each page's metadata, in positions of that page's ``page_content``, so it doe
 depend on how pages are joined later:
 
 - ``SECTION_STARTS``: the sections starting on the page, in order, each
-  ``{"offset": int, "label": str, "path": [str, ...]}``;
+  ``{"offset": int, "label": str, "path": [str, ...]}``, and ``"title_end": int`` when
+  the titles opening it end on the same page (no chunk ends between them and their text);
 - ``SECTION_CONTINUED``: the section the page starts in, when it began on an earlier
   page (``{"label": str, "path": [str, ...]}``), for a splitter that sees one page;
 - ``PAGE_FURNITURE``: the running header and footer lines removed from the page;
@@ -82,15 +83,28 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
         if report is not None:
             here = [start for start in starts if start.page == page.page]
             metadata[OUTLINE] = copy.deepcopy(report)  # each page's metadata its own
-            metadata[SECTION_STARTS] = [
-                {"offset": start.offset, **_section(start.label, start.path)} for start in here
-            ]
+            metadata[SECTION_STARTS] = [_start_keys(start) for start in here]
             if current is not None and (not here or here[0].offset > 0):
                 metadata[SECTION_CONTINUED] = copy.deepcopy(current)
             if here:
                 current = _section(here[-1].label, here[-1].path)
         keys.append(metadata)
     return keys
+
+
+def _start_keys(start: SectionStart) -> dict[str, Any]:
+    keys = {"offset": start.offset, **_section(start.label, start.path)}
+    if start.title_end is not None and start.title_end[0] == start.page:
+        keys["title_end"] = start.title_end[1]
+    return keys
+
+
+def _title_end(item: Mapping[str, Any], offset: int, page: LoadedPage) -> tuple[int, int] | None:
+    """The page's ``(number, offset)`` where the start's titles end, when it says so."""
+    title_end = item.get("title_end")
+    if isinstance(title_end, bool) or not isinstance(title_end, int):
+        return None
+    return (page.page, title_end) if offset <= title_end <= len(page.text) else None
 
 
 def _starts(metadata: Mapping[str, Any], page: LoadedPage, where: str) -> list[SectionStart]:
@@ -107,7 +121,7 @@ def _starts(metadata: Mapping[str, Any], page: LoadedPage, where: str) -> list[S
                 f"after loading: drop {SECTION_STARTS!r}, or load the pages again."
             )
         label, path = str(item.get("label") or ""), tuple(item.get("path") or ())
-        starts.append(SectionStart(page.page, offset, label, path))
+        starts.append(SectionStart(page.page, offset, label, path, _title_end(item, offset, page)))
     if any(later.offset <= earlier.offset for earlier, later in pairwise(starts)):
         raise InvalidSectionsError(
             f"{where}: metadata[{SECTION_STARTS!r}] offsets are not increasing: "

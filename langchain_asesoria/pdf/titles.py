@@ -65,12 +65,16 @@ class SectionStart:
         offset: The title's offset in that page's text.
         label: The section's own title.
         path: Titles from the outermost section down to this one.
+        title_end: ``(page number, offset in that page)`` where the titles that open
+            the section (its own, and the bare ones it carries) end, when known: no
+            chunk ends between them and what follows.
     """
 
     page: int
     offset: int
     label: str
     path: tuple[str, ...]
+    title_end: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,11 +223,20 @@ def _carried_path(carried: Sequence[OutlineEntry], entry: OutlineEntry) -> tuple
     return (*path[:shared], *extra, *path[shared:])
 
 
-def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, str, tuple[str, ...]]]:
-    """``(start, label, path)`` of each section in text order; a bare title travels with
-    what follows it, or stays at the end of the section before (module docstring)."""
+def _line_end(text: str, end: int) -> int:
+    """Where a title ending at ``end`` ends with its line: past the punctuation after it
+    ("… del trabajador."), not past text."""
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    return end if any(char.isalnum() for char in text[end:line_end]) else line_end
+
+
+def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, int, str, tuple[str, ...]]]:
+    """``(start, title end, label, path)`` of each section in text order; a bare title
+    travels with what follows it, or stays at the end of the section before (module
+    docstring)."""
     ordered = sorted(located, key=lambda item: item.match.start)
-    starts: list[tuple[int, str, tuple[str, ...]]] = []
+    starts: list[tuple[int, int, str, tuple[str, ...]]] = []
     carried: list[_Located] = []
     for item, following in zip(ordered, [*ordered[1:], None], strict=False):
         body_end = following.match.start if following is not None else len(text)
@@ -236,7 +249,7 @@ def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, str, tuple
             continue
         first = carried[0] if carried else item
         path = _carried_path([c.entry for c in carried], item.entry)
-        starts.append((first.match.start, item.entry.title, path))
+        starts.append((first.match.start, _line_end(text, item.match.end), item.entry.title, path))
         carried = []
     return starts
 
@@ -266,8 +279,8 @@ def locate_titles(pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry]) 
         located.append(_Located(match, entry))
         after = match.end
     starts = tuple(
-        SectionStart(*text.start_of(position), label, path)
-        for position, label, path in _fold_bare(text.text, located)
+        SectionStart(*text.start_of(position), label, path, text.start_of(title_end))
+        for position, title_end, label, path in _fold_bare(text.text, located)
     )
     return LocatedOutline(starts, tuple(unlocated), len(entries))
 
@@ -297,10 +310,20 @@ def section_spans(
     positions = [index[start.page] + start.offset for start in starts]
     ends = [*positions[1:], len(joined.text)]
     return [
-        SectionSpan(position, end, start.label or None, start.path)
+        SectionSpan(
+            position, end, start.label or None, start.path, _title_end(start, index, position, end)
+        )
         for position, end, start in zip(positions, ends, starts, strict=True)
         if position < end
     ]
+
+
+def _title_end(start: SectionStart, index: dict[int, int], position: int, end: int) -> int | None:
+    """Where the section's titles end in the joined text, when known and inside it."""
+    if start.title_end is None or start.title_end[0] not in index:
+        return None
+    title_end = index[start.title_end[0]] + start.title_end[1]
+    return title_end if position <= title_end <= end else None
 
 
 def locate_sections(
