@@ -46,12 +46,14 @@ DEFAULT_SECTION_CONTEXT: SectionContext = "compact"
 #: and brackets stay with their sentence), clause ends (``;``, ``:``, ``,``), spaces. A
 #: line break after a space or tab is no line: PDF text extraction (pypdf) leaves one
 #: where a printed line wraps inside a sentence ("del \ncontribuyente"), and a chunk
-#: should not start there. Each is a regular expression; a text is cut at the *end* of
+#: should not start there. Nor is one after a line holding only a bullet ("•\nEl
+#: saldo"): the bullet opens the item below it, and a chunk should not end with it.
+#: Each is a regular expression; a text is cut at the *end* of
 #: each match, so a separator's characters stay with the unit before it, and outer
 #: whitespace is then trimmed. Overlap starts at the coarsest of them that fits.
 DEFAULT_SEPARATORS: tuple[str, ...] = (
     r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
-    r"(?<![^\S\r\n])(?:\r\n?|\n)\s*",
+    r"(?<![^\S\r\n])(?<![\r\n][•·▪◦●‣∙])(?:\r\n?|\n)\s*",
     r"(?<=[.!?…])[\"'»”’)\]]*\s+",  # noqa: RUF001 - closing quotes, on purpose
     r"(?<=[;:,])\s+",
     r"\s+",

@@ -120,6 +120,10 @@ def test_a_line_wrapped_by_pdf_extraction_is_no_line() -> None:
     lines = "Uno dos tres\ncuatro cinco seis\nsiete ocho nueve\ndiez once doce trece"
     section = section_of(lines, tokenization, budget=14, overlap=10)
     assert [lines[start:].split()[0] for start in section.starts] == ["cuatro", "siete", "diez"]
+    # A bullet that pypdf puts on a line of its own opens the item below it.
+    items = "Uno dos tres cuatro:\n•\nCinco seis siete ocho\n•\nNueve diez once doce"
+    section = section_of(items, tokenization, budget=14, overlap=10)
+    assert [items[start:].split()[0] for start in section.starts] == ["•", "•"]
 
 
 def test_overlap_candidates_stay_within_the_target() -> None:
