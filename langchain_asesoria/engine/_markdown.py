@@ -104,6 +104,36 @@ def _folds_back(heading: _Heading, following: _Heading | None, opened: bool) -> 
     return opened and (following is None or following.level < heading.level)
 
 
+#: A section as it opens: its heading, the open headings (its path), and the headings
+#: without body it carries before its own.
+_Opened = tuple[_Heading, list[_Heading], list[_Heading]]
+
+
+def _nest(stack: list[_Heading], heading: _Heading) -> None:
+    """Closes the open headings of ``heading``'s level or deeper; a titled one opens."""
+    while stack and stack[-1].level >= heading.level:
+        stack.pop()
+    if heading.title:
+        stack.append(heading)
+
+
+def _opened(headings: Sequence[_Heading]) -> list[_Opened]:
+    """The sections the headings open, in order (see ``detect_markdown_sections``)."""
+    opened: list[_Opened] = []
+    stack: list[_Heading] = []
+    carried: list[_Heading] = []  # headings without body, opening the next section
+    for heading, following in zip(headings, [*headings[1:], None], strict=False):
+        if heading.body_is_empty and not carried and _folds_back(heading, following, bool(opened)):
+            continue
+        _nest(stack, heading)
+        if heading.body_is_empty and following is not None:
+            carried.append(heading)
+            continue
+        opened.append((heading, list(stack), carried))
+        carried = []
+    return opened
+
+
 def detect_markdown_sections(text: str) -> list[SectionSpan]:
     """Sections from ATX headings (``#`` to ``######``), fenced code ignored.
 
@@ -119,23 +149,7 @@ def detect_markdown_sections(text: str) -> list[SectionSpan]:
     its own. Lines end at ``\\n``, ``\\r\\n`` or a lone ``\\r``. Text before the first
     heading is no section.
     """
-    headings = _headings(text)
-    opened: list[tuple[_Heading, list[_Heading], list[_Heading]]] = []  # own, path, carried
-    stack: list[_Heading] = []
-    carried: list[_Heading] = []  # headings without body, opening the next section
-    for index, heading in enumerate(headings):
-        following = headings[index + 1] if index + 1 < len(headings) else None
-        if heading.body_is_empty and not carried and _folds_back(heading, following, bool(opened)):
-            continue
-        while stack and stack[-1].level >= heading.level:
-            stack.pop()
-        if heading.title:
-            stack.append(heading)
-        if heading.body_is_empty and following is not None:
-            carried.append(heading)
-            continue
-        opened.append((heading, list(stack), carried))
-        carried = []
+    opened = _opened(_headings(text))
     starts = [(carried or [heading])[0].start for heading, _, carried in opened]
     ends = [*starts[1:], len(text)][: len(starts)]
     return [
