@@ -28,8 +28,10 @@ from langchain_asesoria.langchain.page_structure import (
     SECTION_CONTINUED,
     SECTION_STARTS,
     STRUCTURE_KEYS,
+    source_sections,
 )
 from langchain_asesoria.pdf import fold
+from langchain_asesoria.reading import read_document
 from langchain_asesoria.records import (
     END_INDEX,
     PAGE,
@@ -90,6 +92,20 @@ def test_pdf_pages_carry_their_structure(pdf_pages: list[Document]) -> None:
     ]
     assert SECTION_CONTINUED not in second  # page 1, the index, is in no section
     assert pdf_pages[2].metadata[SECTION_CONTINUED]["path"] == second[SECTION_STARTS][0]["path"]
+
+
+def test_pdf_pages_carry_where_titles_end(pdf_pages: list[Document]) -> None:
+    """The transformer's sections from page metadata keep ``title_end``, so no chunk
+    ends between a title and its text: the same sections ``read_document`` gives."""
+    starts = [start for page in pdf_pages for start in page.metadata[SECTION_STARTS]]
+    assert starts
+    for page in pdf_pages:
+        for start in page.metadata[SECTION_STARTS]:
+            assert start["offset"] < start["title_end"] <= len(page.page_content)
+    pages = read_document(PDF).pages
+    spans = source_sections(pages, [page.metadata for page in pdf_pages], "\n\n", "aeat")
+    assert spans == read_document(PDF).sections("\n\n")
+    assert all(span.title_end is not None for span in spans or [])
 
 
 def test_pdf_loader_reads_pages_as_extracted_when_both_parts_are_off() -> None:

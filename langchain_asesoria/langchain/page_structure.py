@@ -99,22 +99,25 @@ def _start_keys(start: SectionStart) -> dict[str, Any]:
     return keys
 
 
+def _integer(value: Any) -> int | None:
+    """``value`` when it is an int (a bool is not), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def _title_end(item: Mapping[str, Any], offset: int, page: LoadedPage) -> tuple[int, int] | None:
     """The page's ``(number, offset)`` where the start's titles end, when it says so."""
-    title_end = item.get("title_end")
-    if isinstance(title_end, bool) or not isinstance(title_end, int):
+    title_end = _integer(item.get("title_end"))
+    if title_end is None or not offset <= title_end <= len(page.text):
         return None
-    return (page.page, title_end) if offset <= title_end <= len(page.text) else None
+    return page.page, title_end
 
 
 def _starts(metadata: Mapping[str, Any], page: LoadedPage, where: str) -> list[SectionStart]:
     """The page's section starts, checked against its text."""
     starts = []
     for item in metadata.get(SECTION_STARTS) or ():
-        offset = item.get("offset") if isinstance(item, Mapping) else None
-        if isinstance(offset, bool) or not isinstance(offset, int):
-            offset = -1
-        if not 0 <= offset < len(page.text):
+        offset = _integer(item.get("offset")) if isinstance(item, Mapping) else None
+        if offset is None or not 0 <= offset < len(page.text):
             raise InvalidSectionsError(
                 f"{where}: metadata[{SECTION_STARTS!r}] holds {item!r}, whose offset is not a "
                 f"position of the page's text ({len(page.text)} characters); the text changed "

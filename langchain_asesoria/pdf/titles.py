@@ -223,12 +223,17 @@ def _carried_path(carried: Sequence[OutlineEntry], entry: OutlineEntry) -> tuple
     return (*path[:shared], *extra, *path[shared:])
 
 
+def _holds_text(segment: str) -> bool:
+    """Whether ``segment`` has a letter or digit (not only spaces and punctuation)."""
+    return any(char.isalnum() for char in segment)
+
+
 def _line_end(text: str, end: int) -> int:
     """Where a title ending at ``end`` ends with its line: past the punctuation after it
     ("… del trabajador."), not past text."""
     line_end = text.find("\n", end)
     line_end = len(text) if line_end < 0 else line_end
-    return end if any(char.isalnum() for char in text[end:line_end]) else line_end
+    return end if _holds_text(text[end:line_end]) else line_end
 
 
 def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, int, str, tuple[str, ...]]]:
@@ -240,7 +245,7 @@ def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, int, str, 
     carried: list[_Located] = []
     for item, following in zip(ordered, [*ordered[1:], None], strict=False):
         body_end = following.match.start if following is not None else len(text)
-        bare = not any(char.isalnum() for char in text[item.match.end : body_end])
+        bare = not _holds_text(text[item.match.end : body_end])
         shallower = following is None or len(following.entry.path) < len(item.entry.path)
         if bare and not carried and starts and shallower:
             continue
