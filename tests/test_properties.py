@@ -1,10 +1,12 @@
 """Property tests of ``chunk_document``: every invariant of the contract, on every output.
 
-Each property runs with three tokenizations: one token per UTF-8 byte, word pieces
-(both from ``langchain_asesoria.testing``), and the real all-MiniLM-L6-v2 tokenizer
-with a 512-token limit. Inputs come from ``tests/strategies.py``. Expectations are
-computed independently of the engine: pages from the page texts and the separator
-length, segments from the given spans.
+Each property runs with five tokenizations: one token per UTF-8 byte, word pieces
+(both from ``langchain_asesoria.testing``), the real all-MiniLM-L6-v2 tokenizer
+(WordPiece) and the stand-ins of two more families (SentencePiece Unigram + Metaspace,
+byte-level BPE: ``test_tokenizer_families``), the real ones with a 512-token limit.
+Inputs come from ``tests/strategies.py``. Expectations are computed independently of
+the engine: pages from the page texts and the separator length, segments from the
+given spans.
 
 Budget errors are part of the contract: a property test accepts
 ``ContextTooLongError`` and ``IndivisibleCharacterError`` only when the budget really
@@ -23,6 +25,7 @@ from dataclasses import dataclass, fields
 from itertools import pairwise
 
 import pytest
+from conftest import STANDIN_FAMILIES
 from engine_cases import check_compact_context
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -58,20 +61,26 @@ from langchain_asesoria.testing import ByteTokenization, CountingTokenization, W
 # -- tokenizations -------------------------------------------------------------------------
 
 
-def _minilm_factory(minilm_512: HuggingFaceTokenization) -> TokenizationFactory:
-    """The real tokenizer, plain or with an E5-like ``passage: `` prefix (built once)."""
+def _real_factory(name: str, tokenization: HuggingFaceTokenization) -> TokenizationFactory:
+    """A real tokenizer, plain or with an E5-like ``passage: `` prefix (built once; its
+    special tokens are its own: the requested number is ignored)."""
     prefixed = HuggingFaceTokenization(
-        minilm_512.tokenizer, ModelProfile("passage: ", "query: ", 512), "minilm-passage"
+        tokenization.tokenizer, ModelProfile("passage: ", "query: ", 512), f"{name}-passage"
     )
-    by_prefix = {"": minilm_512, "passage: ": prefixed}
-    return TokenizationFactory("minilm", 512, lambda prefix, _special: by_prefix[prefix])
+    by_prefix = {"": tokenization, "passage: ": prefixed}
+    return TokenizationFactory(name, 512, lambda prefix, _special: by_prefix[prefix])
 
 
-@pytest.fixture(scope="module", params=["bytes", "words", "minilm"])
+#: The fixture behind each real tokenizer: MiniLM (WordPiece) and the stand-ins of the
+#: other families (``test_tokenizer_families``: Unigram + Metaspace, byte-level BPE).
+_REAL = {"minilm": "minilm_512", **{name: f"{name}_standin" for name in STANDIN_FAMILIES}}
+
+
+@pytest.fixture(scope="module", params=["bytes", "words", *_REAL])
 def factory(request: pytest.FixtureRequest) -> TokenizationFactory:
     """Module-scoped, so Hypothesis never sees a function-scoped fixture."""
-    if request.param == "minilm":
-        return _minilm_factory(request.getfixturevalue("minilm_512"))
+    if request.param in _REAL:
+        return _real_factory(request.param, request.getfixturevalue(_REAL[request.param]))
     if request.param == "bytes":
         return TokenizationFactory(
             "bytes",

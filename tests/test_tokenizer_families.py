@@ -10,11 +10,10 @@ Two stand-ins, trained offline on the repository's corpus by ``benchmarks/standi
 - a **byte-level BPE** shaped like RoBERTa's: tokens of bytes, merged across spaces
   and punctuation, offsets trimmed.
 
-First their shape and their deterministic build; then every invariant of the contract,
-with ``test_properties``' checkers, on Hypothesis cases of Spanish text (accents, ``ñ``,
-``€``, emoji, odd whitespace) from ``tests/strategies.py``, with and without E5's
-``passage: `` prefix. The hostile-input catalogue (``test_bad_input.py``) has rows for
-both families too.
+Here: their shape, their deterministic build, and estimates right for each family.
+Every invariant of the contract runs with both in ``test_properties`` (its ``factory``
+fixture), on Hypothesis cases of Spanish text, with and without E5's ``passage: ``
+prefix; the hostile-input catalogue (``test_bad_input.py``) has rows for both too.
 """
 
 from __future__ import annotations
@@ -26,26 +25,12 @@ from typing import Any
 
 import pytest
 from conftest import STANDIN_FAMILIES, standins_module
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from strategies import PROFILE, TokenizationFactory, chunking_cases, examples
-from test_properties import (
-    Check,
-    check_all,
-    check_budget,
-    check_coverage,
-    check_offsets,
-    check_overlap,
-    check_pages,
-    run,
-)
 
 from langchain_asesoria import (
     ChunkingConfig,
     ChunkMetadata,
     HuggingFaceTokenization,
     LoadedPage,
-    ModelProfile,
     chunk_document,
 )
 from langchain_asesoria.testing import CountingTokenization
@@ -156,92 +141,6 @@ def test_unigram_scores_do_not_depend_on_the_training_run(
 ) -> None:
     """The trainer adds the characters it pruned 1e-4 apart in a run-dependent order."""
     assert standins_module().flatten_added_characters(scores) == expected
-
-
-# -- every invariant, with each family ------------------------------------------------------
-
-
-def _factory(name: str, tokenization: HuggingFaceTokenization) -> TokenizationFactory:
-    """The stand-in plain or with an E5-like ``passage: `` prefix (its special tokens are
-    its own: the requested number is ignored)."""
-    prefixed = HuggingFaceTokenization(
-        tokenization.tokenizer, ModelProfile("passage: ", "query: ", 512), f"{name}-passage"
-    )
-    by_prefix = {"": tokenization, "passage: ": prefixed}
-    return TokenizationFactory(name, 512, lambda prefix, _special: by_prefix[prefix])
-
-
-@pytest.fixture(scope="module", params=STANDIN_FAMILIES)
-def family(request: pytest.FixtureRequest) -> TokenizationFactory:
-    """Module-scoped, so Hypothesis never sees a function-scoped fixture."""
-    name: str = request.param
-    return _factory(name, request.getfixturevalue(f"{name}_standin"))
-
-
-def _check_generated(factory: TokenizationFactory, data: st.DataObject, check: Check) -> None:
-    case = data.draw(chunking_cases(factory), label="case")
-    chunks = run(case)
-    if chunks is not None:
-        check(case, chunks)
-
-
-_EXAMPLES = examples(10)
-
-
-@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
-@given(data=st.data())
-def test_offsets_round_trip(family: TokenizationFactory, data: st.DataObject) -> None:
-    _check_generated(family, data, check_offsets)
-
-
-@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
-@given(data=st.data())
-def test_budget_is_exact_and_held(family: TokenizationFactory, data: st.DataObject) -> None:
-    _check_generated(family, data, check_budget)
-
-
-@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
-@given(data=st.data())
-def test_every_visible_character_is_covered(
-    family: TokenizationFactory, data: st.DataObject
-) -> None:
-    _check_generated(family, data, check_coverage)
-
-
-@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
-@given(data=st.data())
-def test_overlap_is_exact_and_within_target(
-    family: TokenizationFactory, data: st.DataObject
-) -> None:
-    _check_generated(family, data, check_overlap)
-
-
-@settings(PROFILE, max_examples=_EXAMPLES, deadline=None)
-@given(data=st.data())
-def test_pages_of_the_chunk_body(family: TokenizationFactory, data: st.DataObject) -> None:
-    _check_generated(family, data, check_pages)
-
-
-@settings(PROFILE, max_examples=examples(6), deadline=None)
-@given(data=st.data())
-def test_deterministic(family: TokenizationFactory, data: st.DataObject) -> None:
-    """Two runs on the same input give equal outputs."""
-    case = data.draw(chunking_cases(family), label="case")
-    first = run(case)
-    assert run(case) == first
-
-
-@settings(PROFILE, max_examples=examples(12), deadline=None)
-@given(data=st.data())
-def test_budget_errors_only_when_justified(
-    family: TokenizationFactory, data: st.DataObject
-) -> None:
-    """Tiny budgets: either every invariant holds (sections and metadata too), or a
-    justified budget error (a byte-level emoji may need more tokens than the budget)."""
-    case = data.draw(chunking_cases(family, small=True), label="case")
-    chunks = run(case)
-    if chunks is not None:
-        check_all(case, chunks)
 
 
 # -- the estimate is right for each family ----------------------------------------------------
