@@ -899,12 +899,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         sub.add_argument("--repeat", type=int, default=3)
     for sub in (p_compare, p_scaling, p_path, p_memory, p_duel, p_all):
         sub.add_argument("--out", type=Path, default=RESULTS)
-        sub.add_argument(
-            "--tokenizer",
-            nargs="+",
-            default=["minilm"],
-            choices=list(families.FAMILIES),
-            help="tokenizer families, each measured in turn (e5 only when cached)",
+        families.add_tokenizer_option(
+            sub, "tokenizer families, each measured in turn (e5 only when cached)"
         )
         sub.add_argument(
             "--in-process",

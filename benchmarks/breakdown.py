@@ -255,12 +255,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budgets", type=int, nargs="+", default=[256, 512])
     parser.add_argument("--headings", action="store_true", help="also with heading detection")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument(
-        "--tokenizer",
-        nargs="+",
-        default=["minilm"],
-        choices=list(families.FAMILIES),
-        help="tokenizer families, one table each (e5 only when cached)",
+    families.add_tokenizer_option(
+        parser, "tokenizer families, one table each (e5 only when cached)"
     )
     args = parser.parse_args(argv)
     os.environ["TOKENIZERS_PARALLELISM"] = "false"

@@ -12,6 +12,7 @@ Every splitter of a run, peers included, gets the same ``tokenizer.json``.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -97,6 +98,13 @@ class Choice:
 
     family: Family
     path: Path
+
+
+def add_tokenizer_option(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--tokenizer NAME ...``: the families to measure in turn, MiniLM by default."""
+    parser.add_argument(
+        "--tokenizer", nargs="+", default=["minilm"], choices=list(FAMILIES), help=help_text
+    )
 
 
 def available(names: Sequence[str]) -> list[Choice]:
