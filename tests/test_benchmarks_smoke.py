@@ -39,6 +39,16 @@ def _tiny_corpus(path: Path) -> Path:
     return corpus.write(docs, path)
 
 
+def _on_tiny(tmp_path: Path, *head: str) -> list[str]:
+    """``python *head --corpus-file <the tiny corpus>``: a benchmark command on it."""
+    return [sys.executable, *head, "--corpus-file", str(_tiny_corpus(tmp_path / "tiny.jsonl"))]
+
+
+def _row(line: str) -> list[str]:
+    """A Markdown table row's cells, stripped."""
+    return [cell.strip() for cell in line.strip("|").split("|")]
+
+
 def _run(command: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """Runs a benchmark command (with ``env`` added to the environment); it must succeed."""
     done = subprocess.run(
@@ -60,11 +70,7 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
         if all(importlib.util.find_spec(module) is not None for module in modules)
     ]
     command = [
-        sys.executable,
-        str(BENCH),
-        "compare",
-        "--corpus-file",
-        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        *_on_tiny(tmp_path, str(BENCH), "compare"),
         "--budgets",
         "64",
         "--repeat",
@@ -91,7 +97,7 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
     ):
         assert column in out
     ours = next(line for line in out.splitlines() if line.startswith("| asesoria, 1 core |"))
-    cells = [cell.strip() for cell in ours.strip("|").split("|")]
+    cells = _row(ours)
     # over budget, over with the E5 prefix, not verbatim, uncovered: all zero for ours.
     assert cells[8].startswith("0 ")  # over budget
     assert cells[9].startswith("0 ")  # over budget with the E5 prefix
@@ -105,11 +111,7 @@ def test_compare_with_each_tokenizer_family(tmp_path: Path) -> None:
     """Every splitter of a run gets the chosen tokenizer; one table and file a family."""
     peers = ["chonkie"] if importlib.util.find_spec("chonkie") is not None else []
     command = [
-        sys.executable,
-        str(BENCH),
-        "compare",
-        "--corpus-file",
-        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        *_on_tiny(tmp_path, str(BENCH), "compare"),
         "--budgets",
         "64",
         "--repeat",
@@ -130,7 +132,7 @@ def test_compare_with_each_tokenizer_family(tmp_path: Path) -> None:
     ours = [line for line in out.splitlines() if line.startswith("| asesoria, 1 core |")]
     assert len(ours) == 2
     for line in ours:
-        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        cells = _row(line)
         assert cells[8].startswith("0 ")  # over budget
         assert cells[10].startswith("0 ")  # not verbatim
         assert cells[11] == "0"  # uncovered characters
@@ -142,11 +144,7 @@ def test_compare_with_each_tokenizer_family(tmp_path: Path) -> None:
 
 def test_the_real_e5_tokenizer_is_skipped_when_not_cached(tmp_path: Path) -> None:
     command = [
-        sys.executable,
-        str(BENCH),
-        "compare",
-        "--corpus-file",
-        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        *_on_tiny(tmp_path, str(BENCH), "compare"),
         "--in-process",
         "--out",
         str(tmp_path / "results"),
@@ -208,11 +206,7 @@ def test_memory_names_a_document_the_corpus_lacks(tmp_path: Path) -> None:
 
 def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
     command = [
-        sys.executable,
-        str(BENCH),
-        "duel",
-        "--corpus-file",
-        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        *_on_tiny(tmp_path, str(BENCH), "duel"),
         "--budgets",
         "64",
         "--splitters",
@@ -236,10 +230,7 @@ def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
 
 def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
     command = [
-        sys.executable,
-        str(BENCH.parent / "breakdown.py"),
-        "--corpus-file",
-        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        *_on_tiny(tmp_path, str(BENCH.parent / "breakdown.py")),
         "--budgets",
         "64",
         "--headings",
@@ -256,16 +247,13 @@ def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
 def _cells(lines: list[str], head: str) -> list[int]:
     """The leading integers of a breakdown row's cells."""
     (row,) = [line for line in lines if line.startswith(f"| {head}")]
-    return [int(cell.split()[0]) for cell in row.strip("|").split("|")[1:]]
+    return [int(cell.split()[0]) for cell in _row(row)[1:]]
 
 
 def test_breakdown_counts_the_plans_of_each_family(tmp_path: Path) -> None:
     """Every chunk is either a kept plan or found by the exact search."""
     command = [
-        sys.executable,
-        str(BENCH.parent / "breakdown.py"),
-        "--corpus-file",
-        str(_tiny_corpus(tmp_path / "tiny.jsonl")),
+        *_on_tiny(tmp_path, str(BENCH.parent / "breakdown.py")),
         "--budgets",
         "64",
         "128",
@@ -354,7 +342,7 @@ def test_quality_prints_the_reader_facing_numbers() -> None:
     lines = done.stdout.splitlines()
     assert lines[1] == "| file | chunks | context | fill | only titles | clean starts |"
     [row] = [line for line in lines if line.startswith("| BOE-A-1991-14392.md |")]
-    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    cells = _row(row)
     chunks, only_titles = int(cells[1]), int(cells[4])
     assert chunks > 100
     assert only_titles == 0
