@@ -205,7 +205,10 @@ class ChunkingConfig:
             the effective overlap may be smaller, or zero.
         detect_markdown_headings: Recognise ATX headings as sections (off by default;
             do not enable it on text extracted from PDF).
-        separators: Regular expressions from the coarsest to the finest.
+        separators: Regular expressions from the coarsest to the finest. The first is
+            searched in the whole section; each finer one only inside a unit that the
+            coarser ones leave too large to fit (the recursive split), so a pattern's
+            lookbehinds see the text before that unit and it matches within it.
         page_separator: Whitespace joining pages; it belongs to no page.
         section_context: What of a section is added before the content: by default
             ``"compact"`` (the innermost title and the ancestors that fit in

@@ -18,7 +18,7 @@ import regex
 
 from langchain_asesoria.engine._estimate import offsets_typecode
 
-__all__ = ["SectionCuts", "is_safe_cut", "lstrip_at", "rstrip_at"]
+__all__ = ["ActiveCuts", "SectionCuts", "is_safe_cut", "lstrip_at", "rstrip_at"]
 
 #: ``(start, end) -> True`` when the unit ``text[start:end]`` cannot fit alone.
 OversizedTest = Callable[[int, int], bool]
@@ -82,22 +82,39 @@ def _is_regional_indicator(char: str) -> bool:
     return "\U0001f1e6" <= char <= "\U0001f1ff"
 
 
-def _cuts(text: str, start: int, end: int, pattern: re.Pattern[str]) -> Sequence[int]:
-    """Ends of the separator's matches strictly inside ``(start, end)`` (an array:
-    a megabyte of prose has 170,000 spaces)."""
+def _cuts(text: str, start: int, end: int, pattern: re.Pattern[str], after: int) -> Sequence[int]:
+    """Ends of the separator's matches searched in ``text[start:end]`` (its lookbehinds
+    see the text before ``start``), strictly inside ``(max(start, after), end)``; an
+    array: a megabyte of prose has 170,000 spaces."""
     matches = pattern.finditer(text, start, end)
     cuts = array(offsets_typecode(len(text)), (match.end() for match in matches))
-    return cuts[bisect_right(cuts, start) : bisect_left(cuts, end)]
+    return cuts[bisect_right(cuts, max(start, after)) : bisect_left(cuts, end)]
+
+
+@dataclass(frozen=True, slots=True)
+class ActiveCuts:
+    """The recursive split of a section: its cuts, ascending, and for each the separator
+    level that made it (the coarsest separator that cuts there)."""
+
+    cuts: list[int]
+    levels: list[int]
 
 
 @dataclass(frozen=True, slots=True)
 class SectionCuts:
-    """Cuts of one section ``[start, end)``, per separator level, coarsest first."""
+    """Where one section ``[start, end)`` may be cut, per separator, coarsest first.
+
+    A separator is searched only where it is needed: the coarsest in the whole
+    section, each finer one inside a unit that the coarser ones leave too large (the
+    recursive split), or inside a stretch being cut by exact search. No cut lies
+    before ``resume``, so a title stays with what follows it.
+    """
 
     text: str
     start: int
     end: int
-    levels: tuple[Sequence[int], ...]
+    separators: tuple[re.Pattern[str], ...]
+    resume: int
 
     @classmethod
     def find(
@@ -111,43 +128,42 @@ class SectionCuts:
         """The cuts of ``[start, end)``; none from its start to ``glued`` (where the
         title that opens it ends) and the whitespace after it, so that the title stays
         whole and with the text after it (finer cuts are token starts, if ever needed)."""
-        typecode = offsets_typecode(len(text))
         resume = start if glued is None else lstrip_at(text, glued, end)
-        levels = tuple(
-            array(typecode, cuts[bisect_right(cuts, resume) :])
-            for cuts in (_cuts(text, start, end, pattern) for pattern in separators)
-        )
-        return cls(text, start, end, levels)
+        return cls(text, start, end, tuple(separators), resume)
 
-    def active_cuts(self, oversized: OversizedTest) -> list[int]:
+    def level_cuts(self, level: int, start: int, end: int) -> Sequence[int]:
+        """Cuts of separator ``level``, searched in ``[start, end)``, strictly inside."""
+        return _cuts(self.text, start, end, self.separators[level], self.resume)
+
+    def active_cuts(self, oversized: OversizedTest) -> ActiveCuts:
         """Coarsest cuts, plus finer cuts inside every unit too large to fit alone.
 
         This is the recursive split: a paragraph that fits stays whole; one that does
         not is cut at lines, then sentence ends, then spaces, only where needed.
         """
-        out: list[int] = []
+        out = ActiveCuts([], [])
         self._split(self.start, self.end, 0, oversized, out)
         return out
 
     def _split(
-        self, start: int, end: int, level: int, oversized: OversizedTest, out: list[int]
+        self, start: int, end: int, level: int, oversized: OversizedTest, out: ActiveCuts
     ) -> None:
-        if level >= len(self.levels):
+        if level >= len(self.separators):
             return
-        cuts = self.levels[level]
-        low, high = bisect_right(cuts, start), bisect_left(cuts, end)
         unit_start = start
-        for cut in (*cuts[low:high], end):
+        for cut in (*self.level_cuts(level, start, end), end):
             unit_end = rstrip_at(self.text, unit_start, cut)
             if unit_end > unit_start and oversized(unit_start, unit_end):
                 self._split(unit_start, unit_end, level + 1, oversized, out)
             if cut < end:
-                out.append(cut)
+                out.cuts.append(cut)
+                out.levels.append(level)
             unit_start = lstrip_at(self.text, cut, end)
 
     def all_cuts_between(self, start: int, end: int) -> list[int]:
-        """Every cut of every level strictly inside ``(start, end)``, ascending."""
+        """Every cut of every separator found in ``[start, end)``, strictly inside,
+        ascending."""
         found: set[int] = set()
-        for cuts in self.levels:
-            found.update(cuts[bisect_right(cuts, start) : bisect_left(cuts, end)])
+        for level in range(len(self.separators)):
+            found.update(self.level_cuts(level, start, end))
         return sorted(found)

@@ -155,19 +155,13 @@ def overlap_starts(section: Section, previous: Span) -> list[int]:
 
 def _unit_starts(section: Section, previous: Span) -> dict[int, int]:
     """Starts of the section's units (of its recursive split) inside ``previous`` near
-    its end -> the coarsest separator level cutting there."""
-    text, (previous_start, previous_end) = section.text, previous
+    its end -> the separator level cutting there (the coarsest that does)."""
+    previous_start, previous_end = previous
     lowest = section.index.reach_back(previous_end, section.overlap_target + 1)
     low = previous_start if lowest is None else max(previous_start, lowest)
     starts = section.starts
-    units = set(starts[bisect_right(starts, low) : bisect_left(starts, previous_end)])
-    level_at: dict[int, int] = {}
-    for level, cuts in enumerate(section.cuts.levels):
-        for cut in cuts[bisect_right(cuts, low) : bisect_left(cuts, previous_end)]:
-            position = lstrip_at(text, cut, previous_end)
-            if position in units and position not in level_at and previous_start < position:
-                level_at[position] = level
-    return level_at
+    first, last = bisect_right(starts, low), bisect_left(starts, previous_end)
+    return dict(zip(starts[first:last], section.levels[first:last], strict=True))
 
 
 def _preferred(candidates: list[int], level_at: dict[int, int]) -> int:

@@ -37,9 +37,11 @@ class Section:
         budget: ``max_tokens``, of the whole prepared input.
         overlap_target: Content tokens to re-use from the previous chunk, at most.
         index: Where the document's content tokens start.
-        cuts: The section's separator cuts, per level.
+        cuts: Where the section's separators cut, searched where needed.
         ends: Ascending unit ends: the recursive split's cuts, trimmed, then ``end``.
         starts: Ascending unit starts after the first: the same cuts, trimmed forward.
+        levels: For each of ``starts``, the separator level cutting there (0 is the
+            coarsest): overlap prefers to start at the coarsest.
         doc_id: For error messages.
     """
 
@@ -54,6 +56,7 @@ class Section:
     cuts: SectionCuts
     ends: Sequence[int]
     starts: Sequence[int]
+    levels: Sequence[int]
     doc_id: str
 
     @classmethod
@@ -92,8 +95,8 @@ class Section:
             return fixed + index.count(unit_start, unit_end) > budget
 
         active = cuts.active_cuts(oversized)
-        ends = [*(rstrip_at(text, start, cut) for cut in active), end]
-        starts = [lstrip_at(text, cut, end) for cut in active]
+        ends = [*(rstrip_at(text, start, cut) for cut in active.cuts), end]
+        starts = [lstrip_at(text, cut, end) for cut in active.cuts]
         return cls(
             text,
             start,
@@ -106,6 +109,7 @@ class Section:
             cuts,
             ends,
             starts,
+            active.levels,
             doc_id,
         )
 
