@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -180,3 +181,23 @@ def test_plans_are_rarely_corrected(family: str, text: str, request: pytest.Fixt
     assert len(chunks) > 20
     assert counting.single <= 12, counting.single
     assert counting.exact <= 1.25 * len(chunks) + 2, (counting.exact, len(chunks))
+
+
+@pytest.mark.parametrize("family", ["unigram", "bpe"])
+def test_whitespace_that_costs_tokens_is_a_group_where_it_starts(
+    family: str, request: pytest.FixtureRequest
+) -> None:
+    """Every word is a group at its start, and so is every whitespace run that costs a
+    token of its own (a line break for byte-level BPE; none for Metaspace), at the run's
+    start, first and last runs of the text included."""
+    from langchain_asesoria.tokenization._word_index import _separator_costs
+
+    tokenization: HuggingFaceTokenization = request.getfixturevalue(f"{family}_standin")
+    text = "\nuno dos\ntres\n\n  cuatro  cinco €\r\nseis\n"
+    runs = {match.start(): match.group() for match in re.finditer(r"\s+", text)}
+    costs = _separator_costs(tokenization.tokenizer, list(set(runs.values())))
+    words = [match.start() for match in re.finditer(r"\S+", text)]
+    costly = [start for start, run in runs.items() if costs[run] > 0]
+    index = tokenization.token_index(text)
+    assert list(index.positions) == sorted(words + costly)
+    assert (family == "bpe") == bool(costly)

@@ -116,25 +116,28 @@ def _separator_costs(tokenizer: Tokenizer, separators: list[str]) -> dict[str, i
 
 
 def _interleaved(
-    starts: Sequence[int], words: list[str], counts: list[int], runs: list[tuple[int, int]]
+    starts: Sequence[int], words: list[str], counts: list[int], runs: list[tuple[int, int, int]]
 ) -> tuple[list[int], list[str], list[int]]:
-    """A block's words and its whitespace runs ``(start, tokens)`` in text order, as
-    groups (starts, words with ``""`` for a run, tokens); the runs that cost no token
-    are left out. Slices and ``compress``: no Python loop per word."""
-    size = len(runs) + len(words)
-    all_starts, all_words, all_counts = [0] * size, [""] * size, [0] * size
-    all_starts[0::2] = [start for start, _ in runs]
-    all_starts[1::2] = starts
-    all_words[1::2] = words
-    all_counts[0::2] = [tokens for _, tokens in runs]
-    all_counts[1::2] = counts
-    keep = [True] * size
-    keep[0::2] = [tokens > 0 for _, tokens in runs]
-    return (
-        list(compress(all_starts, keep)),
-        list(compress(all_words, keep)),
-        list(compress(all_counts, keep)),
-    )
+    """A block's words and the whitespace runs that cost tokens, in text order, as
+    groups (starts, words with ``""`` for a run, tokens). ``runs`` holds ``(i, start,
+    tokens)`` for the run before word ``i`` (``i == len(words)``: after the last word),
+    few next to the words: the words go over in slices, never one by one."""
+    all_starts: list[int] = []
+    all_words: list[str] = []
+    all_counts: list[int] = []
+    done = 0
+    for at, start, tokens in runs:
+        all_starts += starts[done:at]
+        all_words += words[done:at]
+        all_counts += counts[done:at]
+        all_starts.append(start)
+        all_words.append("")
+        all_counts.append(tokens)
+        done = at
+    all_starts += starts[done:]
+    all_words += words[done:]
+    all_counts += counts[done:]
+    return all_starts, all_words, all_counts
 
 
 def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
@@ -155,7 +158,7 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
         starts: array[int],
         words: list[str],
         encoded: Future[_Encoded] | None,
-        runs: list[tuple[int, int]] | None,
+        runs: list[tuple[int, int, int]] | None,
     ) -> None:
         if encoded is not None:
             new_counts, new_long_words = encoded.result()
@@ -167,22 +170,28 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
         else:
             _place(positions, totals, *_interleaved(starts, words, counts, runs), long_words)
 
-    def costly(pieces: list[str], start: int) -> list[tuple[int, int]] | None:
-        """``(start, tokens)`` of every whitespace run of the block (the pieces before,
-        between and after its words), or ``None`` when none costs a token."""
+    def costly(
+        pieces: list[str], starts: Sequence[int], start: int
+    ) -> list[tuple[int, int, int]] | None:
+        """``(i, start, tokens)`` of each whitespace run of the block that costs tokens
+        (``i``: the word after it), or ``None`` when none does."""
         runs = pieces[0::2]
         new = [run for run in dict.fromkeys(runs) if run not in separator_cost]
         if new:
             separator_cost.update(_separator_costs(tokenizer, new))
         costs = list(map(separator_cost.__getitem__, runs))
-        if not any(costs):
+        found = list(compress(range(len(costs)), costs))
+        if not found:
             return None
-        offsets = list(accumulate(map(len, pieces), initial=start))[0::2]
-        return list(zip(offsets, costs, strict=False))
+        # A run starts where the word before it ends (the block's first, at its start).
+        return [
+            (at, starts[at - 1] + len(pieces[2 * at - 1]) if at else start, costs[at])
+            for at in found
+        ]
 
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-index") as helper:
         waiting: (
-            tuple[array[int], list[str], Future[_Encoded] | None, list[tuple[int, int]] | None]
+            tuple[array[int], list[str], Future[_Encoded] | None, list[tuple[int, int, int]] | None]
             | None
         ) = None
         for start, end in _blocks(text):
@@ -196,7 +205,7 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
             )
             if waiting is not None:
                 place(*waiting)
-            waiting = (starts, words, encoded, costly(pieces, start))
+            waiting = (starts, words, encoded, costly(pieces, starts, start))
         if waiting is not None:
             place(*waiting)
     return TokenIndex(positions, totals)
