@@ -85,12 +85,17 @@ _WORKER_STATE: dict[str, object] = {}
 def _init_worker(tokenization: Tokenization, config: ChunkingConfig, workers: int) -> None:
     """Runs once in each worker process: keeps the tokenization for every document.
 
-    With several workers, each one's tokenizer runs on its own thread (unless the
-    environment sets ``TOKENIZERS_PARALLELISM``): the processes already use the
-    cores, and a thread pool per process would only compete with the others.
+    With several workers, each one runs on one thread: its tokenizer's Rust threads are
+    off (unless the environment sets ``TOKENIZERS_PARALLELISM``) and a tokenization
+    that offers ``single_threaded()`` (``HuggingFaceTokenization``) counts on the
+    worker's own thread. The processes already use the cores; threads of their own
+    would only compete with the other workers (measured in ``benchmarks/README.md``).
     """
     if workers > 1:
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        single_threaded = getattr(tokenization, "single_threaded", None)
+        if callable(single_threaded):
+            tokenization = single_threaded()
     _WORKER_STATE["tokenization"] = tokenization
     _WORKER_STATE["config"] = config
 

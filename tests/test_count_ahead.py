@@ -8,7 +8,8 @@ may change a count or its order, and a document's texts must never all be read a
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,6 +19,8 @@ from strategies import PROFILE, examples, spanish_text
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
 from langchain_asesoria.tokenization import HuggingFaceTokenization
 from langchain_asesoria.tokenization._count_ahead import AHEAD, BATCH, COUNT_HERE, count_ahead
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class _Recorder:
@@ -127,3 +130,66 @@ def test_count_many_equals_count(minilm: HuggingFaceTokenization, content: bool)
     texts = ["", " ", "Hola", "señor, ¿qué tal? 👩‍💻", "x" * 500] * (BATCH // 2)
     count = minilm.count_content if content else minilm.count
     assert list(minilm.count_many(iter(texts), content=content)) == list(map(count, texts))
+
+
+def test_without_a_helper_every_batch_is_counted_on_the_calling_thread() -> None:
+    recorder, read = _Recorder(), [0]
+    counts = count_ahead(recorder, _texts(3 * BATCH + 5, read), helper=False)
+    assert next(counts) == 0
+    assert read[0] == BATCH  # still one batch at a time
+    assert list(counts) == [index % 7 for index in range(1, 3 * BATCH + 5)]
+    assert {name for name, _, _ in recorder.batches} == {"MainThread"}
+
+
+def _threads_started(work: Callable[[], object]) -> list[str]:
+    """The names of the threads started while ``work`` runs."""
+    started: list[str] = []
+    original = threading.Thread.start
+
+    def spy(thread: threading.Thread) -> None:
+        started.append(thread.name)
+        original(thread)
+
+    threading.Thread.start = spy  # type: ignore[method-assign]
+    try:
+        work()
+    finally:
+        threading.Thread.start = original  # type: ignore[method-assign]
+    return started
+
+
+def test_a_single_threaded_copy_starts_no_thread(minilm: HuggingFaceTokenization) -> None:
+    """Chunking a law starts helper threads (counts ahead, the word index); the
+    ``single_threaded()`` copy starts none, and the original keeps its helpers."""
+    law = (ROOT / "corpus" / "markdown" / "BOE-A-1991-14392.md").read_text(encoding="utf-8")
+    pages, metadata = [LoadedPage(law, 1)], ChunkMetadata(doc_id="ley")
+    config = ChunkingConfig(max_tokens=128, overlap_tokens=16)
+    single = minilm.single_threaded()
+
+    def chunks_with(tokenization: HuggingFaceTokenization) -> Callable[[], object]:
+        return lambda: chunk_document(pages, metadata, config=config, tokenization=tokenization)
+
+    helpers = _threads_started(chunks_with(minilm))
+    assert any(name.startswith("counts") for name in helpers)
+    assert any(name.startswith("word-index") for name in helpers)
+    assert _threads_started(chunks_with(single)) == []
+    assert single.fingerprint == minilm.fingerprint
+    assert any(name.startswith("counts") for name in _threads_started(chunks_with(minilm)))
+
+
+@settings(PROFILE, max_examples=examples(20))
+@given(text=spanish_text())
+def test_a_single_threaded_copy_changes_no_index_and_no_chunk(
+    minilm: HuggingFaceTokenization, text: str
+) -> None:
+    single = minilm.single_threaded()
+    config = ChunkingConfig(max_tokens=48, overlap_tokens=8)
+    pages = [LoadedPage(text * 20, 1)]
+    metadata = ChunkMetadata(doc_id="d")
+    chunks = chunk_document(pages, metadata, config=config, tokenization=single)
+    assert chunks == chunk_document(pages, metadata, config=config, tokenization=minilm)
+    index, expected = single.token_index(pages[0].text), minilm.token_index(pages[0].text)
+    assert (list(index.positions), list(index.totals)) == (
+        list(expected.positions),
+        list(expected.totals),
+    )

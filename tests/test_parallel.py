@@ -200,3 +200,23 @@ def test_worker_processes_run_the_tokenizer_single_threaded(
     parallel._init_worker(WordTokenization(512), CONFIG, workers)
     assert os.environ.get("TOKENIZERS_PARALLELISM") == expected
     monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)  # undone by monkeypatch
+
+
+def test_worker_processes_count_on_their_own_thread(
+    monkeypatch: pytest.MonkeyPatch, minilm: HuggingFaceTokenization
+) -> None:
+    """With several workers, a tokenization offering ``single_threaded()`` is kept in
+    that form (no helper threads); one worker keeps it as given, and a tokenization
+    without the method (the fakes) is kept as it is."""
+    monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
+    monkeypatch.setattr(parallel, "_WORKER_STATE", {})
+    parallel._init_worker(minilm, CONFIG, 2)
+    kept = parallel._WORKER_STATE["tokenization"]
+    assert isinstance(kept, HuggingFaceTokenization)
+    assert kept is not minilm
+    assert kept._helpers is False
+    parallel._init_worker(minilm, CONFIG, 1)
+    assert parallel._WORKER_STATE["tokenization"] is minilm
+    fake = WordTokenization(512)
+    parallel._init_worker(fake, CONFIG, 2)
+    assert parallel._WORKER_STATE["tokenization"] is fake

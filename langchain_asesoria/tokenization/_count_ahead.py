@@ -47,24 +47,31 @@ def _done(counts: list[int]) -> Future[list[int]]:
     return future
 
 
-def count_ahead(count_batch: BatchCounter, texts: Iterable[str]) -> Iterator[int]:
+def count_ahead(
+    count_batch: BatchCounter, texts: Iterable[str], *, helper: bool = True
+) -> Iterator[int]:
     """``count_batch`` over ``texts`` in batches, in order, counting ahead on a helper.
 
-    A single batch is counted on the calling thread (no helper is started for it).
+    A single batch is counted on the calling thread (no helper is started for it), and
+    so is every batch when ``helper`` is false.
     """
     batches = _batches(texts)
+    if not helper:
+        for batch in batches:
+            yield from count_batch(batch)
+        return
     first = next(batches, [])
     second = next(batches, []) if first else []
     if not second:
         yield from count_batch(first) if first else ()
         return
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="counts") as helper:
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="counts") as counter:
         pending: deque[Future[list[int]]] = deque()
         for batch in chain((first, second), batches):
             if max(map(len, batch)) > COUNT_HERE:
                 pending.append(_done(count_batch(batch)))
             else:
-                pending.append(helper.submit(count_batch, batch))
+                pending.append(counter.submit(count_batch, batch))
             while len(pending) > AHEAD:
                 yield from pending.popleft().result()
         while pending:

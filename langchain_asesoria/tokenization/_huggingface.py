@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
@@ -51,7 +52,7 @@ class HuggingFaceTokenization(ProfiledTokenization):
         MissingSettingError: the profile has no input limit.
     """
 
-    __slots__ = ("_fingerprint", "_limit", "_tokenizer")
+    __slots__ = ("_fingerprint", "_helpers", "_limit", "_tokenizer")
 
     def __init__(
         self, tokenizer: Tokenizer, profile: ModelProfile, name: str = "tokenizer"
@@ -69,6 +70,20 @@ class HuggingFaceTokenization(ProfiledTokenization):
         self._tokenizer = own
         self._limit = profile.max_input_tokens
         self._fingerprint = hashlib.sha256(serialized.encode("utf-8")).hexdigest()[:16]
+        self._helpers = True
+
+    def single_threaded(self) -> HuggingFaceTokenization:
+        """The same tokenization without helper threads: counts and the word index are
+        made on the calling thread (the same numbers, in the same order).
+
+        For a process that shares the cores with others doing the same work, as each
+        worker of ``parallel.chunk_documents`` does: there a helper thread only competes
+        for a core that is already busy. (The tokenizer's own Rust threads follow the
+        process's ``TOKENIZERS_PARALLELISM``, which those workers set to false.)
+        """
+        other = copy.copy(self)
+        other._helpers = False
+        return other
 
     @property
     def max_input_tokens(self) -> int:
@@ -95,7 +110,7 @@ class HuggingFaceTokenization(ProfiledTokenization):
     def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
         """Exact counts in order, texts encoded 64 at a time on all cores (unless
         ``TOKENIZERS_PARALLELISM=false``), one batch while the caller makes the next."""
-        return count_ahead(self._contents if content else self._wholes, texts)
+        return count_ahead(self._contents if content else self._wholes, texts, helper=self._helpers)
 
     def _wholes(self, texts: list[str]) -> list[int]:
         return list(map(len, self._tokenizer.encode_batch_fast(texts, add_special_tokens=True)))
@@ -120,7 +135,7 @@ class HuggingFaceTokenization(ProfiledTokenization):
         """Tokens per whitespace-delimited word, each distinct word tokenized once
         (``word_index``): exact counts between word boundaries for tokenizers that
         pre-split at whitespace, estimates for the others."""
-        return word_index(self._tokenizer, text)
+        return word_index(self._tokenizer, text, helper=self._helpers)
 
     # -- constructors ---------------------------------------------------------------
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from itertools import accumulate, compress, islice
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from tokenizers import Tokenizer
 
@@ -140,13 +140,26 @@ def _interleaved(
     return all_starts, all_words, all_counts
 
 
-def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
+class _CallingThread(Executor):
+    """An executor that runs each call at once, on the calling thread."""
+
+    def submit(  # type: ignore[override]
+        self, fn: Callable[..., _Encoded], /, *args: Any
+    ) -> Future[_Encoded]:
+        future: Future[_Encoded] = Future()
+        future.set_result(fn(*args))
+        return future
+
+
+def word_index(tokenizer: Tokenizer, text: str, *, helper: bool = True) -> TokenIndex:
     """The word-grouped ``TokenIndex`` of ``text`` (content tokens, no special tokens).
 
     A pipeline of one block: while a helper thread encodes the words first seen in a
     block (the tokenizer releases the GIL), the next block is scanned; a block's
-    counts are placed once its words are known. Whitespace that the tokenizer counts
-    (a line break for byte-level BPE) is a group of its own, at the whitespace.
+    counts are placed once its words are known. Without ``helper``, each block's new
+    words are encoded on the calling thread: the same index. Whitespace that the
+    tokenizer counts (a line break for byte-level BPE) is a group of its own, at the
+    whitespace.
     """
     tokens_of: dict[str, int] = {}
     long_words: dict[str, array[int]] = {}
@@ -189,7 +202,11 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
             for at in found
         ]
 
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-index") as helper:
+    with (
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="word-index")
+        if helper
+        else _CallingThread()
+    ) as encoder:
         waiting: (
             tuple[array[int], list[str], Future[_Encoded] | None, list[tuple[int, int, int]] | None]
             | None
@@ -199,7 +216,7 @@ def word_index(tokenizer: Tokenizer, text: str) -> TokenIndex:
             words = pieces[1::2]
             new = [word for word in dict.fromkeys(words) if word not in tokens_of]
             tokens_of.update(dict.fromkeys(new, 0))  # known from now on; counted below
-            encoded = helper.submit(_word_tokens, tokenizer, new) if new else None
+            encoded = encoder.submit(_word_tokens, tokenizer, new) if new else None
             starts = array(
                 typecode, islice(accumulate(map(len, pieces), initial=start), 1, len(pieces), 2)
             )
