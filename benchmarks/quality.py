@@ -11,7 +11,12 @@ prints:
   titles (PDF);
 * ``clean starts``: chunks that start at a paragraph, line, list item or sentence
   start (the text before ends a line or a sentence, or the chunk opens with a list
-  marker); for PDFs a line break after a space is a wrapped printed line, not a line.
+  marker); for PDFs a line break after a space is a wrapped printed line, not a line;
+* ``fill bound``: the most that any split keeping chunks inside their sections could
+  fill, with this context: each section cut into the fewest chunks its content
+  allows (``ceil(content / (budget - context))``, content counted whole, cuts anywhere,
+  even inside words) and every overlap at its target. Fill falls when the context
+  costs less, because each short section is still one chunk of its own.
 
 Run from the repository root (offline MiniLM tokenizer by default)::
 
@@ -21,11 +26,13 @@ Run from the repository root (offline MiniLM tokenizer by default)::
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import statistics
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import groupby
 from pathlib import Path
 
 from langchain_asesoria import (
@@ -57,6 +64,8 @@ class Quality:
     fill: float
     only_titles: int
     clean_starts: int
+    bound_tokens: int
+    bound_chunks: int
 
 
 def _titles_only(chunk: Chunk, titles: Sequence[str]) -> bool:
@@ -70,6 +79,26 @@ def _titles_only(chunk: Chunk, titles: Sequence[str]) -> bool:
             return False
         rest = rest[len(title) :]
     return True
+
+
+def _fill_bound(
+    chunks: Sequence[Chunk], joined: str, tokenization: Tokenization, config: ChunkingConfig
+) -> tuple[int, int]:
+    """``(tokens, chunks)`` of the fullest split within sections (module docstring)."""
+    tokens = count = 0
+    for _, group in groupby(chunks, key=lambda c: (c.metadata.section_path, _head(c))):
+        section = list(group)
+        fixed = tokenization.count(_head(section[0]))
+        content = tokenization.count_content(joined[section[0].start : section[-1].end])
+        fewest = max(1, math.ceil(content / (config.max_tokens - fixed)))
+        tokens += fewest * fixed + content + (fewest - 1) * config.overlap_tokens
+        count += fewest
+    return tokens, count
+
+
+def _head(chunk: Chunk) -> str:
+    """What ``prepare`` put before the chunk's text: prefix, context, separator."""
+    return chunk.embedding_text[: len(chunk.embedding_text) - len(chunk.text)]
 
 
 def _clean_start(joined: str, chunk: Chunk) -> bool:
@@ -102,6 +131,7 @@ def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> Q
     joined = join_pages(document.pages, config.page_separator).text
     counts = [chunk.token_count for chunk in chunks]  # exact counts of embedding_text
     content = list(tokenization.count_many([tokenization.prepare(c.text) for c in chunks]))
+    bound_tokens, bound_chunks = _fill_bound(chunks, joined, tokenization, config)
     return Quality(
         name=path.name,
         chunks=len(chunks),
@@ -110,6 +140,8 @@ def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> Q
         fill=statistics.fmean(counts) / config.max_tokens if chunks else 0.0,
         only_titles=sum(_titles_only(chunk, titles) for chunk in chunks),
         clean_starts=sum(_clean_start(joined, chunk) for chunk in chunks),
+        bound_tokens=bound_tokens,
+        bound_chunks=bound_chunks,
     )
 
 
@@ -124,12 +156,13 @@ def _files(inputs: Sequence[Path]) -> list[Path]:
     return found
 
 
-def _row(q: Quality) -> str:
+def _row(q: Quality, budget: int) -> str:
     share = q.context_tokens / q.tokens if q.tokens else 0.0
     starts = q.clean_starts / q.chunks if q.chunks else 0.0
+    bound = q.bound_tokens / q.bound_chunks / budget if q.bound_chunks else 0.0
     return (
         f"| {q.name} | {q.chunks} | {share:.1%} | {q.fill:.1%} | {q.only_titles} | "
-        f"{q.clean_starts} ({starts:.0%}) |"
+        f"{q.clean_starts} ({starts:.0%}) | {bound:.1%} ({q.bound_chunks}) |"
     )
 
 
@@ -146,14 +179,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = ChunkingConfig(args.budget, args.overlap, detect_markdown_headings=True)
     results = [measure(path, tokenization, config) for path in _files(args.inputs)]
     print(f"# {args.model}, {args.budget}/{args.overlap}, the CLI's defaults")
-    print("| file | chunks | context | fill | only titles | clean starts |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| file | chunks | context | fill | only titles | clean starts | fill bound (chunks) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for kind, suffix in (("Markdown", ".md"), ("PDF", ".pdf")):
         group = [q for q in results if q.name.endswith(suffix)]
         for quality in group:
-            print(_row(quality))
+            print(_row(quality, args.budget))
         if len(group) > 1:
-            print(_row(_total(f"**all {kind}**", group, args.budget)))
+            print(_row(_total(f"**all {kind}**", group, args.budget), args.budget))
     return 0
 
 
@@ -167,6 +200,8 @@ def _total(name: str, group: Sequence[Quality], budget: int) -> Quality:
         fill=sum(q.tokens for q in group) / chunks / budget if chunks else 0.0,
         only_titles=sum(q.only_titles for q in group),
         clean_starts=sum(q.clean_starts for q in group),
+        bound_tokens=sum(q.bound_tokens for q in group),
+        bound_chunks=sum(q.bound_chunks for q in group),
     )
 
 

@@ -340,10 +340,16 @@ def test_quality_prints_the_reader_facing_numbers() -> None:
         env={"HF_HUB_OFFLINE": "1"},
     )
     lines = done.stdout.splitlines()
-    assert lines[1] == "| file | chunks | context | fill | only titles | clean starts |"
+    assert lines[1] == (
+        "| file | chunks | context | fill | only titles | clean starts | fill bound (chunks) |"
+    )
     [row] = [line for line in lines if line.startswith("| BOE-A-1991-14392.md |")]
     cells = _row(row)
     chunks, only_titles = int(cells[1]), int(cells[4])
     assert chunks > 100
     assert only_titles == 0
     assert cells[5].endswith("%)")
+    fill, bound = float(cells[3].rstrip("%")), float(cells[6].split("%")[0])
+    fewest = int(cells[6].split("(")[1].rstrip(")"))
+    assert fill <= bound  # no split within sections fills more than the bound
+    assert fewest <= chunks
