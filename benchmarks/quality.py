@@ -14,8 +14,8 @@ prints:
   marker); for PDFs a line break after a space is a wrapped printed line, not a line;
 * ``fill bound``: the most that any split keeping chunks inside their sections could
   fill, with this context: each section cut into the fewest chunks its content
-  allows (``ceil(content / (budget - context))``, content counted whole, cuts anywhere,
-  even inside words) and every overlap at its target. Fill falls when the context
+  allows with every overlap at its target (content counted whole, cuts anywhere, even
+  inside words). Fill falls when the context
   costs less, because each short section is still one chunk of its own.
 
 Run from the repository root (offline MiniLM tokenizer by default)::
@@ -84,14 +84,20 @@ def _titles_only(chunk: Chunk, titles: Sequence[str]) -> bool:
 def _fill_bound(
     chunks: Sequence[Chunk], joined: str, tokenization: Tokenization, config: ChunkingConfig
 ) -> tuple[int, int]:
-    """``(tokens, chunks)`` of the fullest split within sections (module docstring)."""
+    """``(tokens, chunks)`` of the fullest split within sections (module docstring).
+
+    A section's first chunk may carry a shorter context than the others (its text opens
+    with the titles the others' context repeats): ``first`` and ``fixed`` tokens."""
+    budget, overlap = config.max_tokens, config.overlap_tokens
     tokens = count = 0
-    for _, group in groupby(chunks, key=lambda c: (c.metadata.section_path, _head(c))):
+    for _, group in groupby(chunks, key=lambda c: c.metadata.section_path):
         section = list(group)
-        fixed = tokenization.count(_head(section[0]))
+        first = tokenization.count(_head(section[0]))
+        fixed = tokenization.count(_head(section[1])) if len(section) > 1 else first
         content = tokenization.count_content(joined[section[0].start : section[-1].end])
-        fewest = max(1, math.ceil(content / (config.max_tokens - fixed)))
-        tokens += fewest * fixed + content + (fewest - 1) * config.overlap_tokens
+        rest = max(0, content - (budget - first))
+        fewest = 1 + math.ceil(rest / (budget - fixed - overlap)) if rest else 1
+        tokens += first + (fewest - 1) * (fixed + overlap) + content
         count += fewest
     return tokens, count
 

@@ -213,7 +213,8 @@ class ChunkingConfig:
         section_context: What of a section is added before the content: by default
             ``"compact"`` (the innermost title and the ancestors that fit in
             ``context_share`` of the budget, the middle elided, the title shortened
-            only as the last step: it always fits), or as the AsesorIA chunking
+            only as the last step: it always fits; a section's first chunk leaves out
+            the titles its own text opens with), or as the AsesorIA chunking
             specification defines them, its whole ``"path"``, its ``"label"`` only, or
             ``"none"`` (a context that fills the budget is then an error).
         context_share: The share of ``max_tokens`` a ``"compact"`` context may take.

@@ -50,6 +50,21 @@ class Underestimating(WordTokenization):
         return TokenIndex.from_starts(list(self.token_starts(text))[:: self._every])
 
 
+def titles_left(path: Sequence[str], opening: str) -> list[str]:
+    """The titles a section's first chunk still needs in its compact context: those of
+    ``path`` that its opening title text ``opening`` (the heading lines it starts with)
+    does not show, taken from the end (letters and digits compared, case folded)."""
+
+    def folded(title: str) -> str:
+        return re.sub(r"[\W_]+", "", title.casefold())
+
+    titles = [title for title in path if title.strip()]
+    shown = folded(opening)
+    while titles and folded(titles[-1]) and folded(titles[-1]) in shown:
+        titles.pop()
+    return titles
+
+
 def check_compact_context(
     context: str,
     label: str | None,

@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from langchain_asesoria import (
+    Chunk,
     ChunkingConfig,
     ChunkMetadata,
     ContextTooLongError,
     LoadedPage,
+    SectionSpan,
     chunk_document,
 )
 from langchain_asesoria.cli.errors import ExitCode
@@ -25,6 +27,7 @@ from langchain_asesoria.cli.main import main
 from langchain_asesoria.engine._context import compact_context
 from langchain_asesoria.engine._sections import Segment
 from langchain_asesoria.files import read_pages
+from langchain_asesoria.models import SectionContext
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import WordTokenization
 
@@ -154,3 +157,87 @@ def test_chunks_start_where_a_paragraph_line_or_sentence_starts(
         before = texts[str(chunk["doc_id"])][: int(chunk["start_index"])].rstrip(" \t")  # type: ignore[call-overload]
         clean += not before or before.endswith(("\n", "\r")) or bool(_SENTENCE_END.search(before))
     assert clean >= 0.75 * len(law_chunks), clean / len(law_chunks)
+
+
+_SHORT_LAW = f"""# {LEY}
+
+## TÍTULO VIII. Deducciones y devoluciones
+
+### Artículo 163. Requisitos
+
+{"Los sujetos pasivos podrán deducir las cuotas soportadas en cada periodo. " * 12}
+"""
+
+
+def _contexts(chunks: list[Chunk]) -> list[str]:
+    heads = [c.embedding_text[: len(c.embedding_text) - len(c.text)] for c in chunks]
+    return [head.removesuffix("\n\n") for head in heads]
+
+
+def _split(
+    text: str,
+    budget: int,
+    *,
+    mode: SectionContext = "compact",
+    sections: list[SectionSpan] | None = None,
+) -> list[Chunk]:
+    """``text`` as one page, words as tokens, an overlap of 8; Markdown headings unless
+    ``sections`` are given."""
+    config = ChunkingConfig(
+        max_tokens=budget,
+        overlap_tokens=8,
+        detect_markdown_headings=sections is None,
+        section_context=mode,
+    )
+    return chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="ley"),
+        config=config,
+        tokenization=WordTokenization(512),
+        sections=sections,
+    )
+
+
+def test_a_section_first_chunk_does_not_repeat_the_titles_its_text_opens_with() -> None:
+    """The first chunk of "Artículo 163" starts with the article's heading and the bare
+    title before it: its context is the law's title only; the next chunks of the article
+    name the article, as their text does not."""
+    chunks = _split(_SHORT_LAW, 64)
+    assert len(chunks) >= 3
+    first, *later = chunks
+    assert first.text.startswith("# Ley 37/1992")  # the law's heading travels with it too
+    assert _contexts([first]) == [""]
+    assert first.metadata.section_path[-1] == "Artículo 163. Requisitos"
+    for context in _contexts(later):
+        assert context.endswith("Artículo 163. Requisitos"), context
+
+
+def test_the_opening_context_leaves_out_only_the_titles_shown() -> None:
+    text = f"# {LEY}\n\nPreámbulo de la ley, breve.\n\n## Artículo 1. Objeto\n\n" + (
+        "Esta ley regula el impuesto sobre el valor añadido en todo el territorio. " * 10
+    )
+    chunks = _split(text, 48)
+    article = [c for c in chunks if c.metadata.section_path[-1] == "Artículo 1. Objeto"]
+    contexts = _contexts(article)
+    assert article[0].text.startswith("## Artículo 1. Objeto")
+    assert "Artículo 1" not in contexts[0]
+    assert contexts[0].startswith("Ley 37/1992")
+    assert all(context.endswith("Artículo 1. Objeto") for context in contexts[1:])
+
+
+@pytest.mark.parametrize("mode", ["path", "label"])
+def test_the_explicit_modes_repeat_the_title_as_the_specification_says(
+    mode: SectionContext,
+) -> None:
+    chunks = _split(_SHORT_LAW, 128, mode=mode)
+    assert all(c.endswith("Artículo 163. Requisitos") for c in _contexts(chunks))
+
+
+def test_a_section_whose_title_is_not_in_its_text_keeps_it_in_every_context() -> None:
+    """Sections given as spans without ``title_end``: nothing says the text shows the
+    title, so every chunk carries it."""
+    text = "Los sujetos pasivos podrán deducir las cuotas soportadas. " * 20
+    span = SectionSpan(0, len(text), "Artículo 163", (LEY, "Artículo 163"))
+    chunks = _split(text, 48, sections=[span])
+    assert len(chunks) > 2
+    assert all(c.endswith("Artículo 163") for c in _contexts(chunks))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
+from engine_cases import titles_left
 
 from langchain_asesoria import (
     Chunk,
@@ -117,6 +118,9 @@ def _compact_context_of(chunk: Chunk) -> str:
     if not context:
         return ""
     path = list(chunk.metadata.section_path)
+    headings = list(itertools.takewhile(lambda line: line.startswith("#"), chunk.text.splitlines()))
+    if headings:  # a section's first chunk: its context leaves out the titles shown
+        path = titles_left(path, "\n".join(headings))
     parts = context.split(" > ")
     position = 0
     for part in parts:

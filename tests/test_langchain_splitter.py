@@ -182,7 +182,8 @@ def test_markdown_headings_give_sections_when_the_config_asks() -> None:
         ("Título", "Título"),
         ("Sub", "Título > Sub"),
     ]
-    assert documents[1].metadata[EMBEDDING_TEXT].startswith("Título > Sub\n\n## Sub")
+    # A section's first chunk opens with its own heading: the context does not repeat it.
+    assert documents[1].metadata[EMBEDDING_TEXT].startswith("Título\n\n## Sub")
 
 
 def test_empty_and_blank_texts_give_no_chunks() -> None:

@@ -26,7 +26,7 @@ from itertools import pairwise
 
 import pytest
 from conftest import STANDIN_FAMILIES
-from engine_cases import check_compact_context
+from engine_cases import check_compact_context, titles_left
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import (
@@ -107,6 +107,7 @@ class Segment:
     end: int
     label: str | None
     path: tuple[str, ...]
+    title_end: int | None = None
 
 
 def segments(spans: Sequence[SectionSpan], length: int) -> list[Segment]:
@@ -116,7 +117,8 @@ def segments(spans: Sequence[SectionSpan], length: int) -> list[Segment]:
     for span in spans:
         if span.start > position:
             out.append(Segment(position, span.start, None, ()))
-        out.append(Segment(span.start, span.end, span.section_label, tuple(span.section_path)))
+        path = tuple(span.section_path)
+        out.append(Segment(span.start, span.end, span.section_label, path, span.title_end))
         position = span.end
     if position < length:
         out.append(Segment(position, length, None, ()))
@@ -248,10 +250,18 @@ def _checked_compact_context(case: ChunkingCase, segment: Segment, chunk: Chunk)
     context = head.removesuffix("\n\n")
     base = tok.count(tok.prepare(""))
     added = tok.count(tok.prepare("", context)) - base
+    label, path = segment.label, list(segment.path)
+    first = chunk.start == len(case.joined[: segment.end]) - len(
+        case.joined[segment.start : segment.end].lstrip()
+    )
+    if first and segment.title_end is not None:  # its text opens with its titles
+        left = titles_left(path, case.joined[segment.start : segment.title_end])
+        if left != [title for title in path if title.strip()]:
+            label, path = None, left
     check_compact_context(
         context,
-        segment.label,
-        segment.path,
+        label,
+        path,
         added=added,
         allowance=int(config.max_tokens * config.context_share),
     )

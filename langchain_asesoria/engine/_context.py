@@ -18,7 +18,7 @@ from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._sections import Segment
 from langchain_asesoria.models import ChunkingConfig, SectionContext
 
-__all__ = ["ELISION", "PATH_SEPARATOR", "contexts", "section_context"]
+__all__ = ["ELISION", "PATH_SEPARATOR", "contexts", "opening_contexts", "section_context"]
 
 #: Between the titles of a path, and in place of the titles left out.
 PATH_SEPARATOR = " > "
@@ -28,6 +28,7 @@ ELISION = "…"
 _OUTER_WORDS = 2
 
 _WORD = re.compile(r"\S+")
+_NOT_ALNUM = re.compile(r"[\W_]+")
 
 
 def section_context(segment: Segment, mode: SectionContext) -> str:
@@ -64,6 +65,59 @@ def contexts(
         if key not in chosen:
             chosen[key] = compact_context(segment, fits)
     return [chosen[(segment.label, segment.path)] for segment in segments]
+
+
+def opening_contexts(
+    text: str,
+    segments: Sequence[Segment],
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    contexts_of: Sequence[str],
+) -> list[str]:
+    """The context of each section's first chunk.
+
+    In ``"compact"`` mode, a section that opens with its own title (``title_end``
+    known: a Markdown heading, a located PDF outline title) does not repeat in its
+    first chunk's context the titles that chunk's text starts with: the innermost title,
+    and the bare titles that travel with it. Its context is the compact form of the
+    titles left (none: no context). The explicit modes repeat them, as the
+    specification says; so does a section whose title is not in its text.
+    """
+    if config.section_context != "compact":
+        return list(contexts_of)
+    base = tokenization.count(tokenization.prepare("", ""))
+    allowed = min(base + int(config.max_tokens * config.context_share), config.max_tokens - 1)
+
+    def fits(context: str) -> bool:
+        return tokenization.count(tokenization.prepare("", context)) <= allowed
+
+    opening: list[str] = []
+    for segment, context in zip(segments, contexts_of, strict=True):
+        outer = _not_shown(text, segment)
+        if outer is None:
+            opening.append(context)
+        else:
+            opening.append(compact_context(Segment(segment.start, segment.end, None, outer), fits))
+    return opening
+
+
+def _not_shown(text: str, segment: Segment) -> tuple[str, ...] | None:
+    """The titles of ``segment.path`` left when those its opening title text shows are
+    taken from the end; None when it shows none (or its title text is unknown)."""
+    if segment.title_end is None:
+        return None
+    shown = _folded(text[segment.start : segment.title_end])
+    titles = [title for title in segment.path if title.strip()]
+    kept = len(titles)
+    while kept and _folded(titles[kept - 1]) and _folded(titles[kept - 1]) in shown:
+        kept -= 1
+    return None if kept == len(titles) else tuple(titles[:kept])
+
+
+def _folded(text: str) -> str:
+    """Letters and digits only, case folded: a title found across line breaks,
+    hyphenation, Markdown marks and punctuation."""
+    return _NOT_ALNUM.sub("", text.casefold())
 
 
 def compact_context(segment: Segment, fits: Callable[[str], bool]) -> str:

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import groupby
 
 from langchain_asesoria.engine._context import contexts as section_contexts
+from langchain_asesoria.engine._context import opening_contexts
 from langchain_asesoria.engine._markdown import detect_markdown_sections
 from langchain_asesoria.engine._pack import measure, pack_section
 from langchain_asesoria.engine._pages import JoinedText, join_pages
@@ -160,7 +161,9 @@ def _sections(
     """
     index = tokenization.token_index(text)
     contexts = section_contexts(segments, config, tokenization)
-    fixed_costs = tokenization.count_many(tokenization.prepare("", c) for c in contexts)
+    openings = opening_contexts(text, segments, config, tokenization, contexts)
+    fixed_costs = list(tokenization.count_many(tokenization.prepare("", c) for c in contexts))
+    opening_costs = tokenization.count_many(tokenization.prepare("", c) for c in openings)
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     return [
         Section.build(
@@ -168,6 +171,7 @@ def _sections(
             (segment.start, segment.end),
             context=context,
             fixed=fixed,
+            opening=(opening, opening_fixed),
             budget=config.max_tokens,
             overlap_target=config.overlap_tokens,
             index=index,
@@ -175,7 +179,9 @@ def _sections(
             doc_id=doc_id,
             title_end=segment.title_end,
         )
-        for segment, context, fixed in zip(segments, contexts, fixed_costs, strict=True)
+        for segment, context, fixed, opening, opening_fixed in zip(
+            segments, contexts, fixed_costs, openings, opening_costs, strict=True
+        )
     ]
 
 

@@ -65,7 +65,7 @@ def _candidate(
     """``(plan, content, prepared content, overlap)``; the overlap is "" when none."""
     text = section.text[plan.start : plan.end]
     shared = section.text[plan.start : plan.after]
-    return plan, text, tokenization.prepare(text, section.context), shared
+    return plan, text, tokenization.prepare(text, section.context_at(plan.start)), shared
 
 
 def pack_section(

@@ -119,7 +119,7 @@ def _fresh_plan(section: Section, start: int, after: int, inner: InnerCuts) -> P
 
 def _inner_end(section: Section, start: int, slack: int) -> int | None:
     text, index = section.text, section.index
-    reach = index.reach(start, section.budget - section.fixed - slack)
+    reach = index.reach(start, section.budget - section.fixed_at(start) - slack)
     if reach is None:
         return None
     tokens = index.single_tokens(start, reach, section.budget)

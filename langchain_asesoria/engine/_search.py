@@ -63,7 +63,7 @@ class Exact:
         if known is None:
             section, tokenization = self.section, self.tokenization
             content = section.text[start:end]
-            prepared = tokenization.prepare(content, section.context)
+            prepared = tokenization.prepare(content, section.context_at(start))
             known = self.prepared[(start, end)] = (content, prepared, tokenization.count(prepared))
         return known[2]
 
@@ -220,7 +220,7 @@ def _token_starts_after(exact: Exact, start: int, limit: int) -> list[int]:
     the unit (a 200 KB blob without spaces is not re-read per chunk).
     """
     section = exact.section
-    wanted = section.budget - section.fixed + SLACK
+    wanted = section.budget - section.fixed_at(start) + SLACK
     listed = section.index.single_tokens(start + 1, limit, wanted)
     if listed is not None:
         return list(listed)

@@ -33,7 +33,10 @@ class Section:
         start: The section's first non-whitespace character.
         end: After its last non-whitespace character (``start < end``).
         context: The section context given to ``prepare``.
+        opening_context: The context of the chunk that starts at ``start`` (the
+            section's first): without the titles that its own text opens with.
         fixed: Exact tokens of ``prepare("", context)``: prefix, context, specials.
+        opening_fixed: Exact tokens of ``prepare("", opening_context)``.
         budget: ``max_tokens``, of the whole prepared input.
         overlap_target: Content tokens to re-use from the previous chunk, at most.
         index: Where the document's content tokens start.
@@ -50,6 +53,8 @@ class Section:
     end: int
     context: str
     fixed: int
+    opening_context: str
+    opening_fixed: int
     budget: int
     overlap_target: int
     index: TokenIndex
@@ -68,6 +73,7 @@ class Section:
         context: str,
         fixed: int,
         budget: int,
+        opening: tuple[str, int] | None = None,
         overlap_target: int,
         index: TokenIndex,
         separators: Sequence[re.Pattern[str]],
@@ -75,15 +81,19 @@ class Section:
         title_end: int | None = None,
     ) -> Section:
         """The section ``text[span[0]:span[1]]``, which holds some non-whitespace; no
-        chunk ends right after its title when ``title_end`` says where that is.
+        chunk ends right after its title when ``title_end`` says where that is. Its
+        first chunk gets ``opening`` (context, fixed cost) when given, else the same
+        context as the others.
 
         Raises:
             ContextTooLongError: the fixed cost alone fills the budget.
         """
-        if fixed >= budget:
+        opening_context, opening_fixed = (context, fixed) if opening is None else opening
+        worst_fixed, worst = max((fixed, context), (opening_fixed, opening_context))
+        if worst_fixed >= budget:
             raise ContextTooLongError(
                 f"document {doc_id!r}, section at {span[0]}: the model prefix, special "
-                f"tokens and section context {context!r} alone take {fixed} tokens of the "
+                f"tokens and section context {worst!r} alone take {worst_fixed} tokens of the "
                 f"{budget}-token budget, leaving none for content. Raise max_tokens, "
                 "shorten the section title, or use section_context='label' or 'none'."
             )
@@ -91,8 +101,10 @@ class Section:
         start = lstrip_at(text, span[0], span[1])
         end = rstrip_at(text, start, span[1])
 
+        most = max(fixed, opening_fixed)
+
         def oversized(unit_start: int, unit_end: int) -> bool:
-            return fixed + index.count(unit_start, unit_end) > budget
+            return most + index.count(unit_start, unit_end) > budget
 
         active = cuts.active_cuts(oversized)
         ends = [*(rstrip_at(text, start, cut) for cut in active.cuts), end]
@@ -103,6 +115,8 @@ class Section:
             end,
             context,
             fixed,
+            opening_context,
+            opening_fixed,
             budget,
             overlap_target,
             index,
@@ -113,13 +127,21 @@ class Section:
             doc_id,
         )
 
+    def context_at(self, start: int) -> str:
+        """The context of the chunk starting at ``start``."""
+        return self.opening_context if start == self.start else self.context
+
+    def fixed_at(self, start: int) -> int:
+        """The fixed cost of the chunk starting at ``start``."""
+        return self.opening_fixed if start == self.start else self.fixed
+
     def estimate(self, start: int, end: int) -> int:
         """Fixed cost plus the content tokens the index places in ``[start, end)``."""
-        return self.fixed + self.index.count(start, end)
+        return self.fixed_at(start) + self.index.count(start, end)
 
     def reach(self, start: int) -> int:
         """Ends up to this position are estimated within the budget from ``start``."""
-        reach = self.index.reach(start, self.budget - self.fixed)
+        reach = self.index.reach(start, self.budget - self.fixed_at(start))
         return len(self.text) + 1 if reach is None else reach
 
     def estimated_end(self, start: int, after: int) -> int | None:
