@@ -53,12 +53,7 @@ def contexts(
     """
     if config.section_context != "compact":
         return [section_context(segment, config.section_context) for segment in segments]
-    base = tokenization.count(tokenization.prepare("", ""))
-    allowed = min(base + int(config.max_tokens * config.context_share), config.max_tokens - 1)
-
-    def fits(context: str) -> bool:
-        return tokenization.count(tokenization.prepare("", context)) <= allowed
-
+    fits = _within_share(config, tokenization)
     chosen: dict[tuple[str | None, tuple[str, ...]], str] = {}
     for segment in segments:
         key = (segment.label, segment.path)
@@ -85,20 +80,26 @@ def opening_contexts(
     """
     if config.section_context != "compact":
         return list(contexts_of)
-    base = tokenization.count(tokenization.prepare("", ""))
-    allowed = min(base + int(config.max_tokens * config.context_share), config.max_tokens - 1)
-
-    def fits(context: str) -> bool:
-        return tokenization.count(tokenization.prepare("", context)) <= allowed
-
+    fits = _within_share(config, tokenization)
+    chosen: dict[tuple[str, ...], str] = {}
     opening: list[str] = []
     for segment, context in zip(segments, contexts_of, strict=True):
         outer = _not_shown(text, segment)
         if outer is None:
             opening.append(context)
-        else:
-            opening.append(compact_context(Segment(segment.start, segment.end, None, outer), fits))
+            continue
+        if outer not in chosen:
+            chosen[outer] = compact_context(Segment(segment.start, segment.end, None, outer), fits)
+        opening.append(chosen[outer])
     return opening
+
+
+def _within_share(config: ChunkingConfig, tokenization: Tokenization) -> Callable[[str], bool]:
+    """Whether a context adds at most ``config.context_share`` of ``max_tokens`` to the
+    model input (counted exactly, with its separator), always leaving room for content."""
+    base = tokenization.count(tokenization.prepare("", ""))
+    allowed = min(base + int(config.max_tokens * config.context_share), config.max_tokens - 1)
+    return lambda context: tokenization.count(tokenization.prepare("", context)) <= allowed
 
 
 def _not_shown(text: str, segment: Segment) -> tuple[str, ...] | None:
@@ -109,7 +110,7 @@ def _not_shown(text: str, segment: Segment) -> tuple[str, ...] | None:
     shown = _folded(text[segment.start : segment.title_end])
     titles = [title for title in segment.path if title.strip()]
     kept = len(titles)
-    while kept and _folded(titles[kept - 1]) and _folded(titles[kept - 1]) in shown:
+    while kept and (folded := _folded(titles[kept - 1])) and folded in shown:
         kept -= 1
     return None if kept == len(titles) else tuple(titles[:kept])
 

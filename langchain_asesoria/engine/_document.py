@@ -162,16 +162,17 @@ def _sections(
     index = tokenization.token_index(text)
     contexts = section_contexts(segments, config, tokenization)
     openings = opening_contexts(text, segments, config, tokenization, contexts)
-    fixed_costs = list(tokenization.count_many(tokenization.prepare("", c) for c in contexts))
-    opening_costs = tokenization.count_many(tokenization.prepare("", c) for c in openings)
+    distinct = list(dict.fromkeys([*contexts, *openings]))  # sections share contexts
+    costs = tokenization.count_many(tokenization.prepare("", c) for c in distinct)
+    fixed = dict(zip(distinct, costs, strict=True))
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     return [
         Section.build(
             text,
             (segment.start, segment.end),
             context=context,
-            fixed=fixed,
-            opening=(opening, opening_fixed),
+            fixed=fixed[context],
+            opening=(opening, fixed[opening]),
             budget=config.max_tokens,
             overlap_target=config.overlap_tokens,
             index=index,
@@ -179,9 +180,7 @@ def _sections(
             doc_id=doc_id,
             title_end=segment.title_end,
         )
-        for segment, context, fixed, opening, opening_fixed in zip(
-            segments, contexts, fixed_costs, openings, opening_costs, strict=True
-        )
+        for segment, context, opening in zip(segments, contexts, openings, strict=True)
     ]
 
 

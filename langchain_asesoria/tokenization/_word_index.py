@@ -25,6 +25,7 @@ from typing import Any, TypeAlias
 from tokenizers import Tokenizer
 
 from langchain_asesoria.engine import TokenIndex, offsets_typecode
+from langchain_asesoria.tokenization._count_ahead import completed
 
 __all__ = ["token_starts_of", "word_index"]
 
@@ -146,9 +147,7 @@ class _CallingThread(Executor):
     def submit(  # type: ignore[override]
         self, fn: Callable[..., _Encoded], /, *args: Any
     ) -> Future[_Encoded]:
-        future: Future[_Encoded] = Future()
-        future.set_result(fn(*args))
-        return future
+        return completed(fn(*args))
 
 
 def word_index(tokenizer: Tokenizer, text: str, *, helper: bool = True) -> TokenIndex:
