@@ -4,7 +4,7 @@
     ├── ConfigurationError (ValueError)       settings and budgets that cannot work
     │   ├── MissingSettingError               a required setting was not given
     │   ├── ModelLimitError                   a budget above the model's real input limit
-    │   └── FieldsError *                     bad document fields of one file (command line)
+    │   └── FieldsError                       bad document fields of one file (command line)
     ├── InvalidPagesError (ValueError)        pages out of order, duplicated, mixed, not positive
     ├── InvalidSectionsError (ValueError)     spans out of order, overlapping or out of range
     ├── BudgetError (ValueError)              something that cannot fit the token budget
@@ -12,9 +12,9 @@
     │   └── IndivisibleCharacterError         one character that cannot fit even alone
     ├── PrivacyError (ValueError)             a private document without a session id
     ├── UsageError (ValueError)               command-line arguments that cannot be run
-    │   └── QuestionFileError *               a question file that cannot be used (evaluation)
+    │   └── QuestionFileError                 a question file that cannot be used (evaluation)
     ├── TokenizerLoadError (OSError)          a tokenizer that cannot be found or read
-    │   └── SetupUnavailableError *           an evaluation setup that cannot run here (no Hub)
+    │   └── SetupUnavailableError             an evaluation setup that cannot run here (no Hub)
     ├── DocumentReadError (OSError)           a file that cannot be read as a document
     │   ├── UnsupportedFileError              an extension with no reader
     │   ├── EncryptedDocumentError            a PDF that needs a password
@@ -22,20 +22,30 @@
     │   ├── NoTextLayerError                  a PDF with no extractable text (scanned)
     │   └── TextEncodingError (UnicodeError)  a text file that is not UTF-8
     ├── MissingDependencyError (ImportError)  an optional extra that is not installed
-    ├── OutputError * (OSError)               a command's output cannot be written
-    ├── StrictModeError *                     ``asesoria-split --strict``: a file failed
-    └── DocumentChunkingError * (RuntimeError)  an unexpected failure chunking one document
+    ├── OutputError (OSError)                 a command's output cannot be written
+    ├── StrictModeError                       ``asesoria-split --strict``: a file failed
+    └── DocumentChunkingError (RuntimeError)  an unexpected failure chunking one document
 
-``*``: defined beside the code that raises it: ``FieldsError``, ``OutputError`` and
-``StrictModeError`` in ``cli.errors``, ``QuestionFileError`` in
-``evaluation.questions``, ``SetupUnavailableError`` in ``evaluation.presets``,
-``DocumentChunkingError`` in ``parallel``.
+Every error carries its context as attributes, and its message is built from them:
 
-Every message names the offending value and, where there is one, the document and the
-character position, and says how to fix it.
+- ``source``: the document it is about, as the caller named it (a file's path, a
+  LangChain source); ``doc_id``: its ``doc_id`` when no source is known;
+- ``page``: the page (1-based), ``position``: the character offset (in the document's
+  joined text, or in the named page), ``expected``: what would have worked;
+- ``detail``: what went wrong and how to fix it.
+
+``str(error)`` is ``"<source>: <detail>"`` (``"document '<doc_id>': <detail>"`` without
+a source, ``detail`` alone without either). Callers read the attributes, never the
+message: an adapter that knows the source an engine error is about fills it in with
+``error.with_context(source=...)``, which never overwrites what the error knows.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = [
     "AsesoriaError",
@@ -43,8 +53,10 @@ __all__ = [
     "ConfigurationError",
     "ContextTooLongError",
     "DamagedDocumentError",
+    "DocumentChunkingError",
     "DocumentReadError",
     "EncryptedDocumentError",
+    "FieldsError",
     "IndivisibleCharacterError",
     "InvalidPagesError",
     "InvalidSectionsError",
@@ -52,7 +64,11 @@ __all__ = [
     "MissingSettingError",
     "ModelLimitError",
     "NoTextLayerError",
+    "OutputError",
     "PrivacyError",
+    "QuestionFileError",
+    "SetupUnavailableError",
+    "StrictModeError",
     "TextEncodingError",
     "TokenizerLoadError",
     "UnsupportedFileError",
@@ -61,7 +77,76 @@ __all__ = [
 
 
 class AsesoriaError(Exception):
-    """Root of every error raised on purpose by langchain-asesoria."""
+    """Root of every error raised on purpose by langchain-asesoria.
+
+    Args:
+        detail: What went wrong and how to fix it (without the source: it is added).
+        source: The document the error is about, as the caller named it.
+        doc_id: The document's ``doc_id``, shown when no ``source`` is known.
+        page: The page (1-based) where it happened.
+        position: The character offset where it happened.
+        expected: What would have worked (a type, a range, a kind of file).
+
+    Invariant: ``str(error)`` is built from these attributes alone, and an error survives
+    pickling (worker processes) with all of them.
+    """
+
+    detail: str
+    source: str | None
+    doc_id: str | None
+    page: int | None
+    position: int | None
+    expected: str | None
+
+    def __init__(
+        self,
+        detail: str = "",
+        *,
+        source: str | None = None,
+        doc_id: str | None = None,
+        page: int | None = None,
+        position: int | None = None,
+        expected: str | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.source = source
+        self.doc_id = doc_id
+        self.page = page
+        self.position = position
+        self.expected = expected
+
+    @property
+    def where(self) -> str | None:
+        """The document as messages name it: its source, else its ``doc_id``."""
+        if self.source is not None:
+            return self.source
+        if self.doc_id is not None:
+            return f"document {self.doc_id!r}"
+        return None
+
+    def __str__(self) -> str:
+        where = self.where
+        return f"{where}: {self.detail}" if where is not None else self.detail
+
+    def with_context(
+        self,
+        *,
+        source: str | None = None,
+        doc_id: str | None = None,
+        page: int | None = None,
+    ) -> Self:
+        """This error with the context it lacks filled in; what it knows is kept.
+
+        Returns the error itself (re-raise it with ``raise error.with_context(...)``).
+        """
+        if self.source is None:
+            self.source = source
+        if self.doc_id is None:
+            self.doc_id = doc_id
+        if self.page is None:
+            self.page = page
+        return self
 
 
 class ConfigurationError(AsesoriaError, ValueError):
@@ -134,3 +219,31 @@ class NoTextLayerError(DocumentReadError):
 
 class TextEncodingError(DocumentReadError, UnicodeError):
     """A text or Markdown file that is not valid UTF-8."""
+
+
+class FieldsError(ConfigurationError):
+    """Document fields of one file that cannot be used (sidecar, manifest, duplicate id)."""
+
+
+class QuestionFileError(UsageError):
+    """A question file that cannot be used: the message names the file, line and field."""
+
+
+class SetupUnavailableError(TokenizerLoadError):
+    """A setup that cannot run here (no network for a Hub model); it is skipped."""
+
+
+class OutputError(AsesoriaError, OSError):
+    """The destination of the chunks cannot be written."""
+
+
+class StrictModeError(AsesoriaError):
+    """With ``--strict``, a file failed: the run stops and writes nothing (exit 1)."""
+
+
+class DocumentChunkingError(AsesoriaError, RuntimeError):
+    """An unexpected failure while chunking one document (the message names it).
+
+    Errors the engine raises on purpose (``BudgetError``, ``InvalidPagesError``...)
+    already name the document and are re-raised as they are.
+    """

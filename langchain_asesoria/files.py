@@ -43,13 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FILE_KINDS",
-    "DamagedDocumentError",
-    "DocumentReadError",
-    "EncryptedDocumentError",
     "FileKind",
-    "NoTextLayerError",
-    "TextEncodingError",
-    "UnsupportedFileError",
     "blank_front_matter",
     "file_kind",
     "iter_pages",
@@ -84,8 +78,8 @@ def file_kind(path: Path) -> FileKind:
     if kind is None:
         supported = ", ".join(sorted(FILE_KINDS))
         raise UnsupportedFileError(
-            f"{path}: unsupported file type {path.suffix or '(no extension)'!r}; "
-            f"supported: {supported}."
+            f"unsupported file type {path.suffix or '(no extension)'!r}; supported: {supported}.",
+            source=str(path),
         )
     return kind
 
@@ -109,15 +103,16 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
         data = path.read_bytes()
     except OSError as error:
         reason = error.strerror or error
-        raise DocumentReadError(f"{path}: cannot read the file: {reason}.") from error
+        raise DocumentReadError(f"cannot read the file: {reason}.", source=str(path)) from error
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
         name = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding
         raise TextEncodingError(
-            f"{path}: not valid {name} (byte {data[error.start]:#04x} at position "
+            f"not valid {name} (byte {data[error.start]:#04x} at position "
             f"{error.start}); convert it first, for example "
-            f"`iconv -f latin1 -t utf-8 {path.name} > {path.stem}.utf8{path.suffix}`."
+            f"`iconv -f latin1 -t utf-8 {path.name} > {path.stem}.utf8{path.suffix}`.",
+            source=str(path),
         ) from error
     return text.removeprefix("\ufeff")
 
@@ -154,7 +149,7 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
     try:
         reader: PdfReader = pypdf.PdfReader(path)
     except FileNotFoundError as error:
-        raise DocumentReadError(f"{path}: no such file.") from error
+        raise DocumentReadError("no such file.", source=str(path)) from error
     except NotImplementedError as error:  # an encryption handler pypdf does not know
         raise _unsupported_encryption(path, error) from error
     except (errors.PyPdfError, OSError, ValueError) as error:
@@ -164,16 +159,17 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
             decrypted = reader.decrypt(password or "")
         except errors.DependencyError as error:
             raise MissingDependencyError(
-                f"{path}: this PDF is AES-encrypted; decrypting it needs cryptography: "
-                f"{_PDF_EXTRA}."
+                f"this PDF is AES-encrypted; decrypting it needs cryptography: {_PDF_EXTRA}.",
+                source=str(path),
             ) from error
         except NotImplementedError as error:
             raise _unsupported_encryption(path, error) from error
         if not decrypted:
             given = "the given password does not open it" if password else "it needs one"
             raise EncryptedDocumentError(
-                f"{path}: the PDF is encrypted with a password and {given}; decrypt it "
-                "first, for example `qpdf --password=PASSWORD --decrypt in.pdf out.pdf`."
+                f"the PDF is encrypted with a password and {given}; decrypt it "
+                "first, for example `qpdf --password=PASSWORD --decrypt in.pdf out.pdf`.",
+                source=str(path),
             )
     try:
         len(reader.pages)  # parses the page tree now, not halfway through a caller's loop
@@ -185,15 +181,17 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
 
 def _damaged(path: Path, error: BaseException) -> DamagedDocumentError:
     return DamagedDocumentError(
-        f"{path}: damaged or truncated PDF ({type(error).__name__}: {error}); re-download "
-        "it or repair it (for example with `qpdf in.pdf out.pdf`)."
+        f"damaged or truncated PDF ({type(error).__name__}: {error}); re-download "
+        "it or repair it (for example with `qpdf in.pdf out.pdf`).",
+        source=str(path),
     )
 
 
 def _unsupported_encryption(path: Path, error: BaseException) -> EncryptedDocumentError:
     return EncryptedDocumentError(
-        f"{path}: the PDF is encrypted with a method pypdf does not support ({error}); "
-        "decrypt it first, for example `qpdf --decrypt in.pdf out.pdf`."
+        f"the PDF is encrypted with a method pypdf does not support ({error}); "
+        "decrypt it first, for example `qpdf --decrypt in.pdf out.pdf`.",
+        source=str(path),
     )
 
 
@@ -217,8 +215,9 @@ def page_text(
     # pypdf raises many unrelated types on damaged content streams.
     except Exception as error:
         raise DamagedDocumentError(
-            f"{path}: cannot extract the text of page {index + 1} ({type(error).__name__}: "
-            f"{error}); the PDF is damaged: repair it (for example `qpdf in.pdf out.pdf`)."
+            f"cannot extract the text of page {index + 1} ({type(error).__name__}: "
+            f"{error}); the PDF is damaged: repair it (for example `qpdf in.pdf out.pdf`).",
+            source=str(path),
         ) from error
 
 
@@ -238,8 +237,9 @@ def _iter_pdf(path: Path) -> Iterator[LoadedPage]:
 def no_text_layer(path: str | Path, pages: int) -> NoTextLayerError:
     """The error of a PDF whose ``pages`` pages hold no extractable text."""
     return NoTextLayerError(
-        f"{path}: none of its {pages} pages holds extractable text (a scanned PDF?); run "
-        "OCR first, for example `ocrmypdf in.pdf out.pdf`."
+        f"none of its {pages} pages holds extractable text (a scanned PDF?); run "
+        "OCR first, for example `ocrmypdf in.pdf out.pdf`.",
+        source=str(path),
     )
 
 
@@ -265,7 +265,7 @@ def iter_pages(path: str | Path) -> Iterator[LoadedPage]:
     path = Path(path)
     reader = _READERS[file_kind(path)]
     if not path.is_file():
-        raise DocumentReadError(f"{path}: no such file.")
+        raise DocumentReadError("no such file.", source=str(path))
     return reader(path)
 
 

@@ -29,11 +29,10 @@ from itertools import islice
 from typing import Literal
 
 from langchain_asesoria.engine import Tokenization, chunk_document
-from langchain_asesoria.errors import AsesoriaError, ConfigurationError
+from langchain_asesoria.errors import AsesoriaError, ConfigurationError, DocumentChunkingError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
 
 __all__ = [
-    "DocumentChunkingError",
     "DocumentInput",
     "ParallelMode",
     "chunk_documents",
@@ -44,14 +43,6 @@ __all__ = [
 #: pool sharing one tokenization (the Rust tokenizer releases the GIL while it counts,
 #: the engine's Python does not); ``"serial"``: the calling thread, for debugging.
 ParallelMode = Literal["process", "thread", "serial"]
-
-
-class DocumentChunkingError(AsesoriaError, RuntimeError):
-    """An unexpected failure while chunking one document (the message names it).
-
-    Errors the engine raises on purpose (``BudgetError``, ``InvalidPagesError``...)
-    already name the document and are re-raised as they are.
-    """
 
 
 @dataclass(frozen=True, slots=True)

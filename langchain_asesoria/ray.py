@@ -51,10 +51,17 @@ from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria import records
 from langchain_asesoria.engine import Tokenization, chunk_document
-from langchain_asesoria.errors import AsesoriaError, ConfigurationError, MissingDependencyError
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    ConfigurationError,
+    DocumentChunkingError,
+    MissingDependencyError,
+)
 from langchain_asesoria.front_matter import blank_front_matter
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
-from langchain_asesoria.parallel import DocumentChunkingError, default_workers
+from langchain_asesoria.parallel import (
+    default_workers,
+)
 from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
 from langchain_asesoria.records import (
     CHUNK_ID,
@@ -124,8 +131,8 @@ def _document(
     given = [key for key in ("text", "pages", "path") if row.get(key) is not None]
     if len(given) != 1:
         raise ConfigurationError(
-            f"document {name!r}: a row needs exactly one of 'text', 'pages' or 'path', "
-            f"got {given or 'none'}."
+            f"a row needs exactly one of 'text', 'pages' or 'path', got {given or 'none'}.",
+            doc_id=name,
         )
     if given[0] == "path":
         document = read_document(Path(str(row["path"])), reading)

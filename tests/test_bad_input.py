@@ -66,13 +66,15 @@ from langchain_asesoria import (
 )
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.main import main
-from langchain_asesoria.files import (
+from langchain_asesoria.errors import (
     DamagedDocumentError,
     DocumentReadError,
     EncryptedDocumentError,
     NoTextLayerError,
     TextEncodingError,
     UnsupportedFileError,
+)
+from langchain_asesoria.files import (
     read_pages,
     read_text,
 )
@@ -614,12 +616,12 @@ CATALOGUE = [
     ),
     P(
         transform([pdf_page("a.pdf", 1), pdf_page("a.pdf", 1, "Otra")]),
-        Raises(InvalidPagesError, ("source 'a.pdf'", "page 2 appears twice")),
+        Raises(InvalidPagesError, ("a.pdf: page 2 appears twice",)),
         id="transformer-page-duplicated",
     ),
     P(
         transform([pdf_page("a.pdf", -1)]),
-        Raises(InvalidPagesError, ("source 'a.pdf'", "page=-1 is below page_base=0")),
+        Raises(InvalidPagesError, ("a.pdf: page=-1 is below page_base=0",)),
         id="transformer-page-negative",
     ),
     # -- sections ---------------------------------------------------------------------------

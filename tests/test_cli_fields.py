@@ -8,10 +8,13 @@ from typing import Any
 
 import pytest
 
-from langchain_asesoria.cli.errors import FieldsError, UsageError
 from langchain_asesoria.cli.fields import FieldResolver, load_manifest
 from langchain_asesoria.cli.main import main
-from langchain_asesoria.errors import PrivacyError
+from langchain_asesoria.errors import (
+    FieldsError,
+    PrivacyError,
+    UsageError,
+)
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 
 

@@ -8,9 +8,6 @@ import pytest
 
 from langchain_asesoria.cli.errors import (
     ExitCode,
-    FieldsError,
-    OutputError,
-    UsageError,
     exit_code_for,
     failure_label,
 )
@@ -18,16 +15,17 @@ from langchain_asesoria.cli.inputs import expand_inputs
 from langchain_asesoria.errors import (
     AsesoriaError,
     ContextTooLongError,
-    MissingDependencyError,
-    ModelLimitError,
-    PrivacyError,
-    TokenizerLoadError,
-)
-from langchain_asesoria.files import (
     DamagedDocumentError,
     EncryptedDocumentError,
+    FieldsError,
+    MissingDependencyError,
+    ModelLimitError,
     NoTextLayerError,
+    OutputError,
+    PrivacyError,
     TextEncodingError,
+    TokenizerLoadError,
+    UsageError,
 )
 
 

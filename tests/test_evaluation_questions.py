@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
+from langchain_asesoria.errors import (
+    QuestionFileError,
+)
 from langchain_asesoria.evaluation.questions import (
     QUESTION_KINDS,
-    QuestionFileError,
     RelevantPassage,
     load_questions,
     parse_questions,

@@ -11,9 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from langchain_asesoria import LoadedPage
+from langchain_asesoria.errors import (
+    QuestionFileError,
+)
 from langchain_asesoria.evaluation.corpus import document_from_pages
 from langchain_asesoria.evaluation.questions import (
-    QuestionFileError,
     load_questions,
     normalize_space,
 )

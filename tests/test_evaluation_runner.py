@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
-from langchain_asesoria.errors import ConfigurationError, ModelLimitError
+from langchain_asesoria.errors import (
+    ConfigurationError,
+    ModelLimitError,
+    QuestionFileError,
+)
 from langchain_asesoria.evaluation import (
     AsesoriaChunker,
     Candidate,
     CorpusDocument,
     LangChainRecursiveChunker,
-    QuestionFileError,
     RetrievalSetup,
     Run,
     check_runs,

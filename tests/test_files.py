@@ -9,14 +9,17 @@ from pathlib import Path
 import pytest
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, chunk_document
-from langchain_asesoria.errors import AsesoriaError, MissingDependencyError
-from langchain_asesoria.files import (
+from langchain_asesoria.errors import (
+    AsesoriaError,
     DamagedDocumentError,
     DocumentReadError,
     EncryptedDocumentError,
+    MissingDependencyError,
     NoTextLayerError,
     TextEncodingError,
     UnsupportedFileError,
+)
+from langchain_asesoria.files import (
     file_kind,
     iter_pages,
     page_count,

@@ -17,9 +17,11 @@ from langchain_asesoria import (
     chunk_document,
     parallel,
 )
-from langchain_asesoria.errors import ConfigurationError
-from langchain_asesoria.parallel import (
+from langchain_asesoria.errors import (
+    ConfigurationError,
     DocumentChunkingError,
+)
+from langchain_asesoria.parallel import (
     DocumentInput,
     chunk_documents,
     default_workers,

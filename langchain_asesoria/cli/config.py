@@ -13,8 +13,11 @@ import argparse
 from dataclasses import dataclass, replace
 from typing import Final
 
-from langchain_asesoria.cli.errors import UsageError
-from langchain_asesoria.errors import ConfigurationError, ModelLimitError
+from langchain_asesoria.errors import (
+    ConfigurationError,
+    ModelLimitError,
+    UsageError,
+)
 from langchain_asesoria.files import FileKind
 from langchain_asesoria.models import SIZE_CANDIDATES, ChunkingConfig
 from langchain_asesoria.reading import ReadOptions
@@ -112,11 +115,12 @@ def check_model_limit(size: SizeChoice, tokenization: HuggingFaceTokenization) -
     if config.max_tokens > limit:
         fitting = [name for name, preset in PRESETS.items() if preset.max_tokens <= limit]
         raise ModelLimitError(
-            f"{origin}: {config.max_tokens} tokens exceed the real input limit {limit} of "
+            f"{config.max_tokens} tokens exceed the real input limit {limit} of "
             f"{tokenization.name!r}, which would truncate. Use "
             f"{'--preset ' + fitting[-1] if fitting else f'--max-tokens {limit} or less'}, "
             "or a model with a larger limit (for a tokenizer.json that declares none: "
-            "--model tokenizer.json --embedding-max-tokens N)."
+            "--model tokenizer.json --embedding-max-tokens N).",
+            source=str(origin),
         )
     return config
 

@@ -1,11 +1,9 @@
-"""The command lines' own errors and their exit codes (``asesoria-split``, ``asesoria-eval``).
+"""The command lines' exit codes and the summary's labels for errors (``errors.py``).
 
-    AsesoriaError
-    ├── UsageError (ValueError)            bad arguments: no input, a path that does not exist
-    ├── ConfigurationError (ValueError)
-    │   └── FieldsError                    a bad sidecar or manifest entry for one file
-    ├── OutputError (OSError)              the chunks or the report cannot be written
-    └── StrictModeError                    --strict: a file failed, so nothing is written
+The errors the command lines raise are in ``langchain_asesoria.errors`` with the rest:
+``UsageError`` (bad arguments), ``FieldsError`` (a bad sidecar or manifest entry),
+``OutputError`` (the chunks or the report cannot be written) and ``StrictModeError``
+(``--strict``: a file failed, so nothing is written).
 
 Exit codes (``ExitCode``): 0 every file split; 1 some files failed (their errors are
 on stderr; without ``--strict`` the other files' chunks are written); 2 usage; 3 the
@@ -22,27 +20,23 @@ from langchain_asesoria.errors import (
     AsesoriaError,
     BudgetError,
     ConfigurationError,
-    InvalidPagesError,
-    MissingDependencyError,
-    PrivacyError,
-    TokenizerLoadError,
-    UsageError,
-)
-from langchain_asesoria.files import (
     DamagedDocumentError,
     DocumentReadError,
     EncryptedDocumentError,
+    FieldsError,
+    InvalidPagesError,
+    MissingDependencyError,
     NoTextLayerError,
+    OutputError,
+    PrivacyError,
     TextEncodingError,
+    TokenizerLoadError,
     UnsupportedFileError,
+    UsageError,
 )
 
 __all__ = [
     "ExitCode",
-    "FieldsError",
-    "OutputError",
-    "StrictModeError",
-    "UsageError",
     "exit_code_for",
     "failure_label",
 ]
@@ -60,18 +54,6 @@ class ExitCode(IntEnum):
     CONFIGURATION = 3
     OUTPUT = 4
     INTERRUPTED = 130
-
-
-class FieldsError(ConfigurationError):
-    """Document fields of one file that cannot be used (sidecar, manifest, duplicate id)."""
-
-
-class OutputError(AsesoriaError, OSError):
-    """The destination of the chunks cannot be written."""
-
-
-class StrictModeError(AsesoriaError):
-    """With ``--strict``, a file failed: the run stops and writes nothing (exit 1)."""
 
 
 #: Errors that stop the whole run -> exit code; the first matching row wins.

@@ -17,8 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from langchain_asesoria.cli.errors import FieldsError, UsageError
-from langchain_asesoria.errors import ConfigurationError, PrivacyError
+from langchain_asesoria.errors import (
+    ConfigurationError,
+    FieldsError,
+    PrivacyError,
+    UsageError,
+)
 from langchain_asesoria.models import ChunkMetadata
 from langchain_asesoria.records import DOC_ID, DOCUMENT_FIELD_TYPES, default_doc_id
 
@@ -42,18 +46,19 @@ Fields = dict[str, Any]
 def _checked(raw: object, origin: str) -> Fields:
     """``raw`` as document fields, or a ``FieldsError`` naming ``origin``."""
     if not isinstance(raw, dict):
-        raise FieldsError(f"{origin}: expected a JSON object of document fields.")
+        raise FieldsError("expected a JSON object of document fields.", source=str(origin))
     fields: Fields = {}
     for key, value in raw.items():
         expected = FIELD_TYPES.get(key)
         if expected is None:
             known = ", ".join(FIELD_TYPES)
-            raise FieldsError(f"{origin}: unknown field {key!r}; known fields: {known}.")
+            raise FieldsError(f"unknown field {key!r}; known fields: {known}.", source=str(origin))
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, expected):
             raise FieldsError(
-                f"{origin}: field {key!r} must be a JSON {expected.__name__}, got {value!r}."
+                f"field {key!r} must be a JSON {expected.__name__}, got {value!r}.",
+                source=str(origin),
             )
         fields[key] = value
     return fields
@@ -63,7 +68,9 @@ def _read_json(path: Path) -> object:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise FieldsError(f"{path}: cannot read this sidecar as JSON ({error}).") from error
+        raise FieldsError(
+            f"cannot read this sidecar as JSON ({error}).", source=str(path)
+        ) from error
 
 
 def load_manifest(path: Path) -> dict[Path, Fields]:
@@ -87,7 +94,7 @@ def load_manifest(path: Path) -> dict[Path, Fields]:
         try:
             raw = json.loads(line)
         except json.JSONDecodeError as error:
-            raise UsageError(f"{origin}: not a JSON object ({error.msg}).") from error
+            raise UsageError(f"not a JSON object ({error.msg}).", source=str(origin)) from error
         target = raw.pop(MANIFEST_PATH, None) if isinstance(raw, dict) else None
         if not isinstance(target, str) or not target:
             raise UsageError(f'{origin}: each manifest line needs a "path" string.')
@@ -139,8 +146,9 @@ class FieldResolver:
         except (ConfigurationError, PrivacyError) as error:
             kind = PrivacyError if isinstance(error, PrivacyError) else FieldsError
             raise kind(
-                f"{path}: {error} Set the field with its command-line option, in "
-                f"{path.name}{SIDECAR_SUFFIX} beside the file, or in a --manifest line."
+                f"{error} Set the field with its command-line option, in "
+                f"{path.name}{SIDECAR_SUFFIX} beside the file, or in a --manifest line.",
+                source=str(path),
             ) from error
 
 

@@ -17,7 +17,9 @@ import glob
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from langchain_asesoria.cli.errors import UsageError
+from langchain_asesoria.errors import (
+    UsageError,
+)
 from langchain_asesoria.files import FILE_KINDS
 
 __all__ = ["expand_inputs"]
@@ -50,7 +52,7 @@ def _expand_one(argument: str) -> list[Path]:
     if path.is_dir():
         return _scan_folder(path)
     if not path.exists():
-        raise UsageError(f"{argument}: no such file or folder.")
+        raise UsageError("no such file or folder.", source=str(argument))
     return [path]
 
 

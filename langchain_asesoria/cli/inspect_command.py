@@ -14,11 +14,16 @@ from langchain_asesoria.cli.config import (
     load_settings,
     read_options,
 )
-from langchain_asesoria.cli.errors import ExitCode, UsageError
+from langchain_asesoria.cli.errors import (
+    ExitCode,
+)
 from langchain_asesoria.cli.fields import resolver_from_args
 from langchain_asesoria.cli.inspect_html import InspectDocument, counted, render_inspect_html
 from langchain_asesoria.cli.output import write_text_atomically
 from langchain_asesoria.engine import chunk_document, detect_markdown_sections, join_pages
+from langchain_asesoria.errors import (
+    UsageError,
+)
 from langchain_asesoria.reading import read_document
 
 __all__ = ["default_output", "run_inspect"]
@@ -38,7 +43,7 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     """
     path = Path(args.file)
     if not path.is_file():
-        raise UsageError(f"{path}: no such file.")
+        raise UsageError("no such file.", source=str(path))
     settings = load_settings()
     metadata = resolver_from_args(args).metadata_for(path)
     size = choose_size(args, settings)

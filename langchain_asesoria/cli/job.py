@@ -11,13 +11,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from langchain_asesoria.cli.config import config_for_kind
-from langchain_asesoria.cli.errors import FieldsError, StrictModeError, failure_label
+from langchain_asesoria.cli.errors import (
+    failure_label,
+)
 from langchain_asesoria.cli.fields import FieldResolver
 from langchain_asesoria.cli.output import JsonlSpool
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.engine import chunk_document
-from langchain_asesoria.errors import AsesoriaError
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    FieldsError,
+    StrictModeError,
+)
 from langchain_asesoria.files import page_count
 from langchain_asesoria.models import Chunk, ChunkingConfig
 from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
@@ -50,10 +56,9 @@ class SplitJob:
     reading: ReadOptions = field(default_factory=ReadOptions)
 
 
-def describe(path: Path, error: BaseException) -> str:
-    """The error message, prefixed by the file unless it already names it."""
-    message = str(error)
-    return message if message.startswith(str(path)) else f"{path}: {message}"
+def describe(path: Path, error: AsesoriaError) -> str:
+    """The error's message, naming the file unless the error names its document."""
+    return str(error.with_context(source=str(path)))
 
 
 def count_pages(paths: Sequence[Path]) -> int:
@@ -80,8 +85,9 @@ def split_file(
     owner = doc_ids.setdefault(metadata.doc_id, path)
     if owner != path:
         raise FieldsError(
-            f"{path}: doc_id {metadata.doc_id!r} is already used by {owner}; give one of "
-            f"them its own doc_id (in {path.name}.meta.json or a --manifest line)."
+            f"doc_id {metadata.doc_id!r} is already used by {owner}; give one of "
+            f"them its own doc_id (in {path.name}.meta.json or a --manifest line).",
+            source=str(path),
         )
     document = read_document(path, job.reading, on_page=lambda _: progress.page_read())
     config = config_for_kind(job.config, document.kind, job.markdown_headings)

@@ -17,7 +17,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, TextIO
 
-from langchain_asesoria.cli.errors import OutputError
+from langchain_asesoria.errors import (
+    OutputError,
+)
 from langchain_asesoria.records import MetadataValue
 
 __all__ = ["JsonlSpool", "partial_path", "write_text_atomically"]

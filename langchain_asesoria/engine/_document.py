@@ -135,7 +135,8 @@ def _segments(
     between them, leaving out those with no content."""
     if sections is not None and config.detect_markdown_headings:
         raise ConfigurationError(
-            f"document {doc_id!r}: pass sections or set detect_markdown_headings, not both."
+            "pass sections or set detect_markdown_headings, not both.",
+            doc_id=doc_id,
         )
     if config.detect_markdown_headings:
         spans = detect_markdown_sections(text)

@@ -42,9 +42,10 @@ def _check_encodable(text: str, number: int, doc_id: str) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError as error:
         raise InvalidPagesError(
-            f"document {doc_id!r}: page {number} holds a lone surrogate "
+            f"page {number} holds a lone surrogate "
             f"{text[error.start]!r} at position {error.start}, which is not text; fix the "
-            "extraction (or decode its bytes with errors='replace')."
+            "extraction (or decode its bytes with errors='replace').",
+            doc_id=doc_id,
         ) from error
 
 
@@ -61,19 +62,22 @@ def _check_page(page: object, index: int, previous: int, doc_id: str) -> LoadedP
             else type(page).__name__
         )
         raise InvalidPagesError(
-            f"document {doc_id!r}: item {index} is {found}, not a LoadedPage(text: str, page: int)."
+            f"item {index} is {found}, not a LoadedPage(text: str, page: int).",
+            doc_id=doc_id,
         )
     number = page.page
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
         raise InvalidPagesError(
-            f"document {doc_id!r}: page number {number!r} at position {index} is not a "
-            "positive integer; pages are numbered from 1."
+            f"page number {number!r} at position {index} is not a "
+            "positive integer; pages are numbered from 1.",
+            doc_id=doc_id,
         )
     if number <= previous:
         kind = "duplicated" if number == previous else "out of order"
         raise InvalidPagesError(
-            f"document {doc_id!r}: page {number} at position {index} is {kind} (after "
-            f"page {previous}); pass one document's pages sorted by page number."
+            f"page {number} at position {index} is {kind} (after "
+            f"page {previous}); pass one document's pages sorted by page number.",
+            doc_id=doc_id,
         )
     _check_encodable(page.text, number, doc_id)
     return page
@@ -96,8 +100,9 @@ def join_pages(
     sources = {page.source for page in pages if page.source is not None}
     if len(sources) > 1:
         raise InvalidPagesError(
-            f"document {doc_id!r}: pages of several sources are mixed ({sorted(sources)!r}); "
-            "chunk each document on its own."
+            f"pages of several sources are mixed ({sorted(sources)!r}); "
+            "chunk each document on its own.",
+            doc_id=doc_id,
         )
     starts: list[int] = []
     offset = 0

@@ -27,26 +27,30 @@ def _validate(spans: Sequence[SectionSpan], length: int, doc_id: str) -> None:
     for index, span in enumerate(spans):
         if not isinstance(span, SectionSpan):
             raise InvalidSectionsError(
-                f"document {doc_id!r}: section {index} is {type(span).__name__}, not a SectionSpan."
+                f"section {index} is {type(span).__name__}, not a SectionSpan.",
+                doc_id=doc_id,
             )
         start, end = span.start, span.end
         if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start < end <= length:
             raise InvalidSectionsError(
-                f"document {doc_id!r}: section {index} {span.section_label!r} spans "
+                f"section {index} {span.section_label!r} spans "
                 f"[{start!r}, {end!r}), outside the joined text [0, {length}) or empty; "
-                "compute spans on the final joined text."
+                "compute spans on the final joined text.",
+                doc_id=doc_id,
             )
         title_end = span.title_end
         if title_end is not None and not (isinstance(title_end, int) and start <= title_end <= end):
             raise InvalidSectionsError(
-                f"document {doc_id!r}: section {index} {span.section_label!r} has its title "
-                f"ending at {title_end!r}, outside the section [{start}, {end})."
+                f"section {index} {span.section_label!r} has its title "
+                f"ending at {title_end!r}, outside the section [{start}, {end}).",
+                doc_id=doc_id,
             )
         if start < previous_end:
             raise InvalidSectionsError(
-                f"document {doc_id!r}: section {index} {span.section_label!r} starts at "
+                f"section {index} {span.section_label!r} starts at "
                 f"{start}, before the previous section ends at {previous_end}: sections must "
-                "be sorted and must not overlap."
+                "be sorted and must not overlap.",
+                doc_id=doc_id,
             )
         previous_end = end
 

@@ -51,7 +51,6 @@ from langchain_asesoria.evaluation.metrics import (
 from langchain_asesoria.evaluation.questions import (
     QUESTION_KINDS,
     Question,
-    QuestionFileError,
     QuestionKind,
     RelevantPassage,
     load_questions,
@@ -96,7 +95,6 @@ __all__ = [
     "IndexedChunk",
     "LangChainRecursiveChunker",
     "Question",
-    "QuestionFileError",
     "QuestionKind",
     "RelevantPassage",
     "RetrievalSetup",

@@ -26,14 +26,21 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from langchain_asesoria.cli.errors import ExitCode, OutputError, exit_code_for
-from langchain_asesoria.errors import AsesoriaError, UsageError
+from langchain_asesoria.cli.errors import (
+    ExitCode,
+    exit_code_for,
+)
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    OutputError,
+    SetupUnavailableError,
+    UsageError,
+)
 from langchain_asesoria.evaluation.chunkers import PEER_CHUNKERS, AsesoriaChunker, Chunker
 from langchain_asesoria.evaluation.corpus import find_documents, load_corpus
 from langchain_asesoria.evaluation.presets import (
     PRESETS,
     PresetOptions,
-    SetupUnavailableError,
 )
 from langchain_asesoria.evaluation.questions import Question, load_questions
 from langchain_asesoria.evaluation.report import write_report

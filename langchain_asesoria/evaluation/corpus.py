@@ -147,7 +147,7 @@ def find_documents(paths: Iterable[str | Path]) -> list[Path]:
         elif path.is_file():
             found.append(path)
         else:
-            raise UsageError(f"{raw}: no such file or folder.")
+            raise UsageError("no such file or folder.", source=str(raw))
     if not found:
         raise UsageError(f"no .pdf, .md or .txt document found in {[str(p) for p in named]}.")
     return found

@@ -21,7 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from langchain_asesoria.errors import MissingDependencyError, TokenizerLoadError
+from langchain_asesoria.errors import (
+    MissingDependencyError,
+    SetupUnavailableError,
+    TokenizerLoadError,
+)
 from langchain_asesoria.evaluation.retrievers import (
     BM25Retriever,
     DenseRetriever,
@@ -39,16 +43,11 @@ __all__ = [
     "PRESETS",
     "Preset",
     "PresetOptions",
-    "SetupUnavailableError",
     "minilm_folder",
 ]
 
 MINILM_MODEL: Final = OFFLINE_EMBEDDING_MODEL
 E5_MODEL: Final = DEFAULT_EMBEDDING_MODEL
-
-
-class SetupUnavailableError(TokenizerLoadError):
-    """A setup that cannot run here (no network for a Hub model); it is skipped."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,12 +36,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Literal, get_args
 
-from langchain_asesoria.errors import UsageError
+from langchain_asesoria.errors import QuestionFileError
 
 __all__ = [
     "QUESTION_KINDS",
     "Question",
-    "QuestionFileError",
     "QuestionKind",
     "RelevantPassage",
     "load_questions",
@@ -71,10 +70,6 @@ QUESTION_KINDS: Final[tuple[QuestionKind, ...]] = get_args(QuestionKind)
 _QUESTION_KEYS: Final = frozenset({"id", "question", "relevant", "no_source", "kind"})
 _PASSAGE_KEYS: Final = frozenset({"doc_id", "start", "end", "passage", "answer", "page"})
 _SPACE: Final = re.compile(r"\s+")
-
-
-class QuestionFileError(UsageError):
-    """A question file that cannot be used: the message names the file, line and field."""
 
 
 def normalize_space(text: str) -> str:
@@ -135,7 +130,7 @@ class Question:
 
 
 def _fail(where: str, message: str) -> QuestionFileError:
-    return QuestionFileError(f"{where}: {message}")
+    return QuestionFileError(f"{message}", source=str(where))
 
 
 def _text(value: Any, where: str, key: str) -> str:
@@ -271,7 +266,9 @@ def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[
         seen[question.id] = number
         questions.append(question)
     if not questions:
-        raise QuestionFileError(f"{source}: no questions found; write one JSON object per line.")
+        raise QuestionFileError(
+            "no questions found; write one JSON object per line.", source=str(source)
+        )
     return tuple(questions)
 
 
@@ -285,7 +282,9 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise QuestionFileError(f"{path}: cannot read the question file ({error}).") from error
+        raise QuestionFileError(
+            f"cannot read the question file ({error}).", source=str(path)
+        ) from error
     return parse_questions(text.splitlines(), str(path))
 
 

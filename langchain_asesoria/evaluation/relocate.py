@@ -31,9 +31,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from langchain_asesoria.errors import AsesoriaError, UsageError
+from langchain_asesoria.errors import (
+    AsesoriaError,
+    QuestionFileError,
+    UsageError,
+)
 from langchain_asesoria.evaluation.corpus import CorpusDocument, find_documents, load_corpus
-from langchain_asesoria.evaluation.questions import QuestionFileError, parse_questions
+from langchain_asesoria.evaluation.questions import (
+    parse_questions,
+)
 from langchain_asesoria.reading import ReadOptions
 
 __all__ = ["Relocation", "locate_passage", "main", "relocate_lines"]
@@ -228,7 +234,8 @@ def _run(args: argparse.Namespace) -> int:
         lines = args.questions.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise QuestionFileError(
-            f"{args.questions}: cannot read the question file ({error})."
+            f"cannot read the question file ({error}).",
+            source=str(args.questions),
         ) from error
     relocation = relocate_lines(lines, documents, str(args.questions))
     summary = f"{args.questions}: {relocation.passages} passages, {relocation.changed} moved"

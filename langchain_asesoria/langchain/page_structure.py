@@ -119,16 +119,18 @@ def _starts(metadata: Mapping[str, Any], page: LoadedPage, where: str) -> list[S
         offset = _integer(item.get("offset")) if isinstance(item, Mapping) else None
         if offset is None or not 0 <= offset < len(page.text):
             raise InvalidSectionsError(
-                f"{where}: metadata[{SECTION_STARTS!r}] holds {item!r}, whose offset is not a "
+                f"metadata[{SECTION_STARTS!r}] holds {item!r}, whose offset is not a "
                 f"position of the page's text ({len(page.text)} characters); the text changed "
-                f"after loading: drop {SECTION_STARTS!r}, or load the pages again."
+                f"after loading: drop {SECTION_STARTS!r}, or load the pages again.",
+                source=str(where),
             )
         label, path = str(item.get("label") or ""), tuple(item.get("path") or ())
         starts.append(SectionStart(page.page, offset, label, path, _title_end(item, offset, page)))
     if any(later.offset <= earlier.offset for earlier, later in pairwise(starts)):
         raise InvalidSectionsError(
-            f"{where}: metadata[{SECTION_STARTS!r}] offsets are not increasing: "
-            f"{[start.offset for start in starts]}."
+            f"metadata[{SECTION_STARTS!r}] offsets are not increasing: "
+            f"{[start.offset for start in starts]}.",
+            source=str(where),
         )
     return starts
 

@@ -58,14 +58,8 @@ _E = TypeVar("_E", bound=AsesoriaError)
 
 
 def with_source(error: _E, name: str) -> _E:
-    """The same kind of error, its message naming the source ``name`` when it did not."""
-    message = str(error)
-    if repr(name) in message:
-        return error
-    try:
-        return type(error)(f"source {name!r}: {message}")
-    except TypeError:  # an error type with another constructor: keep it as it is
-        return error
+    """``error`` naming the source ``name``, unless it already names one (attributes)."""
+    return error.with_context(source=name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,9 +130,10 @@ class SourceGrouper:
             return None
         if isinstance(key, str) and key in self._finished:
             raise InvalidPagesError(
-                f"source {key!r}: its documents arrive again after other sources; lazy "
+                "its documents arrive again after other sources; lazy "
                 "transformation needs each source's documents together. Sort the input "
-                "by source, or use transform_documents() on the whole list."
+                "by source, or use transform_documents() on the whole list.",
+                source=key,
             )
         finished = self.finish()
         self._key, self._current = key, [document]
@@ -255,14 +250,16 @@ class SourceReader:
             raw = int(raw)
         if isinstance(raw, bool) or not isinstance(raw, int):
             raise InvalidPagesError(
-                f"source {name!r}: {self.page_key}={raw!r} is not an integer page number; "
-                "set page_key to the metadata key that holds it."
+                f"{self.page_key}={raw!r} is not an integer page number; "
+                "set page_key to the metadata key that holds it.",
+                source=name,
             )
         number = raw - self.page_base + 1
         if number < 1:
             raise InvalidPagesError(
-                f"source {name!r}: {self.page_key}={raw} is below page_base={self.page_base}; "
-                "set page_base to the number the loader gives the first page (0 or 1)."
+                f"{self.page_key}={raw} is below page_base={self.page_base}; "
+                "set page_base to the number the loader gives the first page (0 or 1).",
+                source=name,
             )
         return number
 
@@ -273,8 +270,9 @@ class SourceReader:
             default = self.defaults.get(key)
             if key in _PRIVACY_FIELDS and None not in (value, default) and value != default:
                 raise PrivacyError(
-                    f"source {name!r}: its metadata has {key}={value!r} but {key}={default!r} "
-                    "was given as an argument; remove one so that privacy is not guessed."
+                    f"its metadata has {key}={value!r} but {key}={default!r} "
+                    "was given as an argument; remove one so that privacy is not guessed.",
+                    source=name,
                 )
             chosen = value if value is not None else default
             if chosen is not None:
@@ -297,8 +295,9 @@ def _check_numbers(numbers: Sequence[int], name: str, page_key: str) -> None:
     for previous, number in pairwise(numbers):
         if number == previous:
             raise InvalidPagesError(
-                f"source {name!r}: page {number} appears twice; a source's pages must be "
-                "distinct (give distinct documents distinct sources)."
+                f"page {number} appears twice; a source's pages must be "
+                "distinct (give distinct documents distinct sources).",
+                source=name,
             )
 
 
@@ -307,8 +306,9 @@ def _agreed(documents: Sequence[Document], key: str, name: str) -> Any:
     values = {repr(value): value for d in documents if (value := d.metadata.get(key)) is not None}
     if len(values) > 1:
         raise ConfigurationError(
-            f"source {name!r}: its pages disagree on {key} ({', '.join(sorted(values))}); one "
-            "source is one document with one value."
+            f"its pages disagree on {key} ({', '.join(sorted(values))}); one "
+            "source is one document with one value.",
+            source=name,
         )
     return next(iter(values.values()), None)
 
@@ -324,7 +324,8 @@ def _content_id(documents: Sequence[Document]) -> str:
 def _as_text(value: Any, key: str, name: str) -> str:
     if not isinstance(value, str):
         raise ConfigurationError(
-            f"source {name!r}: {key} must be a string, got {type(value).__name__} {value!r}."
+            f"{key} must be a string, got {type(value).__name__} {value!r}.",
+            source=name,
         )
     return value
 
@@ -333,7 +334,7 @@ def _as_year(value: Any, key: str, name: str) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigurationError(f"source {name!r}: {key} must be an integer year, got {value!r}.")
+        raise ConfigurationError(f"{key} must be an integer year, got {value!r}.", source=name)
     return value
 
 
