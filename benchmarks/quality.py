@@ -120,7 +120,7 @@ def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> Q
     document = read_document(path)
     titles: list[str] = []
     if document.kind == "pdf":
-        from langchain_asesoria.files import open_pdf
+        from langchain_asesoria.pdf.open import open_pdf
 
         entries = outline_entries(open_pdf(path))
         titles = sorted({fold(entry.title)[0] for entry in entries} - {""}, key=len, reverse=True)

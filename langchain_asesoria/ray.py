@@ -27,9 +27,9 @@ without running headers and footers; ``doc_id`` then defaults to the file name w
 its extension, as on the command line), plus any of the
 document fields ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``, ``session_id``
 and ``vigencia``. Markdown is chunked as everywhere else: a ``path`` row is Markdown by
-its extension, a ``text`` or ``pages`` row when the config follows Markdown headings
-(``detect_markdown_headings``); a Markdown document's YAML front matter is blanked
-(``front_matter``), and headings are followed in Markdown only.
+its extension, a ``text`` or ``pages`` row as ``reading.kind_for_text`` says (Markdown
+when the config asks for Markdown headings), and it is read as every entry point reads
+it (``reading``: front matter blanked, headings followed).
 
 Output rows (one per chunk) have the columns ``CHUNK_COLUMNS``: the keys of
 ``records.chunk_metadata_record`` plus ``text`` and ``embedding_text``; a field a chunk
@@ -45,24 +45,29 @@ from __future__ import annotations
 import importlib
 import warnings
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria import records
-from langchain_asesoria.engine import Tokenization, chunk_document
+from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import (
     AsesoriaError,
     ConfigurationError,
     DocumentChunkingError,
     MissingDependencyError,
 )
-from langchain_asesoria.front_matter import blank_front_matter
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.parallel import (
     default_workers,
 )
-from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
+from langchain_asesoria.reading import (
+    DocumentPages,
+    ReadOptions,
+    kind_for_text,
+    read_document,
+    read_loaded_pages,
+    split_document,
+)
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -122,12 +127,9 @@ def _import(name: str) -> Any:
 
 def _document(
     row: Mapping[str, Any], name: str, reading: ReadOptions, config: ChunkingConfig
-) -> tuple[DocumentPages, ChunkingConfig]:
-    """The document from ``text``, ``pages`` or ``path`` (a file read whole: a PDF with
-    its outline sections and without its running headers and footers), and its config.
-
-    Headings are followed in Markdown only; a Markdown text's front matter is blanked.
-    """
+) -> DocumentPages:
+    """The document of ``text``, ``pages`` or ``path`` (a file read whole: a PDF with its
+    outline sections and without its running headers and footers), read as everywhere."""
     given = [key for key in ("text", "pages", "path") if row.get(key) is not None]
     if len(given) != 1:
         raise ConfigurationError(
@@ -135,14 +137,10 @@ def _document(
             doc_id=name,
         )
     if given[0] == "path":
-        document = read_document(Path(str(row["path"])), reading)
-        markdown = config.detect_markdown_headings and document.kind == "markdown"
-        return document, replace(config, detect_markdown_headings=markdown)
+        return read_document(Path(str(row["path"])), reading)
     texts = [row["text"]] if given[0] == "text" else row["pages"]
     pages = [LoadedPage(str(text), number) for number, text in enumerate(texts, 1)]
-    if config.detect_markdown_headings and pages:
-        pages[0] = replace(pages[0], text=blank_front_matter(pages[0].text))
-    return DocumentPages(tuple(pages), "text"), config
+    return read_loaded_pages(pages, kind_for_text(None, config), reading)
 
 
 def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
@@ -181,14 +179,8 @@ def document_chunk_rows(
     """
     metadata = _metadata(row)
     try:
-        document, config = _document(row, metadata.doc_id, reading or ReadOptions(), config)
-        chunks = chunk_document(
-            document.pages,
-            metadata,
-            config=config,
-            tokenization=tokenization,
-            sections=document.sections(config.page_separator),
-        )
+        document = _document(row, metadata.doc_id, reading or ReadOptions(), config)
+        chunks = split_document(document, metadata, config=config, tokenization=tokenization).chunks
     except AsesoriaError:
         raise
     except Exception as error:

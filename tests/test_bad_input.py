@@ -80,6 +80,7 @@ from langchain_asesoria.files import (
 )
 from langchain_asesoria.langchain import AsesoriaDocumentTransformer, TextFileLoader
 from langchain_asesoria.ray import document_chunk_rows
+from langchain_asesoria.reading import read_document
 from langchain_asesoria.records import chunk_record
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
@@ -450,6 +451,11 @@ def truncated_pdf() -> bytes:
 
 def read(name: str, data: Callable[[], bytes]) -> Call:
     return Call(lambda env: read_pages(env.file(name, data())))
+
+
+def read_document_pages(name: str, data: Callable[[], bytes]) -> Call:
+    """The pages ``asesoria-split`` chunks: read by the reading stage."""
+    return Call(lambda env: list(read_document(env.file(name, data())).pages))
 
 
 def transform(documents: list[Document]) -> Call:
@@ -844,22 +850,22 @@ CATALOGUE = [
     ),
     # -- Markdown front matter: only a YAML mapping, the same rule at every entry point --
     P(
-        read("falsa.md", markdown_file(FALSE_FRONT_MATTER)),
+        read_document_pages("falsa.md", markdown_file(FALSE_FRONT_MATTER)),
         Holds(unchanged(FALSE_FRONT_MATTER)),
         id="md-heading-and-prose-between-breaks-is-content",
     ),
     P(
-        read("puntos.md", markdown_file(DOTS_LATER)),
+        read_document_pages("puntos.md", markdown_file(DOTS_LATER)),
         Holds(unchanged(DOTS_LATER)),
         id="md-thematic-break-then-dots-line-is-content",
     ),
     P(
-        read("lista.md", markdown_file("---\n- uno\n- dos\n---\nTexto.")),
+        read_document_pages("lista.md", markdown_file("---\n- uno\n- dos\n---\nTexto.")),
         Holds(unchanged("---\n- uno\n- dos\n---\nTexto.")),
         id="md-yaml-list-is-content",
     ),
     P(
-        read("ley.md", markdown_file(YAML_FRONT)),
+        read_document_pages("ley.md", markdown_file(YAML_FRONT)),
         Holds(front_matter_blanked(YAML_FRONT.index("\n# Ley"))),
         id="md-yaml-mapping-front-matter-blanked",
     ),
@@ -1042,7 +1048,7 @@ CATALOGUE = [
         id="text-file-latin-1",
     ),
     P(
-        read("utf16.md", lambda: "# Título".encode("utf-16")),
+        read_document_pages("utf16.md", lambda: "# Título".encode("utf-16")),
         Raises(TextEncodingError, ("utf16.md", "byte 0xff at position 0")),
         id="markdown-file-utf-16",
     ),

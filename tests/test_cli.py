@@ -353,13 +353,13 @@ def test_output_is_a_partial_file_until_the_run_ends(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seen: list[list[str]] = []
-    real = job_module.chunk_document
+    real = job_module.iter_document_chunks
 
     def watching(*args: Any, **kwargs: Any) -> Any:
         seen.append(sorted(path.name for path in tmp_path.glob("c*")))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(job_module, "chunk_document", watching)
+    monkeypatch.setattr(job_module, "iter_document_chunks", watching)
     code, _, _ = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
     assert code == ExitCode.OK
     assert len(seen) == 2
@@ -385,7 +385,7 @@ def test_an_interrupted_run_leaves_nothing(
     def interrupt(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(job_module, "chunk_document", interrupt)
+    monkeypatch.setattr(job_module, "iter_document_chunks", interrupt)
     code, _, err = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
     assert code == ExitCode.INTERRUPTED
     assert "interrupted" in err

@@ -26,6 +26,7 @@ from langchain_asesoria.files import (
     read_pages,
     read_text,
 )
+from langchain_asesoria.reading import read_document
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 pypdf = pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
@@ -228,8 +229,10 @@ def test_a_missing_file_is_a_document_error(tmp_path: Path) -> None:
 
 
 def test_markdown_front_matter_is_never_chunked() -> None:
-    (page,) = read_pages(EXAMPLE_MD)
+    (page,) = read_document(EXAMPLE_MD).pages
+    (extracted,) = read_pages(EXAMPLE_MD)
     original = EXAMPLE_MD.read_text(encoding="utf-8")
+    assert extracted.text == original  # as extracted: reading blanks it, not read_pages
     assert len(page.text) == len(original)
     heading = original.index("# Ley 19/1991")
     assert page.text[heading:] == original[heading:]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from langchain_asesoria.front_matter import blank_front_matter, front_matter_end
+from langchain_asesoria.structure.front_matter import blank_front_matter, front_matter_end
 
 FALSE_FRONT_MATTER = "---\n# Capítulo 1\n\nTexto que no es YAML.\n\n---\n\nMás texto.\n"
 

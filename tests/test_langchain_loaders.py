@@ -28,7 +28,7 @@ from langchain_asesoria.langchain.page_structure import (
     SECTION_CONTINUED,
     SECTION_STARTS,
     STRUCTURE_KEYS,
-    source_sections,
+    source_starts,
 )
 from langchain_asesoria.pdf import fold
 from langchain_asesoria.reading import read_document
@@ -102,10 +102,13 @@ def test_pdf_pages_carry_where_titles_end(pdf_pages: list[Document]) -> None:
     for page in pdf_pages:
         for start in page.metadata[SECTION_STARTS]:
             assert start["offset"] < start["title_end"] <= len(page.page_content)
-    pages = read_document(PDF).pages
-    spans = source_sections(pages, [page.metadata for page in pdf_pages], "\n\n", "aeat")
-    assert spans == read_document(PDF).sections("\n\n")
-    assert all(span.title_end is not None for span in spans or [])
+    document = read_document(PDF)
+    starts = source_starts(document.pages, [page.metadata for page in pdf_pages], "aeat")
+    assert starts is not None
+    assert tuple(starts) == document.starts
+    spans = document.sections()
+    assert spans
+    assert all(span.title_end is not None for span in spans)
 
 
 def test_pdf_loader_reads_pages_as_extracted_when_both_parts_are_off() -> None:

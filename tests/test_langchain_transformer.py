@@ -26,6 +26,7 @@ from langchain_asesoria.langchain import (
     AsesoriaDocumentTransformer,
     original_text,
 )
+from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -352,24 +353,26 @@ MARKDOWN = "# Ley\n\nPreámbulo de la ley.\n\n## Artículo 1\n\nNaturaleza del i
 
 
 @pytest.mark.parametrize(
-    ("source", "detect", "sections"),
+    ("source", "reading", "sections"),
     [
-        ("guia.md", True, [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
-        ("GUIA.MARKDOWN", True, [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
-        ("guia.md", False, [(None, None)]),
-        ("guia.pdf", True, [(None, None)]),
-        ("guia.txt", True, [(None, None)]),
+        ("guia.md", ReadOptions(), [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
+        ("GUIA.MARKDOWN", ReadOptions(), [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
+        ("guia.md", ReadOptions(markdown_headings=False), [(None, None)]),
+        ("guia.pdf", ReadOptions(), [(None, None)]),
+        ("guia.txt", ReadOptions(), [(None, None)]),
     ],
 )
-def test_headings_are_detected_in_markdown_sources_only(
-    source: str, detect: bool, sections: list[tuple[str | None, str | None]]
+def test_headings_are_followed_in_markdown_sources_only(
+    source: str, reading: ReadOptions, sections: list[tuple[str | None, str | None]]
 ) -> None:
-    documents = transformer(60, 0, detect_markdown_headings=detect).transform_documents(
-        [Document(page_content=MARKDOWN, metadata={"source": source})]
-    )
-    assert [
-        (d.metadata.get(SECTION_LABEL), d.metadata.get(SECTION_PATH)) for d in documents
-    ] == sections
+    """As on the command line: on by default, for Markdown sources, whatever the config."""
+    for detect in (False, True):
+        documents = transformer(
+            60, 0, detect_markdown_headings=detect, reading=reading
+        ).transform_documents([Document(page_content=MARKDOWN, metadata={"source": source})])
+        assert [
+            (d.metadata.get(SECTION_LABEL), d.metadata.get(SECTION_PATH)) for d in documents
+        ] == sections
 
 
 def test_markdown_suffixes_are_configurable() -> None:

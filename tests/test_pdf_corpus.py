@@ -21,8 +21,8 @@ from langchain_asesoria import (
     chunk_document,
     join_pages,
 )
-from langchain_asesoria.files import open_pdf
 from langchain_asesoria.pdf import fold, outline_entries
+from langchain_asesoria.pdf.open import open_pdf
 from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
 
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")

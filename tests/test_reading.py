@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from langchain_asesoria import LoadedPage, NoTextLayerError, join_pages
-from langchain_asesoria.files import iter_pages, open_pdf, read_pages
+from langchain_asesoria.engine import detect_markdown_sections
+from langchain_asesoria.files import iter_pages, read_pages
+from langchain_asesoria.pdf.open import open_pdf
 from langchain_asesoria.reading import ReadOptions, read_document, read_pdf
 
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
@@ -96,14 +98,22 @@ def test_each_part_can_be_switched_off(
 
 
 @pytest.mark.parametrize("name", ["BOE-A-1991-14392.md", "SOURCES.md"])
-def test_markdown_and_text_are_read_as_before(name: str) -> None:
+def test_markdown_is_read_with_its_headings_and_without_its_front_matter(name: str) -> None:
     path = ROOT / "examples" / "data" / name
     document = read_document(path)
-    assert document.pages == tuple(iter_pages(path))
+    (extracted,) = iter_pages(path)
+    (page,) = document.pages
+    assert len(page.text) == len(extracted.text)
+    assert page.text[document.front_matter :] == extracted.text[document.front_matter :]
+    assert not page.text[: document.front_matter].strip()
     assert document.kind == "markdown"
     assert document.outline is None
-    assert document.sections() is None
+    assert document.structure == "markdown headings"
+    assert document.sections() == detect_markdown_sections(page.text)
     assert document.furniture.lines == ()
+    off = read_document(path, ReadOptions(markdown_headings=False, front_matter=False))
+    assert off.pages == (extracted,)
+    assert off.sections() is None
 
 
 def test_a_pdf_without_text_is_an_error_to_read_but_not_to_load(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from strategies import PROFILE, MarkdownDocument, examples, markdown_documents
 
 from langchain_asesoria.engine import is_safe_cut
-from langchain_asesoria.engine._markdown import _headings
+from langchain_asesoria.structure.markdown import _headings
 
 markdown_it = pytest.importorskip("markdown_it", reason="pip install markdown-it-py (dev extra)")
 

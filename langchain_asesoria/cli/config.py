@@ -18,7 +18,6 @@ from langchain_asesoria.errors import (
     ModelLimitError,
     UsageError,
 )
-from langchain_asesoria.files import FileKind
 from langchain_asesoria.models import SIZE_CANDIDATES, ChunkingConfig
 from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.settings import Settings, get_settings
@@ -29,7 +28,6 @@ __all__ = [
     "SizeChoice",
     "check_model_limit",
     "choose_size",
-    "config_for_kind",
     "load_run_tokenization",
     "load_settings",
     "read_options",
@@ -125,15 +123,11 @@ def check_model_limit(size: SizeChoice, tokenization: HuggingFaceTokenization) -
     return config
 
 
-def config_for_kind(
-    config: ChunkingConfig, kind: FileKind, markdown_headings: bool
-) -> ChunkingConfig:
-    """``config`` with Markdown heading detection for Markdown files when wanted."""
-    return replace(config, detect_markdown_headings=markdown_headings and kind == "markdown")
-
-
 def read_options(args: argparse.Namespace) -> ReadOptions:
-    """How to read PDFs: ``--no-pdf-outline`` and ``--keep-page-furniture``."""
+    """How to read documents: ``--no-pdf-outline``, ``--keep-page-furniture`` and
+    ``--no-markdown-headings`` (the defaults of ``ReadOptions`` otherwise)."""
     return ReadOptions(
-        outline_sections=args.pdf_outline, remove_page_furniture=args.remove_page_furniture
+        outline_sections=args.pdf_outline,
+        remove_page_furniture=args.remove_page_furniture,
+        markdown_headings=args.markdown_headings,
     )

@@ -20,7 +20,7 @@ from pathlib import Path
 from langchain_asesoria.errors import (
     UsageError,
 )
-from langchain_asesoria.files import FILE_KINDS
+from langchain_asesoria.reading import FILE_KINDS
 
 __all__ = ["expand_inputs"]
 

@@ -9,7 +9,6 @@ from pathlib import Path
 from langchain_asesoria.cli.config import (
     check_model_limit,
     choose_size,
-    config_for_kind,
     load_run_tokenization,
     load_settings,
     read_options,
@@ -20,11 +19,10 @@ from langchain_asesoria.cli.errors import (
 from langchain_asesoria.cli.fields import resolver_from_args
 from langchain_asesoria.cli.inspect_html import InspectDocument, counted, render_inspect_html
 from langchain_asesoria.cli.output import write_text_atomically
-from langchain_asesoria.engine import chunk_document, detect_markdown_sections, join_pages
 from langchain_asesoria.errors import (
     UsageError,
 )
-from langchain_asesoria.reading import read_document
+from langchain_asesoria.reading import read_document, split_document
 
 __all__ = ["default_output", "run_inspect"]
 
@@ -50,19 +48,12 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
     read = read_document(path, read_options(args))
-    config = config_for_kind(config, read.kind, args.markdown_headings)
-    pages = read.pages
-    outline = read.sections(config.page_separator)
-    chunks = chunk_document(
-        pages, metadata, config=config, tokenization=tokenization, sections=outline
-    )
-    joined = join_pages(pages, config.page_separator, metadata.doc_id)
-    sections = detect_markdown_sections(joined.text) if config.detect_markdown_headings else []
+    chunked = split_document(read, metadata, config=config, tokenization=tokenization)
     document = InspectDocument(
         title=path.name,
-        joined=joined,
-        chunks=chunks,
-        sections=outline if outline is not None else sections,
+        joined=chunked.joined,
+        chunks=list(chunked.chunks),
+        sections=list(chunked.sections),
         model=tokenization.name,
         max_tokens=config.max_tokens,
         overlap_target=config.overlap_tokens,
@@ -72,7 +63,8 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     output = Path(args.output) if args.output else default_output(path)
     write_text_atomically(output, render_inspect_html(document))
     print(
-        f"wrote {output}: {counted(len(chunks), 'chunk')} over {counted(len(pages), 'page')}; "
+        f"wrote {output}: {counted(len(chunked.chunks), 'chunk')} over "
+        f"{counted(len(read.pages), 'page')}; "
         "open it in a browser.",
         file=sys.stderr,
     )

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from langchain_asesoria.cli.config import config_for_kind
 from langchain_asesoria.cli.errors import (
     failure_label,
 )
@@ -18,7 +17,6 @@ from langchain_asesoria.cli.fields import FieldResolver
 from langchain_asesoria.cli.output import JsonlSpool
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
-from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.errors import (
     AsesoriaError,
     FieldsError,
@@ -26,7 +24,12 @@ from langchain_asesoria.errors import (
 )
 from langchain_asesoria.files import page_count
 from langchain_asesoria.models import Chunk, ChunkingConfig
-from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
+from langchain_asesoria.reading import (
+    DocumentPages,
+    ReadOptions,
+    iter_document_chunks,
+    read_document,
+)
 from langchain_asesoria.records import chunk_record
 from langchain_asesoria.tokenization import Tokenization
 
@@ -39,17 +42,16 @@ class SplitJob:
 
     Attributes:
         paths: The documents, in order.
-        config: The chunking config (Markdown headings set per file by ``config_for_kind``).
-        markdown_headings: Detect ATX headings in Markdown files.
+        config: The chunking config.
         tokenization: The model's tokenization.
         fields: Document fields per file.
         strict: Stop at the first failed file.
-        reading: How PDFs are read (outline sections, furniture removal).
+        reading: How documents are read (Markdown headings, PDF outline sections,
+            furniture removal).
     """
 
     paths: tuple[Path, ...]
     config: ChunkingConfig
-    markdown_headings: bool
     tokenization: Tokenization
     fields: FieldResolver
     strict: bool = False
@@ -90,15 +92,10 @@ def split_file(
             source=str(path),
         )
     document = read_document(path, job.reading, on_page=lambda _: progress.page_read())
-    config = config_for_kind(job.config, document.kind, job.markdown_headings)
-    chunks = chunk_document(
-        document.pages,
-        metadata,
-        config=config,
-        tokenization=job.tokenization,
-        sections=document.sections(config.page_separator),
+    chunks = iter_document_chunks(
+        document, metadata, config=job.config, tokenization=job.tokenization
     )
-    return document, chunks
+    return document, list(chunks)
 
 
 def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[FileReport]:

@@ -46,7 +46,6 @@ def _split(args: argparse.Namespace) -> ExitCode:
     job = SplitJob(
         tuple(paths),
         config,
-        args.markdown_headings,
         tokenization,
         fields,
         args.strict,

@@ -15,7 +15,6 @@ from langchain_asesoria.engine._context import section_context
 from langchain_asesoria.engine._cuts import is_safe_cut
 from langchain_asesoria.engine._document import check_budget, chunk_document, iter_chunks
 from langchain_asesoria.engine._estimate import TokenIndex, offsets_typecode
-from langchain_asesoria.engine._markdown import detect_markdown_sections
 from langchain_asesoria.engine._pages import JoinedText, join_pages
 from langchain_asesoria.engine._protocols import (
     Estimator,
@@ -23,6 +22,7 @@ from langchain_asesoria.engine._protocols import (
     TokenCounter,
     Tokenization,
 )
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 
 __all__ = [
     "Estimator",

@@ -16,7 +16,6 @@ from itertools import groupby
 
 from langchain_asesoria.engine._context import contexts as section_contexts
 from langchain_asesoria.engine._context import opening_contexts
-from langchain_asesoria.engine._markdown import detect_markdown_sections
 from langchain_asesoria.engine._pack import measure, pack_section
 from langchain_asesoria.engine._pages import JoinedText, join_pages
 from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
@@ -32,6 +31,7 @@ from langchain_asesoria.models import (
     LoadedPage,
     SectionSpan,
 )
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 
 __all__ = ["check_budget", "chunk_document", "iter_chunks"]
 

@@ -22,13 +22,14 @@ from __future__ import annotations
 import importlib
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from langchain_asesoria.engine import Tokenization, chunk_document
+from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import ConfigurationError, MissingDependencyError
 from langchain_asesoria.evaluation.corpus import PAGE_SEPARATOR, CorpusDocument
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata
+from langchain_asesoria.reading import split_document
 
 __all__ = [
     "PEER_CHUNKERS",
@@ -106,13 +107,12 @@ class AsesoriaChunker:
         self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
     ) -> list[IndexedChunk]:
         _check_separator(config)
-        chunks = chunk_document(
-            document.pages,
+        chunks = split_document(
+            document.read,
             ChunkMetadata(doc_id=document.doc_id),
-            config=replace(config, detect_markdown_headings=document.markdown),
+            config=config,
             tokenization=tokenization,
-            sections=document.sections,
-        )
+        ).chunks
         bare = list(tokenization.count_many(tokenization.prepare(chunk.text) for chunk in chunks))
         return [
             IndexedChunk(

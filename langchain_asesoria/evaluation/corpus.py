@@ -12,21 +12,28 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
 from langchain_asesoria.engine import join_pages
 from langchain_asesoria.errors import ConfigurationError, UsageError
 from langchain_asesoria.evaluation.questions import Question, RelevantPassage
-from langchain_asesoria.files import FILE_KINDS
 from langchain_asesoria.models import LoadedPage, SectionSpan
 from langchain_asesoria.pdf.furniture import Furniture
-from langchain_asesoria.reading import ReadOptions, read_document
+from langchain_asesoria.reading import (
+    FILE_KINDS,
+    DocumentKind,
+    DocumentPages,
+    ReadOptions,
+    read_document,
+    read_loaded_pages,
+)
 
 __all__ = [
     "PAGE_SEPARATOR",
     "CorpusDocument",
+    "corpus_document",
     "document_from_pages",
     "find_documents",
     "load_corpus",
@@ -49,21 +56,34 @@ class CorpusDocument:
         doc_id: The file name without its extension (what question files refer to).
         pages: The pages as they are chunked (a PDF's furniture removed, when asked).
         text: The joined text: the coordinate system of every chunk offset.
-        markdown: Whether chunking follows ATX headings (``detect_markdown_headings``).
+        read: The document as the reading stage gave it (kind, sections, removals):
+            what the chunkers chunk.
         source: Where the document was read from.
         page_starts: Where each page starts in ``text``, ascending.
-        sections: A PDF's outline sections in ``text``; ``None`` when not read.
-        furniture: The running headers and footers removed from the extracted pages.
     """
 
     doc_id: str
     pages: tuple[LoadedPage, ...]
     text: str
-    markdown: bool
+    read: DocumentPages
     source: str
     page_starts: tuple[int, ...] = (0,)
-    sections: tuple[SectionSpan, ...] | None = None
-    furniture: Furniture = field(default_factory=Furniture)
+
+    @property
+    def markdown(self) -> bool:
+        """Whether the document was read as Markdown."""
+        return self.read.kind == "markdown"
+
+    @property
+    def sections(self) -> tuple[SectionSpan, ...] | None:
+        """The document's sections in ``text``; ``None`` when no structure applied."""
+        spans = self.read.sections(PAGE_SEPARATOR)
+        return None if spans is None else tuple(spans)
+
+    @property
+    def furniture(self) -> Furniture:
+        """The running headers and footers removed from the extracted pages."""
+        return self.read.furniture
 
     def page_at(self, position: int) -> int:
         """The number of the page holding ``text[position]``.
@@ -108,25 +128,25 @@ def document_from_pages(
     *,
     markdown: bool = False,
     source: str = "",
-    sections: Sequence[SectionSpan] | None = None,
-    furniture: Furniture | None = None,
 ) -> CorpusDocument:
-    """A corpus document from pages already in memory (tests, other loaders).
+    """A corpus document from pages already in memory (tests, other loaders), read as a
+    Markdown or a text file would be (``reading.read_loaded_pages``).
 
     Raises:
         InvalidPagesError: pages that are not one document's, in order.
     """
-    joined = join_pages(pages, PAGE_SEPARATOR, doc_id)
-    return CorpusDocument(
-        doc_id,
-        tuple(pages),
-        joined.text,
-        markdown,
-        source or doc_id,
-        joined.page_starts,
-        None if sections is None else tuple(sections),
-        furniture or Furniture(),
-    )
+    kind: DocumentKind = "markdown" if markdown else "text"
+    return corpus_document(doc_id, read_loaded_pages(pages, kind), source or doc_id)
+
+
+def corpus_document(doc_id: str, read: DocumentPages, source: str) -> CorpusDocument:
+    """The corpus document of a document as read, its pages joined by ``PAGE_SEPARATOR``.
+
+    Raises:
+        InvalidPagesError: pages that are not one document's, in order.
+    """
+    joined = join_pages(read.pages, PAGE_SEPARATOR, doc_id)
+    return CorpusDocument(doc_id, read.pages, joined.text, read, source, joined.page_starts)
 
 
 def find_documents(paths: Iterable[str | Path]) -> list[Path]:
@@ -174,17 +194,7 @@ def load_corpus(
                 "without extension): rename one of them."
             )
         seen[doc_id] = str(path)
-        read = read_document(path, reading)
-        documents.append(
-            document_from_pages(
-                doc_id,
-                read.pages,
-                markdown=read.kind == "markdown",
-                source=str(path),
-                sections=read.sections(PAGE_SEPARATOR),
-                furniture=read.furniture,
-            )
-        )
+        documents.append(corpus_document(doc_id, read_document(path, reading), str(path)))
     if not documents:
         raise ConfigurationError("the corpus is empty: pass at least one .pdf, .md or .txt file.")
     return tuple(documents)

@@ -17,9 +17,9 @@ from typing import Any, Literal
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
-from langchain_asesoria.files import open_pdf, page_text, read_text
 from langchain_asesoria.langchain.page_structure import page_structure
-from langchain_asesoria.reading import ReadOptions, read_pdf
+from langchain_asesoria.pdf.open import open_pdf, page_text
+from langchain_asesoria.reading import ReadOptions, read_pdf, read_text
 
 __all__ = ["PdfPageLoader", "TextFileLoader"]
 

@@ -13,10 +13,10 @@ depend on how pages are joined later:
 - ``OUTLINE``: the document's outline report, on every page: ``{"entries": int,
   "unlocated": [{"title": str, "page": int | None}, ...], "problem": str | None}``.
 
-``AsesoriaDocumentTransformer`` joins a source's pages and turns the starts into
-``SectionSpan``s of the joined text; ``AsesoriaTextSplitter`` does the same within each
-page. Neither copies these keys into chunks (their values are lists and dicts, which
-vector stores refuse). A step that changes ``page_content`` between the loader and the
+``AsesoriaDocumentTransformer`` and ``AsesoriaTextSplitter`` (within each page) hand
+the starts to the reading stage (``reading.read_loaded_pages``), which gives the
+document its sections. Neither copies these keys into chunks (their values are lists and
+dicts, which vector stores refuse). A step that changes ``page_content`` between the loader and the
 chunker must drop ``SECTION_STARTS``: offsets outside the text are an error.
 """
 
@@ -28,9 +28,9 @@ from itertools import pairwise
 from typing import Any, Final
 
 from langchain_asesoria.errors import InvalidSectionsError
-from langchain_asesoria.models import LoadedPage, SectionSpan
-from langchain_asesoria.pdf.titles import SectionStart, section_spans
+from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.reading import DocumentPages
+from langchain_asesoria.structure.anchors import SectionStart
 
 __all__ = [
     "OUTLINE",
@@ -38,9 +38,9 @@ __all__ = [
     "SECTION_CONTINUED",
     "SECTION_STARTS",
     "STRUCTURE_KEYS",
-    "page_sections",
+    "page_starts",
     "page_structure",
-    "source_sections",
+    "source_starts",
 ]
 
 SECTION_STARTS: Final = "section_starts"
@@ -135,16 +135,13 @@ def _starts(metadata: Mapping[str, Any], page: LoadedPage, where: str) -> list[S
     return starts
 
 
-def source_sections(
-    pages: Sequence[LoadedPage],
-    page_metadata: Sequence[Mapping[str, Any]],
-    separator: str,
-    name: str,
-) -> list[SectionSpan] | None:
-    """The sections of a source's pages joined by ``separator``, from their metadata.
+def source_starts(
+    pages: Sequence[LoadedPage], page_metadata: Sequence[Mapping[str, Any]], name: str
+) -> list[SectionStart] | None:
+    """Where a source's sections start, from its pages' metadata, checked.
 
-    Returns ``None`` when no page carries ``SECTION_STARTS`` (the chunker then follows
-    its own configuration).
+    Returns ``None`` when no page carries ``SECTION_STARTS`` (the reading stage then
+    follows the source's kind).
 
     Raises:
         InvalidSectionsError: an offset outside its page's text, or offsets not
@@ -152,21 +149,20 @@ def source_sections(
     """
     if not any(SECTION_STARTS in metadata for metadata in page_metadata):
         return None
-    starts = [
+    return [
         start
         for page, metadata in zip(pages, page_metadata, strict=True)
-        for start in _starts(metadata, page, f"source {name!r}, page {page.page}")
+        for start in _starts(metadata, page, f"{name}, page {page.page}")
     ]
-    return section_spans(pages, starts, separator)
 
 
-def page_sections(metadata: Mapping[str, Any], text: str, name: str) -> list[SectionSpan] | None:
-    """The sections of one page's text: the continued one, then those starting on it.
+def page_starts(metadata: Mapping[str, Any], text: str, name: str) -> list[SectionStart] | None:
+    """Where the sections of one page's text start: the continued one, then those on it.
 
     Returns ``None`` when the page carries no ``SECTION_STARTS``.
 
     Raises:
-        InvalidSectionsError: as ``source_sections``.
+        InvalidSectionsError: as ``source_starts``.
     """
     if SECTION_STARTS not in metadata:
         return None
@@ -176,4 +172,4 @@ def page_sections(metadata: Mapping[str, Any], text: str, name: str) -> list[Sec
     if isinstance(continued, Mapping) and (not starts or starts[0].offset > 0):
         label, path = str(continued.get("label") or ""), tuple(continued.get("path") or ())
         starts.insert(0, SectionStart(1, 0, label, path))
-    return section_spans([page], starts)
+    return starts

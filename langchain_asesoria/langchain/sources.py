@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final, TypeVar
 
@@ -30,7 +30,6 @@ from langchain_asesoria.errors import (
     InvalidPagesError,
     PrivacyError,
 )
-from langchain_asesoria.front_matter import blank_front_matter
 from langchain_asesoria.models import ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
     DOC_ID,
@@ -177,15 +176,6 @@ class SourcePages:
     pages: tuple[LoadedPage, ...]
     page_metadata: tuple[Mapping[str, Any], ...]
     metadata: ChunkMetadata
-
-    def without_front_matter(self) -> SourcePages:
-        """The same source with its first page's YAML front matter blanked (Markdown).
-
-        Positions do not move (``front_matter.blank_front_matter``).
-        """
-        first, *rest = self.pages
-        blanked = replace(first, text=blank_front_matter(first.text))
-        return replace(self, pages=(blanked, *rest))
 
 
 @dataclass(frozen=True, slots=True)

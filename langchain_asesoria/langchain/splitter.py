@@ -29,7 +29,6 @@ from langchain_text_splitters import TextSplitter
 from tokenizers import Tokenizer
 from typing_extensions import Self
 
-from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.langchain.documents import (
     CONFIG_FIELDS,
@@ -39,9 +38,16 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
 )
-from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_sections
+from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
 from langchain_asesoria.langchain.sources import with_source
-from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
+from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
+from langchain_asesoria.reading import (
+    ReadOptions,
+    SectionStart,
+    iter_document_chunks,
+    kind_for_text,
+    read_loaded_pages,
+)
 from langchain_asesoria.records import (
     CHUNK_INDEX,
     END_INDEX,
@@ -172,6 +178,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             do) or ``"embedding_text"`` (what the embedder must consume).
         on_error: ``"raise"`` (default) or ``"skip"`` a text that cannot be chunked
             (``OnError``: it gives no chunks and a warning is logged).
+        reading: How texts are read (``ReadOptions``; by default a Markdown text, by its
+            ``source`` or ``detect_markdown_headings=True``, has its front matter
+            blanked and its headings followed, as on the command line).
         **options: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...)
             when no ``config`` is given.
 
@@ -193,6 +202,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         strip_whitespace: bool = True,
         page_content: PageContent = "text",
         on_error: OnError = "raise",
+        reading: ReadOptions | None = None,
         **options: Any,
     ) -> None:
         if strip_whitespace is not True:
@@ -204,6 +214,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = _config(config, sizes, options)
         self._bind(tokenization, chosen, page_content, on_error)
+        self._reading = reading or ReadOptions()
         super().__init__(
             chunk_size=chosen.max_tokens,
             chunk_overlap=chosen.overlap_tokens,
@@ -294,27 +305,39 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         return [chunk.embedding_text for chunk in self.split_chunks(text)]
 
     def split_chunks(
-        self, text: str, name: str = "text", sections: Sequence[SectionSpan] | None = None
+        self,
+        text: str,
+        name: str = "text",
+        starts: Sequence[SectionStart] | None = None,
+        *,
+        source: str | None = None,
     ) -> list[Chunk]:
         """The engine's chunks of one text, offsets relative to ``text``.
 
-        ``sections`` (spans of ``text``) replace Markdown heading detection when given.
-        With ``on_error="skip"``, a text that cannot be chunked gives ``[]`` and a
-        logged warning naming ``name``.
+        The text is read as its kind (``reading.kind_for_text`` of ``source``: Markdown
+        by a ``.md`` name, or when the config asks for Markdown headings) is read
+        everywhere: a Markdown text's front matter blanked and its headings followed.
+        ``starts`` (sections a loader located in ``text``) replace the kind's own
+        structure. With ``on_error="skip"``, a text that cannot be chunked gives ``[]``
+        and a logged warning naming ``name``.
 
         Raises:
-            AsesoriaError: any engine error, its message naming ``name``.
+            AsesoriaError: any engine error, naming ``name``.
         """
-        config = self._config
-        if sections is not None:
-            config = replace(config, detect_markdown_headings=False)
         try:
-            return chunk_document(
+            document = read_loaded_pages(
                 [LoadedPage(text, 1)],
-                ChunkMetadata(doc_id=name),
-                config=config,
-                tokenization=self._tokenization,
-                sections=sections,
+                kind_for_text(source, self._config),
+                self._reading,
+                starts=starts,
+            )
+            return list(
+                iter_document_chunks(
+                    document,
+                    ChunkMetadata(doc_id=name),
+                    config=self._config,
+                    tokenization=self._tokenization,
+                )
             )
         except AsesoriaError as error:
             self._skipped(name, with_source(error, name))
@@ -342,12 +365,15 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             base = metadatas[index] if metadatas else {}
             name = _name_of(base, index)
             try:
-                sections = page_sections(base, text, name)
+                starts = page_starts(base, text, name)
             except AsesoriaError as error:
                 self._skipped(name, with_source(error, name))
                 continue
             base = {key: value for key, value in base.items() if key not in STRUCTURE_KEYS}
-            chunks = self.split_chunks(text, name, sections)
+            source = base.get("source")
+            chunks = self.split_chunks(
+                text, name, starts, source=None if source is None else str(source)
+            )
             documents += (self._document(chunk, base) for chunk in chunks)
         return documents
 

@@ -6,7 +6,7 @@ produced document ``d`` of a chunk ``c``:
 
 - ``d.metadata["page"]``/``["page_end"]`` are the real 1-based pages of ``c``'s body;
 - ``c``'s section comes from the pages' ``section_starts`` (``PdfPageLoader``: the
-  PDF's outline), else from Markdown headings in a Markdown source when asked;
+  PDF's outline), else from the source's kind (Markdown headings in a Markdown source);
 - ``d.metadata`` holds offsets in the source's joined text (``start_index``,
   ``end_index``), ``token_count <= max_tokens``, the achieved ``overlap_tokens``, the
   global ``chunk_index``, the section label and path, the document fields, and the
@@ -23,23 +23,22 @@ LangChain ``Runnable`` is (the run's input is the documents, its output the chun
 documents, one ``on_chain_stream`` event per source), so the trace holds them;
 ``lazy_transform_documents`` holds one source at a time.
 
-A Markdown source (its name ends with ``markdown_suffixes``) has its YAML front matter
-blanked, never chunked (``langchain_asesoria.front_matter``: the rule of
-``asesoria-split``).
+Each source is read as ``asesoria-split`` reads the file (``reading``, with the same
+``ReadOptions``): a Markdown source (its name ends with ``markdown_suffixes``) has its
+YAML front matter blanked and its ATX headings followed, by default.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Final, TypeAlias, Union
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias, Union
 
 from langchain_core.documents import BaseDocumentTransformer, Document
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import run_in_executor
 from typing_extensions import Self
 
-from langchain_asesoria.engine import iter_chunks
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.langchain.documents import (
     PAGE_LABEL,
@@ -51,7 +50,7 @@ from langchain_asesoria.langchain.documents import (
     config_options,
     scalar_metadata,
 )
-from langchain_asesoria.langchain.page_structure import source_sections
+from langchain_asesoria.langchain.page_structure import source_starts
 from langchain_asesoria.langchain.sources import (
     Source,
     SourceGrouper,
@@ -61,6 +60,14 @@ from langchain_asesoria.langchain.sources import (
     with_source,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig, SourceScope
+from langchain_asesoria.reading import (
+    DEFAULT_MARKDOWN_SUFFIXES,
+    DocumentKind,
+    ReadOptions,
+    iter_document_chunks,
+    kind_for_text,
+    read_loaded_pages,
+)
 from langchain_asesoria.records import CHUNK_ID, chunk_metadata_record
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import Tokenization, load_tokenization
@@ -69,10 +76,6 @@ __all__ = ["DEFAULT_MARKDOWN_SUFFIXES", "AsesoriaDocumentTransformer", "Document
 
 #: What the transformer accepts: one document, or any iterable of documents.
 DocumentsInput: TypeAlias = Union[Document, Iterable[Document]]  # noqa: UP007 - runtime type
-
-#: Sources whose name ends with one of these are Markdown: heading detection applies
-#: to them when the config asks for it, and never to anything else (PDF text).
-DEFAULT_MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
 
 
 @dataclass(slots=True)
@@ -112,9 +115,10 @@ class AsesoriaDocumentTransformer(
 
     Args:
         tokenization: The embedding model's tokenizer (``load_tokenization()``).
-        config: Budget, overlap target and structure. With
-            ``detect_markdown_headings=True`` headings are detected in Markdown sources
-            only (names ending with ``markdown_suffixes``), never in PDF text.
+        config: Budget, overlap target and section context.
+        reading: How sources are read (``ReadOptions``: by default a Markdown source's
+            front matter is blanked and its headings followed, as on the command line;
+            ``ReadOptions(markdown_headings=False)`` switches headings off).
         page_content: ``"embedding_text"`` (default: ``add_documents`` then embeds
             exactly the model input; the original is in ``metadata["text"]``) or
             ``"text"`` (the original; the model input is in
@@ -147,6 +151,7 @@ class AsesoriaDocumentTransformer(
         config: ChunkingConfig,
         *,
         page_content: PageContent = "embedding_text",
+        reading: ReadOptions | None = None,
         source_key: str = "source",
         page_key: str = "page",
         page_base: int = 0,
@@ -170,7 +175,7 @@ class AsesoriaDocumentTransformer(
             "session_id": session_id,
             "vigencia": vigencia,
         }
-        self._plain_config = replace(config, detect_markdown_headings=False)
+        self._reading = reading or ReadOptions()
         self._reader = SourceReader(
             source_key=source_key,
             page_key=page_key,
@@ -199,8 +204,11 @@ class AsesoriaDocumentTransformer(
     # -- one source -----------------------------------------------------------------
 
     def is_markdown(self, source: Source) -> bool:
-        """Whether heading detection may apply to ``source`` (by its name's ending)."""
-        return source.key is not None and source.key.lower().endswith(self._markdown_suffixes)
+        """Whether ``source`` is read as Markdown (``reading.kind_for_text``)."""
+        return self._kind(source) == "markdown"
+
+    def _kind(self, source: Source) -> DocumentKind:
+        return kind_for_text(source.key, self._config, self._markdown_suffixes)
 
     def _chunk_source(self, source: Source, doc_ids: _DocIds) -> list[Document]:
         """The chunk documents of one source, in ``chunk_index`` order.
@@ -225,20 +233,14 @@ class AsesoriaDocumentTransformer(
     def _built_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
         pages = self._reader.read(source)
         doc_ids.claim(pages)
-        if self.is_markdown(source):
-            pages = pages.without_front_matter()
         positions = {page.page: index for index, page in enumerate(pages.pages)}
         try:
-            sections = source_sections(
-                pages.pages, pages.page_metadata, self._config.page_separator, pages.name
+            starts = source_starts(pages.pages, pages.page_metadata, pages.name)
+            document = read_loaded_pages(
+                pages.pages, self._kind(source), self._reading, starts=starts
             )
-            markdown = sections is None and self.is_markdown(source)
-            for chunk in iter_chunks(
-                pages.pages,
-                pages.metadata,
-                config=self._config if markdown else self._plain_config,
-                tokenization=self._tokenization,
-                sections=sections,
+            for chunk in iter_document_chunks(
+                document, pages.metadata, config=self._config, tokenization=self._tokenization
             ):
                 yield self._document(chunk, pages, positions, source.key)
         except AsesoriaError as error:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from langchain_asesoria.files import page_text
 from langchain_asesoria.models import LoadedPage
+from langchain_asesoria.pdf.open import page_text
 
 if TYPE_CHECKING:
     from pypdf import PdfReader

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from langchain_asesoria.engine import join_pages
-from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import LoadedPage, SectionSpan
 from langchain_asesoria.pdf.outline import OutlineEntry
+from langchain_asesoria.structure.anchors import SectionStart, section_spans
 
 __all__ = [
     "LocatedOutline",
@@ -54,27 +54,6 @@ _LEAD: Final = re.compile(
 )
 _MAX_LEAD: Final = 12
 _JOIN: Final = "\n"
-
-
-@dataclass(frozen=True, slots=True)
-class SectionStart:
-    """Where a located section starts.
-
-    Attributes:
-        page: The number of the page where its title starts.
-        offset: The title's offset in that page's text.
-        label: The section's own title.
-        path: Titles from the outermost section down to this one.
-        title_end: ``(page number, offset in that page)`` where the titles that open
-            the section (its own, and the bare ones it carries) end, when known: no
-            chunk ends between them and what follows.
-    """
-
-    page: int
-    offset: int
-    label: str
-    path: tuple[str, ...]
-    title_end: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -288,47 +267,6 @@ def locate_titles(pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry]) 
         for position, title_end, label, path in _fold_bare(text.text, located)
     )
     return LocatedOutline(starts, tuple(unlocated), len(entries))
-
-
-def section_spans(
-    pages: Sequence[LoadedPage], starts: Sequence[SectionStart], separator: str = "\n\n"
-) -> list[SectionSpan]:
-    """The sections as spans of ``join_pages(pages, separator).text``.
-
-    Each section runs from its start to the next one's, the last to the end of the
-    text: ordered, non-overlapping, never empty.
-
-    Raises:
-        InvalidPagesError: pages that are not one document's, in order.
-        InvalidSectionsError: a start on a page that ``pages`` does not hold.
-    """
-    joined = join_pages(pages, separator)
-    index = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
-    missing = sorted({start.page for start in starts} - set(index))
-    if missing:
-        raise InvalidSectionsError(
-            f"sections start on page(s) {missing} that the {len(index)} pages given do not "
-            "hold: pass the pages the sections were located in."
-        )
-    if not starts:
-        return []
-    positions = [index[start.page] + start.offset for start in starts]
-    ends = [*positions[1:], len(joined.text)]
-    return [
-        SectionSpan(
-            position, end, start.label or None, start.path, _title_end(start, index, position, end)
-        )
-        for position, end, start in zip(positions, ends, starts, strict=True)
-        if position < end
-    ]
-
-
-def _title_end(start: SectionStart, index: dict[int, int], position: int, end: int) -> int | None:
-    """Where the section's titles end in the joined text, when known and inside it."""
-    if start.title_end is None or start.title_end[0] not in index:
-        return None
-    title_end = index[start.title_end[0]] + start.title_end[1]
-    return title_end if position <= title_end <= end else None
 
 
 def locate_sections(

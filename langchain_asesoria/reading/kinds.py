@@ -1,0 +1,97 @@
+"""The kinds of document, and how a document's kind is decided: in one place.
+
+A file's kind comes from its extension (``FILE_KINDS``); a text that arrives without a
+file (a LangChain ``Document``, a Ray row) from its source's name, when it has one, and
+otherwise from what the caller says it is. The kind chooses the reading steps
+(``reading.steps``): Markdown gets its front matter blanked and its headings followed,
+a PDF its running headers and footers removed and its outline followed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final, Literal
+
+from langchain_asesoria.errors import UnsupportedFileError
+from langchain_asesoria.models import ChunkingConfig
+
+__all__ = [
+    "DEFAULT_MARKDOWN_SUFFIXES",
+    "FILE_KINDS",
+    "DocumentKind",
+    "FileKind",
+    "file_kind",
+    "kind_for_text",
+    "kind_of_name",
+]
+
+DocumentKind = Literal["pdf", "markdown", "text"]
+
+#: The former name of ``DocumentKind``.
+FileKind = DocumentKind
+
+#: Extension (lower case) -> kind of document.
+FILE_KINDS: Final[dict[str, DocumentKind]] = {
+    ".pdf": "pdf",
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".txt": "text",
+}
+
+#: The kinds a source's name gives besides Markdown (its own suffixes).
+_NAMED_KINDS: Final[dict[str, DocumentKind]] = {".pdf": "pdf", ".txt": "text"}
+
+#: Source names ending with one of these are Markdown (case-insensitive).
+DEFAULT_MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
+
+
+def file_kind(path: Path) -> DocumentKind:
+    """The kind of document a path holds, by its extension.
+
+    Raises:
+        UnsupportedFileError: an extension missing from ``FILE_KINDS``.
+    """
+    kind = FILE_KINDS.get(path.suffix.lower())
+    if kind is None:
+        supported = ", ".join(sorted(FILE_KINDS))
+        raise UnsupportedFileError(
+            f"unsupported file type {path.suffix or '(no extension)'!r}; supported: {supported}.",
+            source=str(path),
+            expected=supported,
+        )
+    return kind
+
+
+def kind_of_name(
+    name: str | None,
+    *,
+    markdown_suffixes: Sequence[str] = DEFAULT_MARKDOWN_SUFFIXES,
+    default: DocumentKind = "text",
+) -> DocumentKind:
+    """The kind of a text named ``name`` (a LangChain ``source``), without reading a file.
+
+    A name ending with one of ``markdown_suffixes`` is Markdown, one ending with ``.pdf``
+    a PDF's pages and one ending with ``.txt`` plain text; any other name, or none, is
+    ``default``.
+    """
+    lowered = (name or "").lower()
+    if lowered.endswith(tuple(suffix.lower() for suffix in markdown_suffixes)):
+        return "markdown"
+    return _NAMED_KINDS.get(Path(lowered).suffix, default)
+
+
+def kind_for_text(
+    name: str | None,
+    config: ChunkingConfig,
+    markdown_suffixes: Sequence[str] = DEFAULT_MARKDOWN_SUFFIXES,
+) -> DocumentKind:
+    """The kind of a text that arrives without a file (a LangChain source, a Ray row).
+
+    Its name decides when it says (``kind_of_name``); a text without a name that says is
+    Markdown when ``config.detect_markdown_headings`` asks for Markdown headings (the
+    engine's own switch, which ``AsesoriaTextSplitter(..., detect_markdown_headings=True)``
+    passes), plain text otherwise.
+    """
+    default: DocumentKind = "markdown" if config.detect_markdown_headings else "text"
+    return kind_of_name(name, markdown_suffixes=markdown_suffixes, default=default)

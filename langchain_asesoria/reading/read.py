@@ -1,0 +1,124 @@
+"""Reading any input into a ``DocumentPages``: a file, a text, or a loader's pages.
+
+Each way in builds the document's pages and kind, then runs the kind's steps
+(``reading.steps``). For a PDF file it:
+
+1. extracts each page's text with pypdf, and the height of each line;
+2. removes the running headers and footers (``pdf.furniture``), *before* any offset
+   is computed, keeping every page and its number;
+3. reads the outline (``pdf.outline``) and locates each title in the cleaned text
+   (``pdf.titles``): the sections, and the entries that could not be located.
+
+A Markdown file has its YAML front matter blanked and its ATX headings followed; a text
+file is read as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from langchain_asesoria.models import LoadedPage
+from langchain_asesoria.pdf.extract import extract_page
+from langchain_asesoria.pdf.open import no_text_layer, open_pdf
+from langchain_asesoria.reading.document import DocumentPages
+from langchain_asesoria.reading.files import iter_pages
+from langchain_asesoria.reading.kinds import DocumentKind, file_kind
+from langchain_asesoria.reading.options import ReadOptions
+from langchain_asesoria.reading.steps import FileExtras, run_steps
+from langchain_asesoria.structure.anchors import SectionStart
+
+if TYPE_CHECKING:
+    from pypdf import PdfReader
+
+__all__ = ["read_document", "read_loaded_pages", "read_pdf", "read_text_document"]
+
+
+def read_pdf(
+    reader: PdfReader,
+    path: str | Path,
+    options: ReadOptions | None = None,
+    *,
+    on_page: Callable[[LoadedPage], None] | None = None,
+) -> DocumentPages:
+    """An open PDF's pages, furniture removed and outline sections located, as asked.
+
+    Unlike ``read_document``, a PDF without text is not an error here: its pages are
+    returned empty (LangChain loaders do the same).
+
+    Raises:
+        DamagedDocumentError: a page whose content cannot be extracted.
+    """
+    options = options or ReadOptions()
+    extracted = []
+    for index in range(len(reader.pages)):
+        page = extract_page(reader, index, path, options.extraction_mode)
+        extracted.append(page)
+        if on_page is not None:
+            on_page(page.page)
+    document = DocumentPages(tuple(item.page for item in extracted), "pdf")
+    heights = tuple(tuple(item.line_heights) for item in extracted)
+    return run_steps(document, options, FileExtras(reader, heights))
+
+
+def read_document(
+    path: str | Path,
+    options: ReadOptions | None = None,
+    *,
+    on_page: Callable[[LoadedPage], None] | None = None,
+) -> DocumentPages:
+    """Reads one file with its structure (see the module docstring).
+
+    Args:
+        path: A ``.pdf``, ``.md``/``.markdown`` or ``.txt`` file.
+        options: What to read and remove (default: everything on).
+        on_page: Called with each page as it is read (for progress).
+
+    Raises:
+        DocumentReadError: the file cannot be read (one of its subclasses).
+        MissingDependencyError: a PDF without the ``pdf`` extra installed.
+    """
+    path = Path(path)
+    options = options or ReadOptions()
+    kind = file_kind(path)
+    if kind == "pdf":
+        document = read_pdf(open_pdf(path, options.password), path, options, on_page=on_page)
+        if not any(page.text.strip() for page in document.pages):
+            raise no_text_layer(path, len(document.pages))
+        return document
+    pages = []
+    for page in iter_pages(path):
+        pages.append(page)
+        if on_page is not None:
+            on_page(page)
+    return run_steps(DocumentPages(tuple(pages), kind), options)
+
+
+def read_loaded_pages(
+    pages: Sequence[LoadedPage],
+    kind: DocumentKind,
+    options: ReadOptions | None = None,
+    *,
+    starts: Sequence[SectionStart] | None = None,
+) -> DocumentPages:
+    """A document from pages already in memory (a loader's, a Ray row's), read as ``kind``.
+
+    ``starts``: sections a loader already located (``PdfPageLoader``), anchored in the
+    pages; they win over the kind's structure sources. Steps that need the file (a
+    PDF's outline and line heights) do not run.
+    """
+    document = DocumentPages(
+        tuple(pages),
+        kind,
+        starts=None if starts is None else tuple(starts),
+        structure=None if not starts else "loader",
+    )
+    return run_steps(document, options or ReadOptions())
+
+
+def read_text_document(
+    text: str, kind: DocumentKind = "text", options: ReadOptions | None = None
+) -> DocumentPages:
+    """A text in memory as a one-page document of ``kind`` (``"markdown"`` or ``"text"``)."""
+    return read_loaded_pages([LoadedPage(text, 1)], kind, options)

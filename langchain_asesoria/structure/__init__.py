@@ -1,0 +1,10 @@
+"""Structure sources: where a document's sections start, and what is not content.
+
+Pure functions over text and pages, one concept per module, no I/O (the reading stage,
+``langchain_asesoria.reading``, chooses them by the document's kind):
+
+- ``anchors``: ``SectionStart`` (a section's start as page and offset) and the spans of
+  any joined text;
+- ``markdown``: ATX headings as CommonMark defines them, fenced code ignored;
+- ``front_matter``: a Markdown file's YAML front matter, blanked, never chunked.
+"""
