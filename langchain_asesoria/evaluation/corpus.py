@@ -19,7 +19,7 @@ from typing import Final
 from langchain_asesoria.engine import join_pages
 from langchain_asesoria.errors import ConfigurationError, UsageError
 from langchain_asesoria.evaluation.questions import Question, RelevantPassage
-from langchain_asesoria.models import LoadedPage, SectionSpan
+from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.furniture import Furniture
 from langchain_asesoria.reading import (
     FILE_KINDS,
@@ -73,12 +73,6 @@ class CorpusDocument:
     def markdown(self) -> bool:
         """Whether the document was read as Markdown."""
         return self.read.kind == "markdown"
-
-    @property
-    def sections(self) -> tuple[SectionSpan, ...] | None:
-        """The document's sections in ``text``; ``None`` when no structure applied."""
-        spans = self.read.sections(PAGE_SEPARATOR)
-        return None if spans is None else tuple(spans)
 
     @property
     def furniture(self) -> Furniture:
