@@ -13,9 +13,9 @@ stay light. LangChain's classes are exported here too (``AsesoriaTextSplitter``,
 ``AsesoriaDocumentTransformer``, ``AsesoriaEmbeddings``, ``PdfPageLoader``,
 ``TextFileLoader``).
 
-``read_document(path)`` reads a PDF, Markdown or text file into pages ready for
-``chunk_document``, with a PDF's outline sections and without its running headers and
-footers.
+``read_document(path)`` reads a PDF, Markdown or text file as every entry point does
+(a PDF's outline sections, without its running headers and footers; a Markdown file's
+headings, without its front matter), and ``split_document`` chunks it.
 """
 
 from __future__ import annotations
@@ -77,7 +77,13 @@ if TYPE_CHECKING:
         PdfPageLoader,
         TextFileLoader,
     )
-    from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
+    from langchain_asesoria.reading import (
+        ChunkedDocument,
+        DocumentPages,
+        ReadOptions,
+        read_document,
+        split_document,
+    )
     from langchain_asesoria.settings import Settings, get_settings
     from langchain_asesoria.tokenization import (
         HuggingFaceTokenization,
@@ -100,6 +106,8 @@ _LAZY = {
     "DocumentPages": "langchain_asesoria.reading",
     "ReadOptions": "langchain_asesoria.reading",
     "read_document": "langchain_asesoria.reading",
+    "split_document": "langchain_asesoria.reading",
+    "ChunkedDocument": "langchain_asesoria.reading",
 }
 
 
@@ -129,6 +137,7 @@ __all__ = [
     "BudgetError",
     "Chunk",
     "ChunkMetadata",
+    "ChunkedDocument",
     "ChunkingConfig",
     "ConfigurationError",
     "ContextTooLongError",
@@ -172,4 +181,5 @@ __all__ = [
     "join_pages",
     "load_tokenization",
     "read_document",
+    "split_document",
 ]
