@@ -33,7 +33,7 @@ from langchain_asesoria.langchain import (
     TextFileLoader,
 )
 from langchain_asesoria.ray import document_chunk_rows
-from langchain_asesoria.reading import read_document, read_pages, split_document
+from langchain_asesoria.reading import ReadOptions, read_document, read_pages, split_document
 from langchain_asesoria.records import (
     EMBEDDING_TEXT,
     END_INDEX,
@@ -54,8 +54,8 @@ CONFIG = ChunkingConfig(max_tokens=256, overlap_tokens=32)
 
 TEXT_FILE = (
     "# Esto no es un título: un archivo .txt no es Markdown.\n\n"
-    "Artículo 1. Objeto.\n\nEl impuesto grava la renta de las personas físicas, "
-    "según sus circunstancias personales y familiares (año 2025, 1.500 € por hijo). 😀\n\n"
+    "El impuesto grava la renta de las personas físicas, según sus circunstancias "
+    "personales y familiares (año 2025, 1.500 € por hijo), como dice el artículo 1. 😀\n\n"
 ) * 12
 
 #: (start, end, token_count, section path, embedding text) of one chunk.
@@ -172,7 +172,7 @@ def test_the_reading_stage_keeps_the_engine_chunks_of_every_input(
     """``split_document`` gives the chunks the engine gave before the reading stage
     existed: a Markdown file's pages with its front matter blanked and the engine's own
     heading detection; a PDF's cleaned pages with its outline spans; a text file plain."""
-    markdown = read_document(LAW)
+    markdown = read_document(LAW, ReadOptions(legal_structure="off"))
     assert markdown.structure == "markdown headings"
     assert markdown.front_matter > 0
     with_detection = ChunkingConfig(256, 32, detect_markdown_headings=True)

@@ -133,12 +133,14 @@ def test_the_boe_furniture_is_removed_from_every_page() -> None:
     assert [page.page for page in document.pages] == list(range(1, 109))
 
 
-def test_an_article_gets_its_outline_path_and_the_bare_titles_before_it() -> None:
+def test_an_article_gets_its_path_by_legal_rank() -> None:
     spans = read(ROOT / "corpus" / "pdf" / BOE).sections() or []
     paths = {span.section_path[1:] for span in spans}
-    # The BOE outline lists TÍTULO, CAPÍTULO and Sección beside their articles: the
-    # bare titles printed right before an article travel with it and its path names them.
+    # The BOE outline lists TÍTULO, CAPÍTULO and Sección beside their articles: their
+    # legal ranks nest them, so every article carries its TÍTULO and CAPÍTULO.
     assert (
+        "REGLAMENTO DEL IMPUESTO SOBRE LA RENTA DE LAS PERSONAS FÍSICAS",
+        "TÍTULO II. Determinación de la capacidad económica sometida a gravamen",
         "CAPÍTULO II. Definición y determinación de la renta gravable",
         "Sección 1.ª Rendimientos del trabajo",
         "Artículo 9. Dietas y asignaciones para gastos de locomoción y gastos normales de "

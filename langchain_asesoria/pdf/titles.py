@@ -31,13 +31,14 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from langchain_asesoria.engine import join_pages
 from langchain_asesoria.models import LoadedPage, SectionSpan
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.structure.anchors import SectionStart, section_spans
+from langchain_asesoria.structure.legal import legal_paths
 
 __all__ = [
     "LocatedOutline",
@@ -215,10 +216,37 @@ def _line_end(text: str, end: int) -> int:
     return end if _holds_text(text[end:line_end]) else line_end
 
 
-def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, int, str, tuple[str, ...]]]:
+def _by_rank(
+    text: str, entries: Sequence[OutlineEntry], located: Sequence[_Located]
+) -> list[_Located]:
+    """The located entries, each path rebuilt by Spanish legal rank (``structure.legal``)
+    over the whole outline, unlocated entries included (they still enclose what follows
+    them): a flat BOE outline's articles under their TÍTULO and CAPÍTULO, its
+    disposiciones under the law."""
+    ordered = sorted(located, key=lambda item: item.match.start)
+    ends = [item.match.start for item in ordered[1:]] + [len(text)]
+    bare = {
+        id(item.entry): not _holds_text(text[item.match.end : end])
+        for item, end in zip(ordered, ends, strict=True)
+    }
+    paths = legal_paths(
+        [entry.title for entry in entries],
+        [len(entry.path) for entry in entries],
+        [bare.get(id(entry), False) for entry in entries],
+    )
+    ranked = {id(entry): path for entry, path in zip(entries, paths, strict=True)}
+    return [
+        _Located(item.match, replace(item.entry, path=ranked[id(item.entry)])) for item in ordered
+    ]
+
+
+def _fold_bare(
+    text: str, located: list[_Located], ranked: bool = False
+) -> list[tuple[int, int, str, tuple[str, ...]]]:
     """``(start, title end, label, path)`` of each section in text order; a bare title
     travels with what follows it, or stays at the end of the section before (module
-    docstring)."""
+    docstring). With ``ranked`` paths (legal ranks) a carried title is named only when
+    it encloses the section."""
     ordered = sorted(located, key=lambda item: item.match.start)
     starts: list[tuple[int, int, str, tuple[str, ...]]] = []
     carried: list[_Located] = []
@@ -232,19 +260,23 @@ def _fold_bare(text: str, located: list[_Located]) -> list[tuple[int, int, str, 
             carried.append(item)
             continue
         first = carried[0] if carried else item
-        path = _carried_path([c.entry for c in carried], item.entry)
+        path = item.entry.path if ranked else _carried_path([c.entry for c in carried], item.entry)
         starts.append((first.match.start, _line_end(text, item.match.end), item.entry.title, path))
         carried = []
     return starts
 
 
-def locate_titles(pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry]) -> LocatedOutline:
+def locate_titles(
+    pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry], *, legal: bool = False
+) -> LocatedOutline:
     """Where each outline entry's section starts in ``pages`` (see the module docstring).
 
     Args:
         pages: One document's pages, in order, as they will be chunked (furniture
             already removed).
         entries: The outline's entries in outline order (``outline_entries``).
+        legal: Rebuild the sections' paths by Spanish legal rank (``structure.legal``),
+            whatever the outline's nesting says.
 
     Raises:
         InvalidPagesError: pages that are not one document's, in order.
@@ -264,7 +296,9 @@ def locate_titles(pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry]) 
         after = match.end
     starts = tuple(
         SectionStart(*text.start_of(position), label, path, text.start_of(title_end))
-        for position, title_end, label, path in _fold_bare(text.text, located)
+        for position, title_end, label, path in _fold_bare(
+            text.text, _by_rank(text.text, entries, located) if legal else located, legal
+        )
     )
     return LocatedOutline(starts, tuple(unlocated), len(entries))
 

@@ -52,6 +52,8 @@ class DocumentPages:
         structure: The structure source that gave ``starts`` (``"markdown headings"``,
             ``"pdf outline"``, ``"loader"``), or ``None``.
         front_matter: The characters of YAML front matter blanked on the first page.
+        headings: How many headings the structure source found.
+        legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
     """
 
     pages: tuple[LoadedPage, ...]
@@ -61,6 +63,8 @@ class DocumentPages:
     starts: tuple[SectionStart, ...] | None = None
     structure: str | None = None
     front_matter: int = 0
+    headings: int = 0
+    legal: bool = False
 
     def joined(self, separator: str = READING_SEPARATOR) -> JoinedText:
         """The pages joined by ``separator``: the text a chunk's offsets refer to."""

@@ -7,15 +7,28 @@ input gives the same pages and sections everywhere. By default everything is on:
 - Markdown: YAML front matter blanked (``front_matter``), ATX headings followed
   (``markdown_headings``);
 - PDF: running headers and footers removed (``remove_page_furniture``), outline
-  followed (``outline_sections``).
+  followed (``outline_sections``);
+- Spanish legal structure (``legal_structure="auto"``): when a document's headings are
+  a law's (``structure.legal.applies``), their legal ranks decide the hierarchy (a
+  disposición hangs from the law, never from a TÍTULO), and a plain text's legal heading
+  lines are its sections.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
-__all__ = ["ReadOptions"]
+from langchain_asesoria.errors import ConfigurationError
+from langchain_asesoria.structure import legal
+
+__all__ = ["LEGAL_STRUCTURES", "LegalStructure", "ReadOptions"]
+
+#: When legal ranks decide the hierarchy: ``"auto"`` when the headings are a law's,
+#: ``"on"`` whenever a legal heading is found, ``"off"`` never (levels decide).
+LegalStructure = Literal["auto", "on", "off"]
+LEGAL_STRUCTURES: tuple[LegalStructure, ...] = get_args(LegalStructure)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +43,9 @@ class ReadOptions:
             (layout mode gives no line heights: furniture is found by text alone).
         markdown_headings: Follow a Markdown document's ATX headings as sections.
         front_matter: Blank a Markdown document's YAML front matter (never chunked).
+        legal_structure: When Spanish legal ranks decide the sections' hierarchy
+            (``LegalStructure``; Markdown headings, a PDF's outline, a text's heading
+            lines).
     """
 
     outline_sections: bool = True
@@ -38,3 +54,18 @@ class ReadOptions:
     extraction_mode: Literal["plain", "layout"] = "plain"
     markdown_headings: bool = True
     front_matter: bool = True
+    legal_structure: LegalStructure = "auto"
+
+    def __post_init__(self) -> None:
+        if self.legal_structure not in LEGAL_STRUCTURES:
+            raise ConfigurationError(
+                f"legal_structure must be one of {', '.join(map(repr, LEGAL_STRUCTURES))}, "
+                f"got {self.legal_structure!r}.",
+                expected=", ".join(LEGAL_STRUCTURES),
+            )
+
+    def legal(self, titles: Sequence[str]) -> bool:
+        """Whether legal ranks decide for headings with these titles."""
+        if self.legal_structure == "auto":
+            return legal.applies(titles)
+        return self.legal_structure == "on" and any(map(legal.legal_unit, titles))

@@ -12,7 +12,7 @@ Adding a structure source is one module plus one row here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
@@ -25,7 +25,9 @@ from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.structure.anchors import anchor_spans
 from langchain_asesoria.structure.front_matter import blank_front_matter, front_matter_end
-from langchain_asesoria.structure.markdown import detect_markdown_sections
+from langchain_asesoria.structure.headings import Heading, sections_of
+from langchain_asesoria.structure.legal import legal_lines, legal_unit, relevel
+from langchain_asesoria.structure.markdown import markdown_headings
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -45,16 +47,20 @@ class FileExtras:
     line_heights: tuple[tuple[float | None, ...], ...] | None = None
 
 
+#: A step: the document so far, the options, what only the file gives -> the document.
+StepFunction = Callable[[DocumentPages, ReadOptions, FileExtras], DocumentPages]
+
+
 @dataclass(frozen=True, slots=True)
 class ReadingStep:
     """One step: its name (for reports), its switch, and what it does."""
 
     name: str
     switched_on: Callable[[ReadOptions], bool]
-    run: Callable[[DocumentPages, FileExtras], DocumentPages]
+    run: StepFunction
 
 
-def _front_matter(document: DocumentPages, _: FileExtras) -> DocumentPages:
+def _front_matter(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
     if not document.pages:
         return document
     first, *rest = document.pages
@@ -65,26 +71,65 @@ def _front_matter(document: DocumentPages, _: FileExtras) -> DocumentPages:
     return replace(document, pages=(blanked, *rest), front_matter=end)
 
 
-def _markdown_headings(document: DocumentPages, _: FileExtras) -> DocumentPages:
+def _with_headings(
+    document: DocumentPages, text: str, headings: Sequence[Heading], legal: bool, name: str
+) -> DocumentPages:
+    """``document`` with the sections ``headings`` open (in ``text``, its pages joined by
+    ``READING_SEPARATOR``), ranked by legal structure when ``legal``."""
+    ranked = relevel(headings) if legal else list(headings)
+    spans = sections_of(ranked, len(text))
+    starts = anchor_spans(document.pages, spans, READING_SEPARATOR)
+    return replace(
+        document,
+        starts=starts,
+        structure=name if starts else None,
+        headings=len(headings),
+        legal=legal and bool(starts),
+    )
+
+
+def _is_legal_unit(title: str) -> bool:
+    return legal_unit(title) is not None
+
+
+def _markdown_headings(
+    document: DocumentPages, options: ReadOptions, _: FileExtras
+) -> DocumentPages:
     if document.starts is not None or not document.pages:
         return document
-    spans = detect_markdown_sections(document.joined(READING_SEPARATOR).text)
-    starts = anchor_spans(document.pages, spans, READING_SEPARATOR)
-    return replace(document, starts=starts, structure=MARKDOWN_HEADINGS.name if starts else None)
+    text = document.joined(READING_SEPARATOR).text
+    found = markdown_headings(text, glued=_is_legal_unit)
+    legal = options.legal([heading.title for heading in found])
+    headings = found if legal else markdown_headings(text)
+    return _with_headings(document, text, headings, legal, MARKDOWN_HEADINGS.name)
 
 
-def _page_furniture(document: DocumentPages, extras: FileExtras) -> DocumentPages:
+def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -> DocumentPages:
+    if document.starts is not None or not document.pages:
+        return document
+    text = document.joined(READING_SEPARATOR).text
+    headings = legal_lines(text)
+    if not options.legal([heading.title for heading in headings]):
+        return document
+    return _with_headings(document, text, headings, True, LEGAL_LINES.name)
+
+
+def _page_furniture(document: DocumentPages, _: ReadOptions, extras: FileExtras) -> DocumentPages:
     if extras.line_heights is None:
         return document
     furniture = find_furniture(document.pages, extras.line_heights)
     return replace(document, pages=furniture.remove(document.pages), furniture=furniture)
 
 
-def _pdf_outline(document: DocumentPages, extras: FileExtras) -> DocumentPages:
+def _pdf_outline(
+    document: DocumentPages, options: ReadOptions, extras: FileExtras
+) -> DocumentPages:
     if extras.reader is None or document.starts is not None:
         return document
     try:
-        located = locate_titles(document.pages, outline_entries(extras.reader))
+        entries = outline_entries(extras.reader)
+        legal = options.legal([entry.title for entry in entries])
+        located = locate_titles(document.pages, entries, legal=legal)
     except DamagedDocumentError as error:
         return replace(document, outline=OutlineReport(problem=str(error)), starts=())
     return replace(
@@ -92,12 +137,17 @@ def _pdf_outline(document: DocumentPages, extras: FileExtras) -> DocumentPages:
         outline=OutlineReport(located),
         starts=located.starts,
         structure=PDF_OUTLINE.name if located.starts else None,
+        headings=located.located,
+        legal=legal and bool(located.starts),
     )
 
 
 FRONT_MATTER: Final = ReadingStep("front matter", lambda o: o.front_matter, _front_matter)
 MARKDOWN_HEADINGS: Final = ReadingStep(
     "markdown headings", lambda o: o.markdown_headings, _markdown_headings
+)
+LEGAL_LINES: Final = ReadingStep(
+    "legal heading lines", lambda o: o.legal_structure != "off", _legal_lines
 )
 PAGE_FURNITURE: Final = ReadingStep(
     "page furniture", lambda o: o.remove_page_furniture, _page_furniture
@@ -108,7 +158,7 @@ PDF_OUTLINE: Final = ReadingStep("pdf outline", lambda o: o.outline_sections, _p
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
     "markdown": (FRONT_MATTER, MARKDOWN_HEADINGS),
     "pdf": (PAGE_FURNITURE, PDF_OUTLINE),
-    "text": (),
+    "text": (LEGAL_LINES,),
 }
 
 
@@ -119,5 +169,5 @@ def run_steps(
     extras = extras or FileExtras()
     for step in STEPS[document.kind]:
         if step.switched_on(options):
-            document = step.run(document, extras)
+            document = step.run(document, options, extras)
     return document

@@ -8,6 +8,7 @@ list items are not (``tests/test_standards.py`` checks the rest against markdown
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from langchain_asesoria.models import SectionSpan
@@ -51,7 +52,22 @@ def _heading_title(line: str) -> tuple[int, str] | None:
     return len(heading.group(1)), title
 
 
-def _marks(text: str) -> list[_Mark]:
+#: A ``#`` run glued to its title (``#####Artículo 16``): no ATX heading for CommonMark.
+_GLUED = re.compile(r" {0,3}(#{1,6})(\S.*?)[ \t]*")
+
+
+def _glued_title(line: str, accept: Callable[[str], bool] | None) -> tuple[int, str] | None:
+    """``(level, title)`` of a line whose ``#`` run is glued to a title that ``accept``
+    takes (a legal unit), else None."""
+    if accept is None:
+        return None
+    glued = _GLUED.fullmatch(line)
+    if glued is None or glued.group(2).startswith("#") or not accept(glued.group(2)):
+        return None
+    return len(glued.group(1)), glued.group(2).strip()
+
+
+def _marks(text: str, glued: Callable[[str], bool] | None = None) -> list[_Mark]:
     """Headings and body lines outside fenced code, in order; blank lines left out."""
     marks: list[_Mark] = []
     fence: str | None = None
@@ -69,7 +85,7 @@ def _marks(text: str) -> list[_Mark]:
             fence = fenced.group(1)
             marks.append((match.start(), line_end, 0, None))
             continue
-        heading = _heading_title(line)
+        heading = _heading_title(line) or _glued_title(line, glued)
         if heading is not None:
             marks.append((match.start(), line_end, *heading))
         elif line.strip():
@@ -77,10 +93,14 @@ def _marks(text: str) -> list[_Mark]:
     return marks
 
 
-def markdown_headings(text: str) -> list[Heading]:
-    """ATX headings (empty ones too), each knowing whether body follows it."""
+def markdown_headings(text: str, glued: Callable[[str], bool] | None = None) -> list[Heading]:
+    """ATX headings (empty ones too), each knowing whether body follows it.
+
+    ``glued``: also take a line whose ``#`` run is glued to its title (``#####Artículo
+    16``, which CommonMark reads as text) when ``glued(title)`` is true.
+    """
     headings: list[Heading] = []
-    for start, end, level, title in _marks(text):
+    for start, end, level, title in _marks(text, glued):
         if title is not None:
             headings.append(Heading(start, end, level, title))
         elif headings and headings[-1].body_is_empty:

@@ -1,0 +1,276 @@
+"""Spanish legal structure: the ranks of a law's headings decide its hierarchy.
+
+Heading levels (``#`` counts, ``<hN>``, an outline's nesting) say little about rank in
+Spanish legislation as it is published: the BOE's Markdown gives every article and every
+disposición the same ``#####``, its web pages give them all ``<h5>``, and its PDF outlines
+list TÍTULO, CAPÍTULO and Artículo as siblings. Read by level, a disposición files under
+the last TÍTULO and an article loses its TÍTULO. Here the *rank* decides:
+
+- the articulado: LIBRO > TÍTULO > CAPÍTULO > Sección > Subsección > Artículo;
+- the preamble (Preámbulo, Exposición de motivos), the disposiciones (adicionales,
+  transitorias, derogatorias, finales, under their group heading where the text has one)
+  and each ANEXO hang from the law itself, never from a TÍTULO: a heading of another part
+  closes every open legal heading;
+- what an ANEXO holds (its Secciones, articles, titles) are its children.
+
+A heading that is not a legal unit (the law's own title, "JUAN CARLOS I", the "I", "II"
+of an exposición de motivos) keeps its place by level: the outermost ones are the
+document's titles (the law), the others nest under the open heading before them.
+
+Recognition is by strict patterns on a heading's title (``legal_unit``), and on a line of
+plain text (``legal_lines``): at a line's start, alone in its paragraph, never a
+cross-reference inside a sentence ("el artículo 5 de esta Ley"). ``applies`` says
+whether a document shows enough of them to be read this way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from langchain_asesoria.structure.headings import Heading
+
+__all__ = [
+    "NUMERAL",
+    "LegalUnit",
+    "applies",
+    "legal_levels",
+    "legal_lines",
+    "legal_paths",
+    "legal_unit",
+    "relevel",
+]
+
+Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
+
+_ORDINAL: Final = (
+    r"(?:primer[oa]?|segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
+    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s+\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
+    r"vig[ée]sim[oa](?:\s+\w+)?|trig[ée]sim[oa](?:\s+\w+)?|[úu]nic[oa]|preliminar)"
+)
+_ROMAN: Final = r"[IVXLCDM]+"
+_NUMBER: Final = rf"(?:\d+|{_ROMAN}|{_ORDINAL})"
+#: Latin multipliers of inserted articles: "163 bis", "163 tervicies".
+_LATIN: Final = r"(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies|[a-z]*vicies|[a-z]*tricies)"  # noqa: E501
+_END: Final = r"(?=$|[\s.:,;\u2013\u2014-])"  # dashes: en, em, hyphen
+
+
+@dataclass(frozen=True, slots=True)
+class LegalUnit:
+    """A kind of legal heading: its name, its part of the law and its rank there."""
+
+    name: str
+    part: Part
+    rank: int
+
+
+_TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
+    ("libro", "articulado", 1, rf"libro\s+{_NUMBER}{_END}"),
+    ("título", "articulado", 2, rf"t[íi]tulo\s+{_NUMBER}{_END}"),
+    ("capítulo", "articulado", 3, rf"cap[íi]tulo\s+{_NUMBER}{_END}"),
+    ("sección", "articulado", 4, rf"secci[óo]n\s+(?:\d+\.?\s?[ªº]?|{_ROMAN}|{_ORDINAL}){_END}"),
+    (
+        "subsección",
+        "articulado",
+        5,
+        rf"subsecci[óo]n\s+(?:\d+\.?\s?[ªº]?|{_ROMAN}|{_ORDINAL}){_END}",
+    ),
+    ("artículo", "articulado", 6, rf"art[íi]culos?\s+(?:\d+(?:\s+{_LATIN})?|[úu]nico){_END}"),
+    ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
+    ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),
+    (
+        "disposiciones",
+        "disposiciones",
+        1,
+        rf"disposiciones\s+(?:adicionales|transitorias|derogatorias|finales){_END}",
+    ),
+    (
+        "disposición",
+        "disposiciones",
+        2,
+        rf"disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final){_END}",
+    ),
+    ("anexo", "anexo", 1, rf"anexo(?:\s+(?:{_NUMBER}|[A-Z]))?{_END}"),
+)
+
+#: Each legal unit and the pattern a heading's title opens with, in the order tried.
+_UNITS: Final[tuple[tuple[LegalUnit, re.Pattern[str]], ...]] = tuple(
+    (LegalUnit(name, part, rank), re.compile(pattern, re.IGNORECASE))
+    for name, part, rank, pattern in _TABLE
+)
+
+
+def legal_unit(title: str) -> LegalUnit | None:
+    """The legal unit a heading's title opens with, or ``None``.
+
+    ``"Artículo 163 tervicies. Tipo"`` is an article, ``"TÍTULO II"`` a título,
+    ``"[Disposiciones adicionales]"`` (a BOE outline's group) their group heading,
+    ``"ANEXO I"`` an anexo; ``"el artículo 5 de esta Ley"`` and ``"Títulos valores"`` are
+    nothing. A title that is only a Roman numeral (``"II"``) is a *numeral*: a part of
+    the unit it stands in (the "I", "II" of an exposición de motivos).
+    """
+    stripped = title.strip().strip("[]").strip()
+    if not stripped[:1].isupper():
+        return None
+    if _NUMERAL.fullmatch(stripped):
+        return NUMERAL
+    for unit, pattern in _UNITS:
+        if pattern.match(stripped):
+            return unit
+    return None
+
+
+#: A title that is only a Roman numeral: a part of the unit it stands in.
+_NUMERAL: Final = re.compile(rf"{_ROMAN}\.?")
+NUMERAL: Final = LegalUnit("numeral", "articulado", 9)
+
+
+@dataclass(frozen=True, slots=True)
+class _Open:
+    """An open heading: its ranked unit (``None``: not a legal unit), its own level
+    (``hint``), and whether it is a document title (``root``) or a heading that opens a
+    run of legal units (``container``: "REGLAMENTO DEL IMPUESTO…" before its TÍTULO I)."""
+
+    hint: int
+    unit: LegalUnit | None = None
+    root: bool = False
+    container: bool = False
+
+
+def _part(stack: Sequence[_Open]) -> Part | None:
+    return next((item.unit.part for item in reversed(stack) if item.unit is not None), None)
+
+
+def _ranked(unit: LegalUnit, stack: Sequence[_Open]) -> LegalUnit | None:
+    """The unit's part and rank where it stands: inside an ANEXO, what it holds is its;
+    a numeral is a part of the open unit (nothing outside one)."""
+    part = _part(stack)
+    if unit is NUMERAL:
+        return None if part is None else LegalUnit(unit.name, part, unit.rank)
+    if unit.part == "articulado" and part == "anexo":
+        return LegalUnit(unit.name, "anexo", unit.rank + 1)
+    return unit
+
+
+def _close_units(stack: list[_Open], unit: LegalUnit) -> None:
+    """Closes the legal units ``unit`` closes (a part change closes them all), with what
+    was opened inside them."""
+    for index, item in enumerate(stack):
+        if item.unit is not None and (item.unit.part != unit.part or item.unit.rank >= unit.rank):
+            del stack[index:]
+            return
+
+
+def legal_levels(
+    titles: Sequence[str], hints: Sequence[int], bare: Sequence[bool] | None = None
+) -> list[int]:
+    """The level of each heading by legal rank (see the module docstring).
+
+    ``hints`` are the headings' own levels (``#`` counts, ``<hN>``, outline depth): they
+    place the headings that are not legal units, and what follows those. ``bare[i]``
+    says that no text follows heading ``i`` before the next heading: a bare heading right
+    before a legal unit opens the run of units that follows it. The result nests as a
+    stack does, so ``headings.sections_of`` builds the paths the ranks say.
+    """
+    top = min(hints, default=1)
+    flags = list(bare) if bare is not None else [False] * len(titles)
+    units = [legal_unit(title) for title in titles]
+    stack: list[_Open] = []
+    levels: list[int] = []
+    for index, (unit, hint) in enumerate(zip(units, hints, strict=True)):
+        ranked = _ranked(unit, stack) if unit is not None else None
+        if ranked is None:
+            root = hint <= top
+            if root:
+                stack.clear()
+            while stack and not stack[-1].root and stack[-1].hint >= hint:
+                stack.pop()
+            following = units[index + 1] if index + 1 < len(units) else None
+            opens = flags[index] and following is not None and following is not NUMERAL
+            entry = _Open(hint, None, root, opens)
+        else:
+            _close_units(stack, ranked)
+            while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
+                if stack[-1].hint < hint:
+                    break
+                stack.pop()
+            entry = _Open(hint, ranked)
+        stack.append(entry)
+        levels.append(len(stack))
+    return levels
+
+
+def legal_paths(
+    titles: Sequence[str], hints: Sequence[int], bare: Sequence[bool] | None = None
+) -> list[tuple[str, ...]]:
+    """Each heading's path (its open ancestors by legal rank, then itself)."""
+    open_titles: list[str] = []
+    paths: list[tuple[str, ...]] = []
+    for title, level in zip(titles, legal_levels(titles, hints, bare), strict=True):
+        del open_titles[level - 1 :]
+        open_titles.append(title)
+        paths.append(tuple(open_titles))
+    return paths
+
+
+def relevel(headings: Sequence[Heading]) -> list[Heading]:
+    """The headings with their levels by legal rank (``legal_levels``)."""
+    levels = legal_levels(
+        [h.title for h in headings],
+        [h.level for h in headings],
+        [h.body_is_empty for h in headings],
+    )
+    return [replace(h, level=level) for h, level in zip(headings, levels, strict=True)]
+
+
+#: How many legal headings, articles or disposiciones among them, make a law.
+_MIN_UNITS: Final = 3
+_MIN_ARTICLES: Final = 2
+
+
+def applies(titles: Sequence[str]) -> bool:
+    """Whether headings with these titles are a law's: at least three legal units, two
+    of them articles or disposiciones, and legal units at least half of the headings."""
+    units = [legal_unit(title) for title in titles]
+    found = [unit for unit in units if unit is not None]
+    articles = [unit for unit in found if unit.name in ("artículo", "disposición")]
+    return (
+        len(found) >= _MIN_UNITS
+        and len(articles) >= _MIN_ARTICLES
+        and 2 * len(found) >= len(titles)
+    )
+
+
+#: A line of plain text, with its line ending.
+_LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+#: The longest line taken for a heading (a disposición's title runs to 330 characters).
+_MAX_HEADING: Final = 500
+
+
+def legal_lines(text: str) -> list[Heading]:
+    """The heading lines of a plain-text law: a line alone in its paragraph (blank lines
+    or the text's ends around it) that opens with a legal unit (``legal_unit``).
+
+    Levels are all 1: ``relevel`` ranks them. A line inside a paragraph, or one that
+    mentions a unit in a sentence, is never a heading.
+    """
+    lines = [(m.start(), m.group()) for m in _LINE.finditer(text) if m.group()]
+    headings: list[Heading] = []
+    for index, (start, raw) in enumerate(lines):
+        line = raw.rstrip("\r\n")
+        before = lines[index - 1][1].strip() if index else ""
+        after = lines[index + 1][1].strip() if index + 1 < len(lines) else ""
+        title = line.strip()
+        if before or after or not title or len(title) > _MAX_HEADING:
+            if title and headings and headings[-1].body_is_empty:
+                headings[-1] = replace(headings[-1], body_is_empty=False)
+            continue
+        if legal_unit(title) is None:
+            if headings and headings[-1].body_is_empty:
+                headings[-1] = replace(headings[-1], body_is_empty=False)
+            continue
+        offset = start + len(line) - len(line.lstrip())
+        headings.append(Heading(offset, start + len(line.rstrip()), 1, title))
+    return headings
