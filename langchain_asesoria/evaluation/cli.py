@@ -53,7 +53,7 @@ from langchain_asesoria.models import (
 )
 from langchain_asesoria.reading import ReadOptions
 
-__all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
+__all__ = ["ExitCode", "main", "parse_configs"]
 
 
 _CONTEXTS: dict[str, SectionContext] = {context: context for context in SECTION_CONTEXTS}
