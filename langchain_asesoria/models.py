@@ -127,17 +127,21 @@ class ChunkMetadata:
         if not isinstance(self.doc_id, str) or not self.doc_id.strip():
             raise ConfigurationError(
                 f"doc_id must be a non-empty string, got {self.doc_id!r}: give each document "
-                "a stable identifier."
+                "a stable identifier.",
+                expected="a non-empty string",
             )
         if self.source_scope not in ("public", "private"):
             raise ConfigurationError(
-                f"source_scope must be 'public' or 'private', got {self.source_scope!r} "
-                f"(document {self.doc_id!r})."
+                f"source_scope must be 'public' or 'private', got {self.source_scope!r}.",
+                doc_id=self.doc_id,
+                expected="'public' or 'private'",
             )
         if self.source_scope == "private" and not self.session_id:
             raise PrivacyError(
-                f"document {self.doc_id!r} is private but has no session_id: private "
-                "documents must carry the session_id that isolates them at retrieval."
+                "source_scope is 'private' but there is no session_id: private documents "
+                "must carry the session_id that isolates them at retrieval.",
+                doc_id=self.doc_id,
+                expected="a session_id",
             )
 
     def for_chunk(
@@ -235,41 +239,51 @@ class ChunkingConfig:
 
     def __post_init__(self) -> None:
         if isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int):
-            raise ConfigurationError(f"max_tokens must be an integer, got {self.max_tokens!r}.")
+            raise ConfigurationError(
+                f"max_tokens must be an integer, got {self.max_tokens!r}.", expected="an integer"
+            )
         if isinstance(self.overlap_tokens, bool) or not isinstance(self.overlap_tokens, int):
             raise ConfigurationError(
-                f"overlap_tokens must be an integer, got {self.overlap_tokens!r}."
+                f"overlap_tokens must be an integer, got {self.overlap_tokens!r}.",
+                expected="an integer",
             )
         if self.max_tokens < 1:
-            raise ConfigurationError(f"max_tokens must be at least 1, got {self.max_tokens}.")
+            raise ConfigurationError(
+                f"max_tokens must be at least 1, got {self.max_tokens}.", expected="at least 1"
+            )
         if not 0 <= self.overlap_tokens < self.max_tokens:
             raise ConfigurationError(
                 f"overlap_tokens must be in [0, max_tokens={self.max_tokens}), got "
-                f"{self.overlap_tokens}: lower the overlap (the candidate sizes use 12.5%)."
+                f"{self.overlap_tokens}: lower the overlap (the candidate sizes use 12.5%).",
+                expected=f"[0, {self.max_tokens})",
             )
         for pattern in self.separators:
             try:
                 re.compile(pattern)
             except re.error as error:
                 raise ConfigurationError(
-                    f"separator {pattern!r} is not a valid regular expression: {error}."
+                    f"separator {pattern!r} is not a valid regular expression: {error}.",
+                    expected="a regular expression",
                 ) from error
         if not self.page_separator or not self.page_separator.isspace():
             raise ConfigurationError(
                 f"page_separator must be non-empty whitespace, got {self.page_separator!r}: "
-                "it belongs to no page and must never join two words."
+                "it belongs to no page and must never join two words.",
+                expected="non-empty whitespace",
             )
         if isinstance(self.context_share, bool) or not (
             isinstance(self.context_share, int | float) and 0 < self.context_share <= 1
         ):
             raise ConfigurationError(
                 f"context_share must be a number in (0, 1], got {self.context_share!r}: the "
-                "share of max_tokens a compact section context may take (default 0.125)."
+                "share of max_tokens a compact section context may take (default 0.125).",
+                expected="(0, 1]",
             )
         if self.section_context not in SECTION_CONTEXTS:
+            choices = ", ".join(map(repr, SECTION_CONTEXTS))
             raise ConfigurationError(
-                f"section_context must be one of {', '.join(map(repr, SECTION_CONTEXTS))}, "
-                f"got {self.section_context!r}."
+                f"section_context must be one of {choices}, got {self.section_context!r}.",
+                expected=choices,
             )
 
     @classmethod
@@ -290,7 +304,8 @@ class ChunkingConfig:
         if missing:
             raise MissingSettingError(
                 f"set {' and '.join(missing)}: there is no default chunk size; the candidate "
-                "sizes are 256/32, 384/48 and 480/64 (choose by measured retrieval)."
+                "sizes are 256/32, 384/48 and 480/64 (choose by measured retrieval).",
+                expected=" and ".join(missing),
             )
         assert settings.chunk_size_tokens is not None
         assert settings.chunk_overlap_tokens is not None

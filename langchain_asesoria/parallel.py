@@ -109,8 +109,8 @@ def _chunk_one(
         raise
     except Exception as error:
         raise DocumentChunkingError(
-            f"document {document.metadata.doc_id!r} (input {index}) could not be chunked: "
-            f"{type(error).__name__}: {error}"
+            f"input {index} could not be chunked: {type(error).__name__}: {error}",
+            doc_id=document.metadata.doc_id,
         ) from error
 
 
@@ -129,7 +129,8 @@ def _checked(document: object, index: int) -> DocumentInput:
     if not isinstance(document, DocumentInput):
         raise ConfigurationError(
             f"input {index} is {type(document).__name__}, not a DocumentInput(pages, "
-            "metadata, sections=None)."
+            "metadata, sections=None).",
+            expected="a DocumentInput",
         )
     return document
 
@@ -182,12 +183,19 @@ def chunk_documents(
         DocumentChunkingError: any other failure, naming the document.
     """
     if mode not in ("process", "thread", "serial"):
-        raise ConfigurationError(f"mode must be 'process', 'thread' or 'serial', got {mode!r}.")
+        raise ConfigurationError(
+            f"mode must be 'process', 'thread' or 'serial', got {mode!r}.",
+            expected="'process', 'thread' or 'serial'",
+        )
     workers = default_workers() if workers is None else workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ConfigurationError(f"workers must be a positive integer, got {workers!r}.")
+        raise ConfigurationError(
+            f"workers must be a positive integer, got {workers!r}.", expected="a positive integer"
+        )
     if isinstance(prefetch, bool) or not isinstance(prefetch, int) or prefetch < 1:
-        raise ConfigurationError(f"prefetch must be a positive integer, got {prefetch!r}.")
+        raise ConfigurationError(
+            f"prefetch must be a positive integer, got {prefetch!r}.", expected="a positive integer"
+        )
     if mode == "serial":
         return _serial(documents, config, tokenization)
     return _pooled(documents, config, tokenization, workers, mode, workers * prefetch)

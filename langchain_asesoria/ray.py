@@ -185,7 +185,7 @@ def document_chunk_rows(
         raise
     except Exception as error:
         raise DocumentChunkingError(
-            f"document {metadata.doc_id!r} could not be chunked: {type(error).__name__}: {error}"
+            f"could not be chunked: {type(error).__name__}: {error}", doc_id=metadata.doc_id
         ) from error
     return [chunk_record(chunk) for chunk in chunks]
 

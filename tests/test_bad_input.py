@@ -2,10 +2,11 @@
 
 One table, ``CATALOGUE``: each row is an input and its expectation, either
 
-- ``Raises(ErrorType, names)``: exactly that error type (not a subclass, not a bare
-  ``TypeError`` from deep inside), whose message holds every string of ``names``: the
-  offending document (its ``doc_id`` or its file) and, when there is one, the
-  position; or
+- ``Raises(ErrorType, names, attributes)``: exactly that error type (not a subclass,
+  not a bare ``TypeError`` from deep inside), whose message holds every string of
+  ``names`` (the offending document and, when there is one, the position) and whose
+  context attributes (``source``/``doc_id``, ``page``, ``position``, ``expected``) are
+  ``attributes``; the message always starts with the document its attributes name; or
 - ``Holds(extra)``: chunks, on which every invariant of the contract is checked with
   ``test_properties``' checkers (offsets round-trip, exact budget, full coverage,
   overlap, pages, sections, metadata), plus the row's own ``extra`` check.
@@ -65,11 +66,13 @@ from langchain_asesoria import (
     join_pages,
 )
 from langchain_asesoria.cli.errors import ExitCode
+from langchain_asesoria.cli.fields import FieldResolver
 from langchain_asesoria.cli.main import main
 from langchain_asesoria.errors import (
     DamagedDocumentError,
     DocumentReadError,
     EncryptedDocumentError,
+    FieldsError,
     NoTextLayerError,
     TextEncodingError,
     UnsupportedFileError,
@@ -170,10 +173,28 @@ def pages_of(*texts: str) -> list[LoadedPage]:
 
 @dataclass(frozen=True)
 class Raises:
-    """Exactly ``error``, its message naming every string of ``names``."""
+    """Exactly ``error``, its message naming every string of ``names``, its attributes
+    equal to ``attributes`` (a ``source`` is the file's name: it must end the path)."""
 
     error: type[Exception]
     names: tuple[str, ...] = ()
+    attributes: Mapping[str, object] = field(default_factory=dict)
+
+
+def check_attributes(error: AsesoriaError, attributes: Mapping[str, object]) -> None:
+    """``error``'s context is ``attributes``, and its message starts with its document."""
+    for name, value in attributes.items():
+        found = getattr(error, name)
+        if name == "source" and isinstance(value, str) and isinstance(found, str):
+            assert found == value or found.endswith(f"/{value}"), (name, found, value)
+        else:
+            assert found == value, (name, found, value)
+    if error.source is not None:
+        assert str(error).startswith(f"{error.source}: "), error
+    elif error.doc_id is not None:
+        assert str(error).startswith(f"document {error.doc_id!r}: "), error
+    else:
+        assert str(error) == error.detail
 
 
 def _no_extra(case: ChunkingCase | None, result: Any) -> None:
@@ -458,6 +479,17 @@ def read_document_pages(name: str, data: Callable[[], bytes]) -> Call:
     return Call(lambda env: list(read_document(env.file(name, data())).pages))
 
 
+def with_sidecar(name: str, sidecar: str) -> Call:
+    """The command line's fields for ``name``, whose ``.meta.json`` sidecar is ``sidecar``."""
+
+    def run(env: Env) -> object:
+        path = env.file(name, b"Texto.")
+        env.file(f"{name}.meta.json", sidecar.encode())
+        return FieldResolver({}).metadata_for(path)
+
+    return Call(run)
+
+
 def transform(documents: list[Document]) -> Call:
     return Call(
         lambda env: AsesoriaDocumentTransformer(
@@ -574,17 +606,29 @@ CATALOGUE = [
     ),
     P(
         Engine([LoadedPage("b", 2), LoadedPage("a", 1)]),
-        Raises(InvalidPagesError, (repr(DOC), "page 1 at position 1 is out of order")),
+        Raises(
+            InvalidPagesError,
+            (repr(DOC), "page 1 at position 1 is out of order"),
+            {"doc_id": DOC, "source": None, "page": 1, "expected": "a page number above 2"},
+        ),
         id="pages-out-of-order",
     ),
     P(
         Engine([LoadedPage("a", 3), LoadedPage("b", 3)]),
-        Raises(InvalidPagesError, (repr(DOC), "page 3 at position 1 is duplicated")),
+        Raises(
+            InvalidPagesError,
+            (repr(DOC), "page 3 at position 1 is duplicated"),
+            {"doc_id": DOC, "page": 3, "position": None, "expected": "a page number above 3"},
+        ),
         id="pages-duplicated",
     ),
     P(
         Engine(text("a", 0)),
-        Raises(InvalidPagesError, (repr(DOC), "page number 0 at position 0")),
+        Raises(
+            InvalidPagesError,
+            (repr(DOC), "page number 0 at position 0"),
+            {"doc_id": DOC, "page": None, "expected": "a positive integer"},
+        ),
         id="page-zero",
     ),
     P(
@@ -622,7 +666,7 @@ CATALOGUE = [
     ),
     P(
         transform([pdf_page("a.pdf", 1), pdf_page("a.pdf", 1, "Otra")]),
-        Raises(InvalidPagesError, ("a.pdf: page 2 appears twice",)),
+        Raises(InvalidPagesError, ("a.pdf: page 2 appears twice",), {"source": "a.pdf"}),
         id="transformer-page-duplicated",
     ),
     P(
@@ -635,7 +679,11 @@ CATALOGUE = [
         Engine(
             text("Uno dos tres cuatro cinco."), sections=[SectionSpan(10, 20), SectionSpan(0, 5)]
         ),
-        Raises(InvalidSectionsError, (repr(DOC), "section 1", "starts at 0", "ends at 20")),
+        Raises(
+            InvalidSectionsError,
+            (repr(DOC), "section 1", "starts at 0", "ends at 20"),
+            {"doc_id": DOC, "position": 0, "expected": "a start at or after 20"},
+        ),
         id="sections-out-of-order",
     ),
     P(
@@ -647,7 +695,11 @@ CATALOGUE = [
     ),
     P(
         Engine(text("Uno dos tres."), sections=[SectionSpan(0, 40, "Anexo")]),
-        Raises(InvalidSectionsError, (repr(DOC), "section 0 'Anexo'", "[0, 40)", "[0, 13)")),
+        Raises(
+            InvalidSectionsError,
+            (repr(DOC), "section 0 'Anexo'", "[0, 40)", "[0, 13)"),
+            {"doc_id": DOC, "position": 0, "expected": "a non-empty span within [0, 13)"},
+        ),
         id="section-past-the-end",
     ),
     P(
@@ -687,7 +739,11 @@ CATALOGUE = [
             ChunkingConfig(64, 8, section_context="path"),
             sections=[SectionSpan(0, 20, "Título muy largo " * 8)],
         ),
-        Raises(ContextTooLongError, (repr(DOC), "section at 0", "Título muy largo")),
+        Raises(
+            ContextTooLongError,
+            (repr(DOC), "section at 0", "Título muy largo"),
+            {"doc_id": DOC, "page": None, "position": 0, "expected": "a context below 64 tokens"},
+        ),
         id="section-title-longer-than-the-budget",
     ),
     P(
@@ -721,7 +777,11 @@ CATALOGUE = [
     ),
     P(
         Engine(text("Hola año"), ChunkingConfig(1, 0), "bytes-no-specials"),
-        Raises(IndivisibleCharacterError, (repr(DOC), "position 6", "'ñ'")),
+        Raises(
+            IndivisibleCharacterError,
+            (repr(DOC), "position 6", "'ñ'"),
+            {"doc_id": DOC, "position": 6, "expected": "at most 1 tokens"},
+        ),
         id="budget-1-two-byte-character",
     ),
     *per_family(
@@ -741,7 +801,11 @@ CATALOGUE = [
     ),
     P(
         Engine(text("Hola"), ChunkingConfig(513, 0)),
-        Raises(ModelLimitError, (repr(DOC), "max_tokens=513", "limit 512")),
+        Raises(
+            ModelLimitError,
+            (repr(DOC), "max_tokens=513", "limit 512"),
+            {"doc_id": DOC, "expected": "max_tokens <= 512"},
+        ),
         id="budget-above-the-model-limit",
     ),
     P(
@@ -762,7 +826,7 @@ CATALOGUE = [
     ),
     P(
         Call(lambda env: ChunkingConfig(64, 100)),
-        Raises(ConfigurationError, ("overlap_tokens", "got 100")),
+        Raises(ConfigurationError, ("overlap_tokens", "got 100"), {"expected": "[0, 64)"}),
         id="overlap-above-budget",
     ),
     P(
@@ -931,13 +995,21 @@ CATALOGUE = [
     ),
     P(
         Engine(text("hola \ud800 mundo")),
-        Raises(InvalidPagesError, (repr(DOC), "page 1", "position 5")),
+        Raises(
+            InvalidPagesError,
+            (repr(DOC), "page 1", "position 5"),
+            {"doc_id": DOC, "page": 1, "position": 5},
+        ),
         id="lone-surrogate-bytes",
     ),
     *per_family(
         "lone-surrogate",
         lambda name: Engine(text("hola \ud800 mundo"), tokenization=name),
-        Raises(InvalidPagesError, (repr(DOC), "page 1", "position 5")),
+        Raises(
+            InvalidPagesError,
+            (repr(DOC), "page 1", "position 5"),
+            {"doc_id": DOC, "page": 1, "position": 5},
+        ),
     ),
     P(
         Engine(text("x" * 300), ChunkingConfig(64, 8), "minilm"),
@@ -1005,13 +1077,40 @@ CATALOGUE = [
     # -- document fields --------------------------------------------------------------------
     P(
         Call(lambda env: ChunkMetadata(doc_id=DOC, source_scope="private")),
-        Raises(PrivacyError, (repr(DOC), "session_id")),
+        Raises(
+            PrivacyError, (repr(DOC), "session_id"), {"doc_id": DOC, "expected": "a session_id"}
+        ),
         id="private-without-session",
     ),
     P(
         Call(lambda env: ChunkMetadata(doc_id=" ")),
         Raises(ConfigurationError, ("doc_id", "' '")),
         id="blank-doc-id",
+    ),
+    P(
+        with_sidecar("nota.txt", '{"fiscal_year": "2023"}'),
+        Raises(
+            FieldsError,
+            ("nota.txt.meta.json", "'fiscal_year' must be a JSON int", "'2023'"),
+            {"source": "nota.txt.meta.json", "expected": "a JSON int"},
+        ),
+        id="cli-sidecar-field-of-the-wrong-type",
+    ),
+    P(
+        with_sidecar("nota.txt", "{ no es json"),
+        Raises(
+            FieldsError, ("cannot read this sidecar as JSON",), {"source": "nota.txt.meta.json"}
+        ),
+        id="cli-sidecar-not-json",
+    ),
+    P(
+        with_sidecar("nota.txt", '{"source_scope": "private"}'),
+        Raises(
+            PrivacyError,
+            ("nota.txt: source_scope is 'private'", "nota.txt.meta.json"),
+            {"source": "nota.txt", "doc_id": "nota", "expected": "a session_id"},
+        ),
+        id="cli-sidecar-private-without-session",
     ),
     # -- files ------------------------------------------------------------------------------
     P(
@@ -1021,7 +1120,11 @@ CATALOGUE = [
     ),
     P(
         read("truncado.pdf", truncated_pdf),
-        Raises(DamagedDocumentError, ("truncado.pdf", "damaged or truncated")),
+        Raises(
+            DamagedDocumentError,
+            ("truncado.pdf", "damaged or truncated"),
+            {"source": "truncado.pdf", "page": None},
+        ),
         id="pdf-truncated",
     ),
     P(read("vacio.pdf", lambda: b""), Raises(DamagedDocumentError, ("vacio.pdf",)), id="pdf-empty"),
@@ -1044,7 +1147,9 @@ CATALOGUE = [
     ),
     P(
         read("latin1.txt", lambda: "Declaración del año".encode("latin-1")),
-        Raises(TextEncodingError, ("latin1.txt", "byte 0xf3 at position 9")),
+        Raises(
+            TextEncodingError, ("latin1.txt", "byte 0xf3 at position 9"), {"source": "latin1.txt"}
+        ),
         id="text-file-latin-1",
     ),
     P(
@@ -1054,7 +1159,7 @@ CATALOGUE = [
     ),
     P(
         read("informe.docx", lambda: b"PK\x03\x04"),
-        Raises(UnsupportedFileError, ("informe.docx", "'.docx'")),
+        Raises(UnsupportedFileError, ("informe.docx", "'.docx'"), {"source": "informe.docx"}),
         id="unsupported-extension",
     ),
     P(
@@ -1081,6 +1186,7 @@ def test_catalogue(
         assert isinstance(error, AsesoriaError)
         for name in expected.names:
             assert name in str(error), f"{name!r} not in: {error}"
+        check_attributes(error, expected.attributes)
         return
     case, result = _run(given, env, counted="slow" in request.node.keywords)
     if case is not None:
@@ -1167,3 +1273,20 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     assert {record["doc_id"] for record in records} == {"nota", "ley", "pagina"}
     pdf_pages = {record["page"] for record in records if record["doc_id"] == "pagina"}
     assert pdf_pages == {1, 2}
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "attributes"),
+    [
+        ("latin1.txt", "Declaración".encode("latin-1"), {"position": 9, "expected": "UTF-8"}),
+        ("informe.docx", b"PK\x03\x04", {"expected": ".markdown, .md, .pdf, .txt"}),
+    ],
+)
+def test_read_errors_name_the_byte_and_the_kinds_that_work(
+    tmp_path: Path, name: str, data: bytes, attributes: Mapping[str, object]
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(DocumentReadError) as caught:
+        read_pages(path)
+    check_attributes(caught.value, {"source": str(path), **attributes})

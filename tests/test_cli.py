@@ -448,7 +448,7 @@ def test_a_run_in_which_every_file_fails_writes_no_output(
     code, out, err = run(capsys, str(docs), *SIZE, "--scope", "private", "-o", "c.jsonl")
     assert code == ExitCode.FILES_FAILED
     assert out == ""
-    assert err.count("is private but has no session_id") == 2
+    assert err.count("source_scope is 'private' but there is no session_id") == 2
     assert "wrote nothing to c.jsonl: every file failed" in err
     assert not (tmp_path / "c.jsonl").exists()
     assert no_partial_files(tmp_path)

@@ -102,8 +102,9 @@ def test_bad_manifest_lines_are_usage_errors(tmp_path: Path, line: str, message:
 
 
 def test_a_missing_manifest_is_a_usage_error(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="cannot read it"):
+    with pytest.raises(UsageError, match=r"absent\.jsonl: cannot read this --manifest") as caught:
         load_manifest(tmp_path / "absent.jsonl")
+    assert caught.value.source == str(tmp_path / "absent.jsonl")
 
 
 def test_the_command_line_applies_fields_and_reports_privacy_per_file(
@@ -123,7 +124,7 @@ def test_the_command_line_applies_fields_and_reports_privacy_per_file(
     code = main([*argv, "--doc-type", "official_guide", "--fiscal-year", "2023", "-o", "c.jsonl"])
     err = capsys.readouterr().err
     assert code == 1
-    assert f"error: {other}: document 'privado' is private but has no session_id" in err
+    assert f"error: {other}: source_scope is 'private' but there is no session_id" in err
     assert "private, no session" in err
     (record,) = [json.loads(line) for line in Path("c.jsonl").read_text().splitlines()]
     assert record["doc_id"] == "aeat-manual"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
+import pickle
 import pkgutil
 import re
 from collections.abc import Callable
@@ -259,3 +261,321 @@ def test_the_error_tree_names_every_error_of_the_package() -> None:
     )
     assert missing == []
     assert len(_every_error_class()) >= 25
+
+
+# -- one module, one import path ---------------------------------------------------------------
+
+PACKAGE = Path(langchain_asesoria.__file__).parent
+
+
+def _package_modules() -> list[tuple[str, Path]]:
+    """``(module name, file)`` of every module of the package, found without importing it."""
+    found: list[tuple[str, Path]] = []
+    pending = [(PACKAGE, "langchain_asesoria")]
+    while pending:
+        folder, prefix = pending.pop()
+        found.append((prefix, folder / "__init__.py"))
+        for info in pkgutil.iter_modules([str(folder)]):
+            name = f"{prefix}.{info.name}"
+            if info.ispkg:
+                pending.append((folder / info.name, name))
+            else:
+                found.append((name, folder / f"{info.name}.py"))
+    return sorted(found)
+
+
+def _is_exception_base(base: ast.expr) -> bool:
+    name = base.id if isinstance(base, ast.Name) else getattr(base, "attr", "")
+    return name.endswith(("Error", "Exception", "Warning")) or name == "BaseException"
+
+
+def test_every_exception_class_is_defined_in_errors_py() -> None:
+    """No ``class X(...Error)`` outside ``errors.py``: one module, one import path each."""
+    modules = _package_modules()
+    assert len(modules) > 40  # the walk reached the subpackages
+    elsewhere = [
+        f"{name}.{node.name}"
+        for name, path in modules
+        if name != "langchain_asesoria.errors"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ClassDef) and any(map(_is_exception_base, node.bases))
+    ]
+    assert elsewhere == []
+    defined = {
+        node.name
+        for node in ast.parse((PACKAGE / "errors.py").read_text(encoding="utf-8")).body
+        if isinstance(node, ast.ClassDef)
+    }
+    assert defined == set(errors.__all__)
+
+
+def test_each_error_is_the_same_class_wherever_it_is_imported_from() -> None:
+    """A module that re-exports an error (``from errors import X`` in its ``__all__``)
+    would be a second import path; only the package root re-exports them."""
+    for name, _ in _package_modules():
+        if name in ("langchain_asesoria", "langchain_asesoria.errors") or name.endswith(
+            "__main__"  # runs the command line
+        ):
+            continue
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # an optional extra that is not installed
+            continue
+        public = set(getattr(module, "__all__", ()))
+        assert not public & set(errors.__all__), name
+
+
+# -- no code reads an error's message ------------------------------------------------------------
+
+#: The names an error goes by in the package's code: bound by ``except ... as``, or a
+#: parameter so named or annotated.
+_ERROR_NAMES = frozenset({"error", "err", "exc", "exception", "cause"})
+
+#: The package's own error types (``_E`` is a type variable bound to ``AsesoriaError``).
+_OURS = frozenset({*errors.__all__, "_E"})
+
+#: Where the package puts the text of one of its own errors somewhere, and why that is
+#: not reading it: ``(module file, function)``. A new use must be added here, or read
+#: the error's attributes instead (``error.detail``, ``error.source``...).
+TEXT_USES = {
+    ("langchain_asesoria/cli/main.py", "main"): "the error line on stderr",
+    ("langchain_asesoria/evaluation/cli.py", "_execute"): "stderr, and the report's skipped runs",
+    ("langchain_asesoria/evaluation/cli.py", "main"): "the error line on stderr",
+    ("langchain_asesoria/evaluation/presets.py", "_e5_tokenization"): "why a setup is skipped",
+    ("langchain_asesoria/evaluation/relocate.py", "_relocate_question"): "the list of problems",
+    ("langchain_asesoria/evaluation/relocate.py", "main"): "the error line on stderr",
+    ("langchain_asesoria/reading/steps.py", "_pdf_outline"): "the outline report's problem",
+}
+
+
+class _MessageReading(ast.NodeVisitor):
+    """Finds code that reads an error's message (parsing) and uses of our errors' text.
+
+    Parsing, never allowed: the text of an error (``str(e)``, ``repr(e)``, ``f"{e}"``,
+    ``e.args``, or a variable assigned one of them) in a comparison (``==``, ``in``...),
+    as the receiver of a method (``.startswith``, ``.split``...), or given to ``re``;
+    and ``type(e)(...)``, an error rebuilt from a message. Text uses: any other place
+    the text of one of the package's own errors goes (checked against ``TEXT_USES``).
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.function = "<module>"
+        self.ours: dict[str, bool] = {}  # error name -> is one of the package's errors
+        self.texts: set[str] = set()  # variables holding an error's text
+        self.parsing: list[str] = []
+        self.text_uses: set[tuple[str, str]] = set()
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        outer = (self.function, self.ours, self.texts)
+        self.function, self.ours, self.texts = node.name, dict(self.ours), set()
+        for argument in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+            annotation = ast.unparse(argument.annotation) if argument.annotation else ""
+            if argument.arg in _ERROR_NAMES or re.search(r"Error|Exception|\b_E\b", annotation):
+                named = set(re.findall(r"\w+", annotation))
+                self.ours[argument.arg] = bool(named & _OURS)
+        self.generic_visit(node)
+        self.function, self.ours, self.texts = outer
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
+        self.visit_FunctionDef(node)
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if node.name is not None:
+            caught = (
+                {
+                    n.id if isinstance(n, ast.Name) else getattr(n, "attr", "")
+                    for n in ast.walk(node.type)
+                }
+                if node.type
+                else set()
+            )
+            self.ours[node.name] = bool(caught & _OURS)
+        self.generic_visit(node)
+
+    def _error(self, node: ast.expr) -> str | None:
+        """The error whose text ``node`` is, if it is one."""
+        if isinstance(node, ast.Name):
+            return node.id if node.id in self.texts else None
+        if isinstance(node, ast.Subscript):  # error.args[0]
+            return self._error(node.value)
+        candidates: list[ast.expr] = []
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in ("str", "repr"):
+                candidates = node.args[:1]
+        elif isinstance(node, ast.JoinedStr):
+            candidates = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
+        elif isinstance(node, ast.Attribute) and node.attr == "args":
+            candidates = [node.value]
+        for candidate in candidates:
+            if isinstance(candidate, ast.Name) and candidate.id in self.ours:
+                return candidate.id
+        return None
+
+    def _flag(self, node: ast.AST, what: str) -> None:
+        self.parsing.append(f"{self.path}:{getattr(node, 'lineno', '?')} {what}")
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if self._error(node.value) is not None:
+            self.texts |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+        self.generic_visit(node)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        for part in (node.left, *node.comparators):
+            if any(self._error(n) is not None for n in ast.walk(part) if isinstance(n, ast.expr)):
+                self._flag(node, "compares an error's message")
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        function = node.func
+        if isinstance(function, ast.Attribute) and self._error(function.value) is not None:
+            self._flag(node, f"calls .{function.attr}() on an error's message")
+        is_re = isinstance(function, ast.Attribute) and ast.unparse(function.value) == "re"
+        if is_re and any(self._error(argument) is not None for argument in node.args):
+            self._flag(node, f"{ast.unparse(function)}() on an error's message")
+        if isinstance(function, ast.Call) and ast.unparse(function.func) == "type":
+            rebuilt = function.args[:1]
+            if any(isinstance(a, ast.Name) and a.id in self.ours for a in rebuilt):
+                self._flag(node, "rebuilds an error with type(error)(...)")
+        self.generic_visit(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr) and not isinstance(child, ast.Name):
+                name = self._error(child)
+                if name is not None and self.ours.get(name):
+                    self.text_uses.add((self.path, self.function))
+        super().generic_visit(node)
+
+
+def _read_messages(path: str, source: str) -> _MessageReading:
+    visitor = _MessageReading(path)
+    visitor.visit(ast.parse(source))
+    return visitor
+
+
+def _package_sources() -> list[tuple[str, str]]:
+    return [
+        (str(path.relative_to(PACKAGE.parent)), path.read_text(encoding="utf-8"))
+        for _, path in _package_modules()
+    ]
+
+
+def test_no_code_parses_an_error_message() -> None:
+    parsing = [
+        line for path, source in _package_sources() for line in _read_messages(path, source).parsing
+    ]
+    assert parsing == []
+
+
+def test_the_text_of_our_errors_goes_only_where_it_is_listed() -> None:
+    used = set().union(*(_read_messages(p, s).text_uses for p, s in _package_sources()))
+    assert sorted(used - set(TEXT_USES)) == []
+    assert sorted(set(TEXT_USES) - used) == []  # a listed use that went away: drop it
+
+
+#: What the check must catch (the adapters before errors carried attributes) and
+#: must let through (reports, logs, the attributes themselves).
+PARSING_SNIPPETS = [
+    pytest.param(
+        "def describe(path, error):\n"
+        "    message = str(error)\n"
+        "    return message if message.startswith(str(path)) else f'{path}: {message}'\n",
+        ["calls .startswith() on an error's message"],
+        id="startswith-a-path",
+    ),
+    pytest.param(
+        "def with_source(error: _E, name):\n"
+        "    message = str(error)\n"
+        "    if repr(name) in message:\n"
+        "        return error\n"
+        "    return type(error)(f'source {name!r}: {message}')\n",
+        ["compares an error's message", "rebuilds an error with type(error)(...)"],
+        id="repr-in-message-and-rebuild",
+    ),
+    pytest.param(
+        "try:\n    f()\nexcept ValueError as error:\n    if 'page' in str(error):\n        pass\n",
+        ["compares an error's message"],
+        id="in-str-error",
+    ),
+    pytest.param(
+        "try:\n    f()\nexcept OSError as exc:\n    code = re.search(r'\\d+', f'{exc}')\n",
+        ["re.search() on an error's message"],
+        id="regex-on-a-message",
+    ),
+    pytest.param(
+        "try:\n    f()\nexcept AsesoriaError as error:\n    what = error.args[0].split(':')\n",
+        ["calls .split() on an error's message"],
+        id="args-split",
+    ),
+    pytest.param(
+        "try:\n    f()\nexcept AsesoriaError as error:\n"
+        "    print(f'error: {error}', file=sys.stderr)\n"
+        "    if error.source == path or error.page is not None:\n        pass\n"
+        "    raise error.with_context(source=path)\n",
+        [],
+        id="allowed-stderr-and-attributes",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "found"), PARSING_SNIPPETS)
+def test_the_parsing_check_catches_what_it_must(source: str, found: list[str]) -> None:
+    assert [line.split(" ", 1)[1] for line in _read_messages("x.py", source).parsing] == found
+
+
+def test_an_error_rebuilt_from_another_s_text_is_a_text_use() -> None:
+    source = (
+        "def load():\n    try:\n        f()\n    except FieldsError as error:\n"
+        "        raise UsageError(str(error)) from error\n"
+    )
+    assert _read_messages("x.py", source).text_uses == {("x.py", "load")}
+
+
+# -- errors cross processes with their context ---------------------------------------------------
+
+CONTEXT = {
+    "detail": "algo no cuadra",
+    "source": "modelo-100.pdf",
+    "doc_id": "modelo-100",
+    "page": 3,
+    "position": 1_234,
+    "expected": "an integer",
+}
+ATTRIBUTES = ("detail", "source", "doc_id", "page", "position", "expected")
+
+
+def _context(error: AsesoriaError) -> dict[str, object]:
+    return {name: getattr(error, name) for name in ATTRIBUTES}
+
+
+@pytest.mark.parametrize("name", sorted(errors.__all__))
+def test_every_error_survives_pickling_with_its_attributes(name: str) -> None:
+    """``parallel`` and the Ray helper send errors between processes."""
+    cls: type[AsesoriaError] = getattr(errors, name)
+    error = cls(
+        CONTEXT["detail"],  # type: ignore[arg-type]
+        **{key: value for key, value in CONTEXT.items() if key != "detail"},  # type: ignore[arg-type]
+    )
+    copy = pickle.loads(pickle.dumps(error))
+    assert type(copy) is cls
+    assert _context(copy) == CONTEXT
+    assert str(copy) == str(error) == "modelo-100.pdf: algo no cuadra"
+    bare = pickle.loads(pickle.dumps(cls("sin contexto")))
+    assert str(bare) == "sin contexto"
+    assert bare.where is None
+
+
+def test_a_raised_engine_error_survives_pickling_and_filling_in_its_source() -> None:
+    with pytest.raises(errors.ContextTooLongError) as caught:
+        _chunk("Texto.", 20, sections=[SectionSpan(0, 6, "Disposición transitoria primera")])
+    copy = pickle.loads(pickle.dumps(caught.value))
+    assert _context(copy) == _context(caught.value)
+    assert (copy.doc_id, copy.position) == ("modelo-100-ñ", 0)
+    assert str(copy).startswith("document 'modelo-100-ñ': section at 0: ")
+    copy.with_context(source="modelo-100.pdf", page=1)
+    assert str(copy).startswith("modelo-100.pdf: section at 0: ")
+    assert (copy.doc_id, copy.page) == ("modelo-100-ñ", 1)
+    again = pickle.loads(pickle.dumps(copy))
+    assert _context(again) == _context(copy)
+    assert str(again) == str(copy)

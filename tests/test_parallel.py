@@ -114,7 +114,9 @@ class _Broken(WordTokenization):
 
 def test_unexpected_errors_name_the_document_and_its_position() -> None:
     documents = _documents(3)
-    with pytest.raises(DocumentChunkingError, match=r"'doc-0' \(input 0\).*tokenizer crashed"):
+    with pytest.raises(
+        DocumentChunkingError, match=r"^document 'doc-0': input 0 .*tokenizer crashed"
+    ):
         list(chunk_documents(documents, config=CONFIG, tokenization=_Broken(512), mode="thread"))
 
 

@@ -160,8 +160,7 @@ def case_segments(case: ChunkingCase) -> list[Segment]:
 
 # -- running, with documented errors only ------------------------------------------------
 
-_CHARACTER = re.compile(r"position (\d+): the character (.+) needs \d+ tokens", re.DOTALL)
-_SECTION = re.compile(r"section at (\d+):")
+_CHARACTER = re.compile(r"the character (.+) at position (\d+) needs \d+ tokens", re.DOTALL)
 
 
 def run(case: ChunkingCase) -> list[Chunk] | None:
@@ -184,7 +183,10 @@ def run(case: ChunkingCase) -> list[Chunk] | None:
 def check_indivisible(case: ChunkingCase, error: IndivisibleCharacterError) -> None:
     match = _CHARACTER.search(str(error))
     assert match, f"the message names no position and character: {error}"
-    position, char = int(match.group(1)), ast.literal_eval(match.group(2))
+    position, char = error.position, ast.literal_eval(match.group(1))
+    assert position is not None, error
+    assert int(match.group(2)) == position, error  # the message is built from the attribute
+    assert error.doc_id == case.metadata.doc_id, error
     assert char, error
     assert case.joined[position : position + len(char)] == char, (position, char)
     tok = case.tokenization
@@ -201,9 +203,10 @@ def check_indivisible(case: ChunkingCase, error: IndivisibleCharacterError) -> N
 
 
 def check_context_too_long(case: ChunkingCase, error: ContextTooLongError) -> None:
-    match = _SECTION.search(str(error))
-    assert match, f"the message names no section: {error}"
-    start = int(match.group(1))
+    start = error.position
+    assert start is not None, f"the error names no section: {error}"
+    assert f"section at {start}:" in str(error), error
+    assert error.doc_id == case.metadata.doc_id, error
     found = [s for s in case_segments(case) if s.start == start]
     assert len(found) == 1, (start, error)
     tok = case.tokenization

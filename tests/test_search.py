@@ -83,8 +83,9 @@ def test_a_word_longer_than_the_budget_is_cut_at_safe_characters() -> None:
 def test_a_grapheme_that_cannot_fit_is_an_error(text: str, budget: int) -> None:
     tokenization = ByteTokenization(512)
     section = section_of(text, tokenization, budget=budget)
-    with pytest.raises(IndivisibleCharacterError, match=r"position 0: the character"):
+    with pytest.raises(IndivisibleCharacterError, match=r"the character .* at position 0 ") as e:
         correct(section, tokenization, None, None)
+    assert (e.value.position, e.value.expected) == (0, f"at most {budget} tokens")
 
 
 def test_the_failed_plans_counts_are_reused() -> None:

@@ -87,18 +87,25 @@ def choose_size(args: argparse.Namespace, settings: Settings) -> SizeChoice:
 def _size(args: argparse.Namespace, settings: Settings) -> tuple[ChunkingConfig, str]:
     if args.preset is not None:
         if args.max_tokens is not None or args.overlap is not None:
-            raise UsageError("give --preset or --max-tokens/--overlap, not both.")
+            raise UsageError(
+                "give --preset or --max-tokens/--overlap, not both.",
+                expected="--preset or --max-tokens/--overlap",
+            )
         return PRESETS[args.preset], f"--preset {args.preset}"
     given = (args.max_tokens, args.overlap)
     if given != (None, None):
         if None in given:
-            raise UsageError("--max-tokens and --overlap go together: give both.")
+            raise UsageError(
+                "--max-tokens and --overlap go together: give both.",
+                expected="--max-tokens and --overlap",
+            )
         return ChunkingConfig(args.max_tokens, args.overlap), "--max-tokens/--overlap"
     if settings.chunk_size_tokens is not None and settings.chunk_overlap_tokens is not None:
         return ChunkingConfig.from_settings(settings), "CHUNK_SIZE_TOKENS/CHUNK_OVERLAP_TOKENS"
     raise UsageError(
         "choose a chunk size: --preset 256/32, 384/48 or 480/64 (the candidate sizes), "
-        "or --max-tokens N --overlap M, or set CHUNK_SIZE_TOKENS and CHUNK_OVERLAP_TOKENS."
+        "or --max-tokens N --overlap M, or set CHUNK_SIZE_TOKENS and CHUNK_OVERLAP_TOKENS.",
+        expected="--preset, --max-tokens/--overlap or CHUNK_SIZE_TOKENS/CHUNK_OVERLAP_TOKENS",
     )
 
 
@@ -113,12 +120,12 @@ def check_model_limit(size: SizeChoice, tokenization: HuggingFaceTokenization) -
     if config.max_tokens > limit:
         fitting = [name for name, preset in PRESETS.items() if preset.max_tokens <= limit]
         raise ModelLimitError(
-            f"{config.max_tokens} tokens exceed the real input limit {limit} of "
+            f"{origin}: {config.max_tokens} tokens exceed the real input limit {limit} of "
             f"{tokenization.name!r}, which would truncate. Use "
             f"{'--preset ' + fitting[-1] if fitting else f'--max-tokens {limit} or less'}, "
             "or a model with a larger limit (for a tokenizer.json that declares none: "
             "--model tokenizer.json --embedding-max-tokens N).",
-            source=str(origin),
+            expected=f"max_tokens <= {limit}",
         )
     return config
 

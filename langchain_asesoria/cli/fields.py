@@ -46,19 +46,28 @@ Fields = dict[str, Any]
 def _checked(raw: object, origin: str) -> Fields:
     """``raw`` as document fields, or a ``FieldsError`` naming ``origin``."""
     if not isinstance(raw, dict):
-        raise FieldsError("expected a JSON object of document fields.", source=str(origin))
+        raise FieldsError(
+            "expected a JSON object of document fields.",
+            source=origin,
+            expected="a JSON object of document fields",
+        )
     fields: Fields = {}
     for key, value in raw.items():
         expected = FIELD_TYPES.get(key)
         if expected is None:
             known = ", ".join(FIELD_TYPES)
-            raise FieldsError(f"unknown field {key!r}; known fields: {known}.", source=str(origin))
+            raise FieldsError(
+                f"unknown field {key!r}; known fields: {known}.",
+                source=origin,
+                expected=f"one of {known}",
+            )
         if value is None:
             continue
         if isinstance(value, bool) or not isinstance(value, expected):
             raise FieldsError(
                 f"field {key!r} must be a JSON {expected.__name__}, got {value!r}.",
-                source=str(origin),
+                source=origin,
+                expected=f"a JSON {expected.__name__}",
             )
         fields[key] = value
     return fields
@@ -69,7 +78,9 @@ def _read_json(path: Path) -> object:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise FieldsError(
-            f"cannot read this sidecar as JSON ({error}).", source=str(path)
+            f"cannot read this sidecar as JSON ({error}).",
+            source=str(path),
+            expected="a UTF-8 JSON object",
         ) from error
 
 
@@ -85,7 +96,11 @@ def load_manifest(path: Path) -> dict[Path, Fields]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"--manifest {path}: cannot read it ({error}).") from error
+        raise UsageError(
+            f"cannot read this --manifest ({error}).",
+            source=str(path),
+            expected="a UTF-8 JSON Lines file",
+        ) from error
     entries: dict[Path, Fields] = {}
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -94,14 +109,20 @@ def load_manifest(path: Path) -> dict[Path, Fields]:
         try:
             raw = json.loads(line)
         except json.JSONDecodeError as error:
-            raise UsageError(f"not a JSON object ({error.msg}).", source=str(origin)) from error
+            raise UsageError(
+                f"not a JSON object ({error.msg}).", source=origin, expected="a JSON object"
+            ) from error
         target = raw.pop(MANIFEST_PATH, None) if isinstance(raw, dict) else None
         if not isinstance(target, str) or not target:
-            raise UsageError(f'{origin}: each manifest line needs a "path" string.')
+            raise UsageError(
+                'each manifest line needs a "path" string.',
+                source=origin,
+                expected='a "path" string',
+            )
         try:
             fields = _checked(raw, origin)
         except FieldsError as error:
-            raise UsageError(str(error)) from error
+            raise UsageError(error.detail, source=error.source, expected=error.expected) from error
         entries[(path.parent / target).resolve()] = fields
     return entries
 
@@ -146,9 +167,11 @@ class FieldResolver:
         except (ConfigurationError, PrivacyError) as error:
             kind = PrivacyError if isinstance(error, PrivacyError) else FieldsError
             raise kind(
-                f"{error} Set the field with its command-line option, in "
+                f"{error.detail} Set the field with its command-line option, in "
                 f"{path.name}{SIDECAR_SUFFIX} beside the file, or in a --manifest line.",
                 source=str(path),
+                doc_id=error.doc_id,
+                expected=error.expected,
             ) from error
 
 

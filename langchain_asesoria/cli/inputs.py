@@ -25,6 +25,7 @@ from langchain_asesoria.reading import FILE_KINDS
 __all__ = ["expand_inputs"]
 
 _GLOB_CHARACTERS = frozenset("*?[")
+_SUPPORTED = ", ".join(FILE_KINDS)  # what a glob or the inputs must give (``expected``)
 
 
 def _is_document(path: Path) -> bool:
@@ -46,13 +47,17 @@ def _expand_one(argument: str) -> list[Path]:
         matches = sorted(Path(match) for match in glob.glob(argument, recursive=True))
         found = [path for path in matches if _is_document(path)]
         if not found:
-            raise UsageError(f"{argument!r} matches no .pdf, .md or .txt file.")
+            raise UsageError(
+                f"{argument!r} matches no .pdf, .md or .txt file.", expected=_SUPPORTED
+            )
         return found
     path = Path(argument)
     if path.is_dir():
         return _scan_folder(path)
     if not path.exists():
-        raise UsageError("no such file or folder.", source=str(argument))
+        raise UsageError(
+            "no such file or folder.", source=argument, expected="an existing file or folder"
+        )
     return [path]
 
 
@@ -79,6 +84,7 @@ def expand_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> list
     if not kept:
         raise UsageError(
             "no document to split: give .pdf, .md or .txt files, folders holding them, or "
-            "globs (and check --exclude)."
+            "globs (and check --exclude).",
+            expected=_SUPPORTED,
         )
     return kept

@@ -46,19 +46,24 @@ def check_budget(
         ModelLimitError: ``config.max_tokens`` above ``tokenization.max_input_tokens``.
     """
     if not isinstance(config, ChunkingConfig):
-        raise ConfigurationError(f"config must be a ChunkingConfig, got {type(config).__name__}.")
+        raise ConfigurationError(
+            f"config must be a ChunkingConfig, got {type(config).__name__}.",
+            expected="a ChunkingConfig",
+        )
     if not isinstance(tokenization, Tokenization):
         raise ConfigurationError(
             f"tokenization must implement the Tokenization protocol, got "
             f"{type(tokenization).__name__}; use load_tokenization() or a fake from "
-            "langchain_asesoria.testing."
+            "langchain_asesoria.testing.",
+            expected="a Tokenization",
         )
     limit = tokenization.max_input_tokens
     if config.max_tokens > limit:
-        where = f"document {doc_id!r}: " if doc_id is not None else ""
         raise ModelLimitError(
-            f"{where}max_tokens={config.max_tokens} exceeds the real input limit {limit} of "
-            f"{tokenization.name!r}; the model would truncate. Use max_tokens <= {limit}."
+            f"max_tokens={config.max_tokens} exceeds the real input limit {limit} of "
+            f"{tokenization.name!r}; the model would truncate. Use max_tokens <= {limit}.",
+            doc_id=doc_id,
+            expected=f"max_tokens <= {limit}",
         )
 
 
@@ -118,7 +123,8 @@ def iter_chunks(
     """
     if not isinstance(metadata, ChunkMetadata):
         raise ConfigurationError(
-            f"metadata must be a ChunkMetadata, got {type(metadata).__name__}."
+            f"metadata must be a ChunkMetadata, got {type(metadata).__name__}.",
+            expected="a ChunkMetadata",
         )
     doc_id = metadata.doc_id
     check_budget(config, tokenization, doc_id)

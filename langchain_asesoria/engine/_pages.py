@@ -46,6 +46,9 @@ def _check_encodable(text: str, number: int, doc_id: str) -> None:
             f"{text[error.start]!r} at position {error.start}, which is not text; fix the "
             "extraction (or decode its bytes with errors='replace').",
             doc_id=doc_id,
+            page=number,
+            position=error.start,
+            expected="text without lone surrogates",
         ) from error
 
 
@@ -64,6 +67,7 @@ def _check_page(page: object, index: int, previous: int, doc_id: str) -> LoadedP
         raise InvalidPagesError(
             f"item {index} is {found}, not a LoadedPage(text: str, page: int).",
             doc_id=doc_id,
+            expected="a LoadedPage(text: str, page: int)",
         )
     number = page.page
     if isinstance(number, bool) or not isinstance(number, int) or number < 1:
@@ -71,6 +75,7 @@ def _check_page(page: object, index: int, previous: int, doc_id: str) -> LoadedP
             f"page number {number!r} at position {index} is not a "
             "positive integer; pages are numbered from 1.",
             doc_id=doc_id,
+            expected="a positive integer",
         )
     if number <= previous:
         kind = "duplicated" if number == previous else "out of order"
@@ -78,6 +83,8 @@ def _check_page(page: object, index: int, previous: int, doc_id: str) -> LoadedP
             f"page {number} at position {index} is {kind} (after "
             f"page {previous}); pass one document's pages sorted by page number.",
             doc_id=doc_id,
+            page=number,
+            expected=f"a page number above {previous}",
         )
     _check_encodable(page.text, number, doc_id)
     return page
@@ -103,6 +110,7 @@ def join_pages(
             f"pages of several sources are mixed ({sorted(sources)!r}); "
             "chunk each document on its own.",
             doc_id=doc_id,
+            expected="pages of one source",
         )
     starts: list[int] = []
     offset = 0

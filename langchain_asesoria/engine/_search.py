@@ -256,8 +256,10 @@ def _split_characters(exact: Exact, start: int, limit: int) -> int:
         return cluster
     section = exact.section
     raise IndivisibleCharacterError(
-        f"document {section.doc_id!r}, position {start}: the character "
-        f"{text[start:cluster]!r} needs {exact.tokens(start, cluster)} tokens with its "
-        f"prefix and context, over the {section.budget}-token budget. Raise max_tokens "
-        "or shorten the section context."
+        f"the character {text[start:cluster]!r} at position {start} needs "
+        f"{exact.tokens(start, cluster)} tokens with its prefix and context, over the "
+        f"{section.budget}-token budget. Raise max_tokens or shorten the section context.",
+        doc_id=section.doc_id,
+        position=start,
+        expected=f"at most {section.budget} tokens",
     )

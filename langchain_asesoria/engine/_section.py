@@ -92,10 +92,13 @@ class Section:
         worst_fixed, worst = max((fixed, context), (opening_fixed, opening_context))
         if worst_fixed >= budget:
             raise ContextTooLongError(
-                f"document {doc_id!r}, section at {span[0]}: the model prefix, special "
-                f"tokens and section context {worst!r} alone take {worst_fixed} tokens of the "
-                f"{budget}-token budget, leaving none for content. Raise max_tokens, "
-                "shorten the section title, or use section_context='label' or 'none'."
+                f"section at {span[0]}: the model prefix, special tokens and section "
+                f"context {worst!r} alone take {worst_fixed} tokens of the {budget}-token "
+                "budget, leaving none for content. Raise max_tokens, shorten the section "
+                "title, or use section_context='label' or 'none'.",
+                doc_id=doc_id,
+                position=span[0],
+                expected=f"a context below {budget} tokens",
             )
         cuts = SectionCuts.find(text, span[0], span[1], separators, glued=title_end)
         start = lstrip_at(text, span[0], span[1])

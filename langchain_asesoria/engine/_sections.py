@@ -29,6 +29,7 @@ def _validate(spans: Sequence[SectionSpan], length: int, doc_id: str) -> None:
             raise InvalidSectionsError(
                 f"section {index} is {type(span).__name__}, not a SectionSpan.",
                 doc_id=doc_id,
+                expected="a SectionSpan",
             )
         start, end = span.start, span.end
         if not (isinstance(start, int) and isinstance(end, int)) or not 0 <= start < end <= length:
@@ -37,6 +38,8 @@ def _validate(spans: Sequence[SectionSpan], length: int, doc_id: str) -> None:
                 f"[{start!r}, {end!r}), outside the joined text [0, {length}) or empty; "
                 "compute spans on the final joined text.",
                 doc_id=doc_id,
+                position=start if isinstance(start, int) else None,
+                expected=f"a non-empty span within [0, {length})",
             )
         title_end = span.title_end
         if title_end is not None and not (isinstance(title_end, int) and start <= title_end <= end):
@@ -44,6 +47,8 @@ def _validate(spans: Sequence[SectionSpan], length: int, doc_id: str) -> None:
                 f"section {index} {span.section_label!r} has its title "
                 f"ending at {title_end!r}, outside the section [{start}, {end}).",
                 doc_id=doc_id,
+                position=title_end if isinstance(title_end, int) else None,
+                expected=f"a title end within [{start}, {end}]",
             )
         if start < previous_end:
             raise InvalidSectionsError(
@@ -51,6 +56,8 @@ def _validate(spans: Sequence[SectionSpan], length: int, doc_id: str) -> None:
                 f"{start}, before the previous section ends at {previous_end}: sections must "
                 "be sorted and must not overlap.",
                 doc_id=doc_id,
+                position=start,
+                expected=f"a start at or after {previous_end}",
             )
         previous_end = end
 

@@ -91,7 +91,8 @@ def _check_separator(config: ChunkingConfig) -> None:
     if config.page_separator != PAGE_SEPARATOR:
         raise ConfigurationError(
             f"page_separator must be {PAGE_SEPARATOR!r} in an evaluation (the question "
-            f"spans are offsets in pages joined by it), got {config.page_separator!r}."
+            f"spans are offsets in pages joined by it), got {config.page_separator!r}.",
+            expected=repr(PAGE_SEPARATOR),
         )
 
 
@@ -159,7 +160,9 @@ def locate_pieces(
             if start < 0:
                 raise ConfigurationError(
                     f"chunk {index} ({core[:40]!r}...) is not a substring of the document: "
-                    "the peer changed the text, so its offsets cannot be evaluated."
+                    "the peer changed the text, so its offsets cannot be evaluated.",
+                    position=cursor,
+                    expected="a substring of the document",
                 )
         spans.append((start, start + len(core)))
         cursor = start + 1
@@ -192,7 +195,8 @@ def _peer_module(module: str, package: str) -> Any:
         return importlib.import_module(module)
     except ImportError as error:
         raise MissingDependencyError(
-            f"the {package} peer needs {package}: pip install 'langchain-asesoria[eval]'."
+            f"the {package} peer needs {package}: pip install 'langchain-asesoria[eval]'.",
+            expected="langchain-asesoria[eval]",
         ) from error
 
 
@@ -246,7 +250,8 @@ def _fast_tokenizer(tokenization: Tokenization, peer: str) -> Any:
     tokenizer = getattr(tokenization, "tokenizer", None)
     if tokenizer is None:
         raise ConfigurationError(
-            f"the {peer} peer needs a Hugging Face tokenizer; {tokenization.name!r} has none."
+            f"the {peer} peer needs a Hugging Face tokenizer; {tokenization.name!r} has none.",
+            expected="a Hugging Face tokenizer",
         )
     return tokenizer
 

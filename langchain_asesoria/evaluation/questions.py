@@ -129,49 +129,77 @@ class Question:
     kind: QuestionKind | None = None
 
 
-def _fail(where: str, message: str) -> QuestionFileError:
-    return QuestionFileError(f"{message}", source=str(where))
+def _fail(where: str, message: str, expected: str | None = None) -> QuestionFileError:
+    return QuestionFileError(message, source=where, expected=expected)
 
 
 def _text(value: Any, where: str, key: str) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise _fail(where, f"{key!r} must be a non-empty string, got {value!r}.")
+        raise _fail(
+            where, f"{key!r} must be a non-empty string, got {value!r}.", "a non-empty string"
+        )
     return value
 
 
 def _offset(value: Any, where: str, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _fail(where, f"{key!r} must be a non-negative integer offset, got {value!r}.")
+        raise _fail(
+            where,
+            f"{key!r} must be a non-negative integer offset, got {value!r}.",
+            "a non-negative integer",
+        )
     return value
 
 
 def _unknown_keys(data: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise _fail(where, f"unknown field(s) {unknown}; allowed fields are {sorted(allowed)}.")
+        raise _fail(
+            where,
+            f"unknown field(s) {unknown}; allowed fields are {sorted(allowed)}.",
+            f"fields among {sorted(allowed)}",
+        )
 
 
 def _parse_passage(data: Any, where: str) -> RelevantPassage:
     if not isinstance(data, dict):
-        raise _fail(where, f"a relevant passage must be an object, got {data!r}.")
+        raise _fail(where, f"a relevant passage must be an object, got {data!r}.", "an object")
     _unknown_keys(data, _PASSAGE_KEYS, where)
     doc_id = _text(data.get("doc_id"), where, "doc_id")
     has_start, has_end = "start" in data, "end" in data
     if has_start != has_end:
-        raise _fail(where, "give both 'start' and 'end' (a [start, end) span), or neither.")
+        raise _fail(
+            where,
+            "give both 'start' and 'end' (a [start, end) span), or neither.",
+            "both 'start' and 'end', or neither",
+        )
     start = _offset(data["start"], where, "start") if has_start else None
     end = _offset(data["end"], where, "end") if has_end else None
     if start is not None and end is not None and start >= end:
-        raise _fail(where, f"empty or reversed span [{start}, {end}): start must be < end.")
+        raise _fail(
+            where,
+            f"empty or reversed span [{start}, {end}): start must be < end.",
+            "start < end",
+        )
     answer = _text(data["answer"], where, "answer") if "answer" in data else None
     if start is None and answer is None:
-        raise _fail(where, "a relevant passage needs a 'start'/'end' span or an 'answer'.")
+        raise _fail(
+            where,
+            "a relevant passage needs a 'start'/'end' span or an 'answer'.",
+            "a 'start'/'end' span or an 'answer'",
+        )
     passage = data.get("passage")
     if passage is not None and (start is None or not isinstance(passage, str)):
-        raise _fail(where, "'passage' is the quoted text of a span: give it with start/end.")
+        raise _fail(
+            where,
+            "'passage' is the quoted text of a span: give it with start/end.",
+            "'passage' with 'start'/'end'",
+        )
     page = data.get("page")
     if page is not None and (isinstance(page, bool) or not isinstance(page, int) or page < 1):
-        raise _fail(where, f"'page' must be a positive integer, got {page!r}.")
+        raise _fail(
+            where, f"'page' must be a positive integer, got {page!r}.", "a positive integer"
+        )
     return RelevantPassage(doc_id, start, end, passage, answer, page)
 
 
@@ -181,7 +209,11 @@ def _kind(value: Any, where: str) -> QuestionKind | None:
     for kind in QUESTION_KINDS:
         if value == kind:
             return kind
-    raise _fail(where, f"'kind' must be one of {list(QUESTION_KINDS)}, got {value!r}.")
+    raise _fail(
+        where,
+        f"'kind' must be one of {list(QUESTION_KINDS)}, got {value!r}.",
+        f"one of {list(QUESTION_KINDS)}",
+    )
 
 
 def _kind_problem(
@@ -210,17 +242,25 @@ def _kind_problem(
 
 def _parse_question(data: Any, where: str) -> Question:
     if not isinstance(data, dict):
-        raise _fail(where, f"each line must be a JSON object, got {type(data).__name__}.")
+        raise _fail(
+            where, f"each line must be a JSON object, got {type(data).__name__}.", "a JSON object"
+        )
     _unknown_keys(data, _QUESTION_KEYS, where)
     question_id = _text(data.get("id"), where, "id")
     where = f"{where} (question {question_id!r})"
     text = _text(data.get("question"), where, "question")
     no_source = data.get("no_source", False)
     if not isinstance(no_source, bool):
-        raise _fail(where, f"'no_source' must be true or false, got {no_source!r}.")
+        raise _fail(
+            where, f"'no_source' must be true or false, got {no_source!r}.", "true or false"
+        )
     relevant = data.get("relevant", [])
     if not isinstance(relevant, list):
-        raise _fail(where, f"'relevant' must be a list of passages, got {relevant!r}.")
+        raise _fail(
+            where,
+            f"'relevant' must be a list of passages, got {relevant!r}.",
+            "a list of passages",
+        )
     passages = tuple(
         _parse_passage(item, f"{where}, relevant[{index}]") for index, item in enumerate(relevant)
     )
@@ -257,7 +297,9 @@ def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[
         try:
             data = json.loads(stripped)
         except json.JSONDecodeError as error:
-            raise _fail(where, f"not valid JSON ({error.msg} at column {error.colno}).") from error
+            raise _fail(
+                where, f"not valid JSON ({error.msg} at column {error.colno}).", "a JSON object"
+            ) from error
         question = _parse_question(data, where)
         if question.id in seen:
             raise _fail(
@@ -267,7 +309,9 @@ def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[
         questions.append(question)
     if not questions:
         raise QuestionFileError(
-            "no questions found; write one JSON object per line.", source=str(source)
+            "no questions found; write one JSON object per line.",
+            source=str(source),
+            expected="one JSON object per line",
         )
     return tuple(questions)
 
@@ -283,7 +327,9 @@ def load_questions(path: str | Path) -> tuple[Question, ...]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise QuestionFileError(
-            f"cannot read the question file ({error}).", source=str(path)
+            f"cannot read the question file ({error}).",
+            source=str(path),
+            expected="a UTF-8 JSON Lines file",
         ) from error
     return parse_questions(text.splitlines(), str(path))
 

@@ -78,20 +78,25 @@ def locate_passage(passage: str, text: str) -> tuple[int, int]:
             once (the message lists where).
     """
     if not passage.strip():
-        raise QuestionFileError("the passage is blank: quote the text that answers.")
+        raise QuestionFileError(
+            "the passage is blank: quote the text that answers.", expected="a quoted passage"
+        )
     spans = [(start, start + len(passage)) for start in _exact_starts(passage, text)]
     if not spans:
         spans = _spaced_spans(passage, text)
     if not spans:
         raise QuestionFileError(
             f"passage {passage[:60]!r}... does not occur in the document, even with "
-            "whitespace ignored: quote it again from the document's joined text."
+            "whitespace ignored: quote it again from the document's joined text.",
+            expected="a passage of the document's joined text",
         )
     if len(spans) > 1:
         where = ", ".join(str(start) for start, _ in spans[:_SHOWN_MATCHES])
         raise QuestionFileError(
             f"passage {passage[:60]!r}... occurs {len(spans)} times (at {where}): quote a "
-            "longer passage so that it occurs once."
+            "longer passage so that it occurs once.",
+            position=spans[0][0],
+            expected="a passage that occurs once",
         )
     return spans[0]
 
@@ -192,7 +197,9 @@ def relocate_lines(
             data = json.loads(stripped)
         except json.JSONDecodeError as error:
             raise QuestionFileError(
-                f"{source}:{number}: not valid JSON ({error.msg} at column {error.colno})."
+                f"not valid JSON ({error.msg} at column {error.colno}).",
+                source=f"{source}:{number}",
+                expected="a JSON object",
             ) from error
         where = f"{source}:{number}"
         if isinstance(data, dict) and "id" in data:
@@ -236,6 +243,7 @@ def _run(args: argparse.Namespace) -> int:
         raise QuestionFileError(
             f"cannot read the question file ({error}).",
             source=str(args.questions),
+            expected="a UTF-8 JSON Lines file",
         ) from error
     relocation = relocate_lines(lines, documents, str(args.questions))
     summary = f"{args.questions}: {relocation.passages} passages, {relocation.changed} moved"

@@ -221,7 +221,9 @@ def _bm25s() -> Any:
     try:
         return importlib.import_module("bm25s")
     except ImportError as error:
-        raise MissingDependencyError(f"BM25 retrieval needs bm25s: {_EVAL_EXTRA}.") from error
+        raise MissingDependencyError(
+            f"BM25 retrieval needs bm25s: {_EVAL_EXTRA}.", expected="langchain-asesoria[eval]"
+        ) from error
 
 
 class _BM25Index:
@@ -294,7 +296,8 @@ class SentenceTransformerEmbeddings(Embeddings):
         if importlib.util.find_spec("sentence_transformers") is None:
             raise MissingDependencyError(
                 "dense retrieval needs sentence-transformers: install CPU torch, then "
-                "pip install 'langchain-asesoria[eval,eval-dense]'."
+                "pip install 'langchain-asesoria[eval,eval-dense]'.",
+                expected="langchain-asesoria[eval,eval-dense]",
             )
         self.model_name = model
         self.batch_size = batch_size

@@ -276,7 +276,10 @@ def check_runs(runs: Sequence[Run]) -> None:
     problems: list[str] = []
     for run in runs:
         if not run.candidates:
-            raise ConfigurationError(f"run {run.setup.name!r} has no configuration to compare.")
+            raise ConfigurationError(
+                f"run {run.setup.name!r} has no configuration to compare.",
+                expected="at least one configuration",
+            )
         problem = budget_problem(
             run.setup.name,
             run.setup.model,
@@ -290,7 +293,9 @@ def check_runs(runs: Sequence[Run]) -> None:
 
 def _check_ks(ks: Sequence[int]) -> tuple[int, ...]:
     if not ks or any(k < 1 for k in ks):
-        raise ConfigurationError(f"k values must be positive integers, got {list(ks)!r}.")
+        raise ConfigurationError(
+            f"k values must be positive integers, got {list(ks)!r}.", expected="positive integers"
+        )
     return tuple(sorted(set(ks)))
 
 
@@ -383,7 +388,9 @@ def evaluate(
     """
     kept_ks = _check_ks(ks)
     if not 0 < min_overlap <= 1:
-        raise ConfigurationError(f"min_overlap must be in (0, 1], got {min_overlap}.")
+        raise ConfigurationError(
+            f"min_overlap must be in (0, 1], got {min_overlap}.", expected="(0, 1]"
+        )
     check_runs(runs)
     validate_against_corpus(
         questions, {document.doc_id: document.extracted_text for document in corpus}

@@ -102,7 +102,8 @@ class ChunkingComponent:
             raise ConfigurationError(
                 f"config must be a ChunkingConfig, got {type(config).__name__} {config!r}: "
                 "pass ChunkingConfig(max_tokens=..., overlap_tokens=...), or the keywords "
-                "chunk_size=... and chunk_overlap=...."
+                "chunk_size=... and chunk_overlap=....",
+                expected="a ChunkingConfig",
             )
         check_budget(config, tokenization)
         self._tokenization = tokenization
@@ -151,7 +152,7 @@ def _one_of(value: object, allowed: tuple[str, ...], name: str, hint: str) -> st
     if isinstance(value, str) and value in allowed:
         return value
     choices = " or ".join(repr(choice) for choice in allowed)
-    raise ConfigurationError(f"{name} must be {choices}, got {value!r}: {hint}.")
+    raise ConfigurationError(f"{name} must be {choices}, got {value!r}: {hint}.", expected=choices)
 
 
 def check_on_error(mode: str) -> OnError:

@@ -45,12 +45,14 @@ class AsesoriaEmbeddings(Embeddings):
     ) -> None:
         if not isinstance(embeddings, Embeddings):
             raise ConfigurationError(
-                f"embeddings must be a LangChain Embeddings, got {type(embeddings).__name__}."
+                f"embeddings must be a LangChain Embeddings, got {type(embeddings).__name__}.",
+                expected="a LangChain Embeddings",
             )
         if not isinstance(tokenization, Tokenization):
             raise ConfigurationError(
                 f"tokenization must implement the Tokenization protocol, got "
-                f"{type(tokenization).__name__}."
+                f"{type(tokenization).__name__}.",
+                expected="a Tokenization",
             )
         self._embeddings = embeddings
         self._tokenization = tokenization
@@ -74,7 +76,8 @@ class AsesoriaEmbeddings(Embeddings):
                         f"document {index} lacks the model's document prefix {prefix!r} "
                         f"({text[:40]!r}...): index the chunks' embedding_text (the "
                         "transformer's default page_content='embedding_text'), or pass "
-                        "require_document_prefix=False for texts prepared elsewhere."
+                        "require_document_prefix=False for texts prepared elsewhere.",
+                        expected=f"a text starting with {prefix!r}",
                     )
         return texts
 

@@ -31,7 +31,8 @@ def _checked_session(session_id: str | None) -> str | None:
     if session_id is not None and (not isinstance(session_id, str) or not session_id.strip()):
         raise PrivacyError(
             f"session_id must be a non-empty string or None (public documents only), got "
-            f"{session_id!r}."
+            f"{session_id!r}.",
+            expected="a non-empty string or None",
         )
     return session_id
 

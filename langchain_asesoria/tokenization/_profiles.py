@@ -106,14 +106,18 @@ def with_explicit_limit(profile: ModelProfile, explicit: int | None, source: str
         if real is None:
             raise MissingSettingError(
                 f"the tokenizer {source!r} declares no real input limit: set "
-                "EMBEDDING_MAX_TOKENS to the embedding model's limit."
+                "EMBEDDING_MAX_TOKENS to the embedding model's limit.",
+                expected="EMBEDDING_MAX_TOKENS",
             )
         return profile
     if explicit < 1:
-        raise ModelLimitError(f"EMBEDDING_MAX_TOKENS must be at least 1, got {explicit}.")
+        raise ModelLimitError(
+            f"EMBEDDING_MAX_TOKENS must be at least 1, got {explicit}.", expected="at least 1"
+        )
     if real is not None and explicit > real:
         raise ModelLimitError(
             f"EMBEDDING_MAX_TOKENS={explicit} exceeds the real input limit {real} of "
-            f"{source!r}: the model would truncate. Use at most {real}."
+            f"{source!r}: the model would truncate. Use at most {real}.",
+            expected=f"at most {real}",
         )
     return replace(profile, max_input_tokens=explicit)
