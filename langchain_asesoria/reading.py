@@ -5,7 +5,8 @@ loader, the Ray helper, the evaluation). For a PDF it:
 
 1. extracts each page's text with pypdf, and the height of each line;
 2. removes the running headers and footers (``pdf.furniture``), *before* any offset
-   is computed, keeping every page and its number;
+   is computed, keeping every page and its number (and every line that holds an
+   outline title found nowhere else);
 3. reads the outline (``pdf.outline``) and locates each title in the cleaned text
    (``pdf.titles``): the sections, and the entries that could not be located.
 
@@ -117,16 +118,19 @@ def read_pdf(
         if on_page is not None:
             on_page(page.page)
     pages = tuple(item.page for item in extracted)
+    try:
+        entries, problem = outline_entries(reader), None
+    except DamagedDocumentError as error:
+        entries, problem = (), str(error)
     furniture = Furniture()
     if options.remove_page_furniture:
-        furniture = find_furniture(pages, [item.line_heights for item in extracted])
+        heights = [item.line_heights for item in extracted]
+        furniture = find_furniture(pages, heights, titles=entries)
         pages = furniture.remove(pages)
     outline = None
     if options.outline_sections:
-        try:
-            outline = OutlineReport(locate_titles(pages, outline_entries(reader)))
-        except DamagedDocumentError as error:
-            outline = OutlineReport(problem=str(error))
+        located = locate_titles(pages, entries)
+        outline = OutlineReport(located) if problem is None else OutlineReport(problem=problem)
     return DocumentPages(pages, "pdf", outline, furniture)
 
 
