@@ -20,6 +20,7 @@
     │   ├── EncryptedDocumentError            a PDF that needs a password
     │   ├── DamagedDocumentError              a truncated or corrupt PDF
     │   ├── NoTextLayerError                  a PDF with no extractable text (scanned)
+    │   ├── NoPagesError                      a PDF with no pages at all
     │   └── TextEncodingError (UnicodeError)  a text file that is not UTF-8
     ├── MissingDependencyError (ImportError)  an optional extra that is not installed
     ├── OutputError * (OSError)               a command's output cannot be written
@@ -37,6 +38,8 @@ character position, and says how to fix it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 __all__ = [
     "AsesoriaError",
     "BudgetError",
@@ -51,6 +54,7 @@ __all__ = [
     "MissingDependencyError",
     "MissingSettingError",
     "ModelLimitError",
+    "NoPagesError",
     "NoTextLayerError",
     "PrivacyError",
     "TextEncodingError",
@@ -130,6 +134,21 @@ class DamagedDocumentError(DocumentReadError):
 
 class NoTextLayerError(DocumentReadError):
     """A PDF whose pages hold no extractable text: scanned images need OCR first."""
+
+
+class NoPagesError(DocumentReadError):
+    """A PDF whose page tree holds no page at all (nothing to read, not even a scan).
+
+    Attributes:
+        path: The file, as given.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        super().__init__(
+            f"{self.path}: the PDF has no pages; export it again from the program that "
+            "made it, or check that it is the document you meant."
+        )
 
 
 class TextEncodingError(DocumentReadError, UnicodeError):

@@ -12,6 +12,7 @@ failure names the file and says what to do::
     ├── EncryptedDocumentError                   a PDF that needs a password
     ├── DamagedDocumentError                     a truncated or corrupt PDF
     ├── NoTextLayerError                         a PDF with no extractable text (scanned)
+    ├── NoPagesError                             a PDF with no pages at all
     └── TextEncodingError (also UnicodeError)    a text file that is not UTF-8
 
 This module never imports LangChain.
@@ -31,6 +32,7 @@ from langchain_asesoria.errors import (
     DocumentReadError,
     EncryptedDocumentError,
     MissingDependencyError,
+    NoPagesError,
     NoTextLayerError,
     TextEncodingError,
     UnsupportedFileError,
@@ -47,6 +49,7 @@ __all__ = [
     "DocumentReadError",
     "EncryptedDocumentError",
     "FileKind",
+    "NoPagesError",
     "NoTextLayerError",
     "TextEncodingError",
     "UnsupportedFileError",
@@ -235,8 +238,11 @@ def _iter_pdf(path: Path) -> Iterator[LoadedPage]:
         raise no_text_layer(path, len(pages))
 
 
-def no_text_layer(path: str | Path, pages: int) -> NoTextLayerError:
-    """The error of a PDF whose ``pages`` pages hold no extractable text."""
+def no_text_layer(path: str | Path, pages: int) -> NoTextLayerError | NoPagesError:
+    """The error of a PDF whose ``pages`` pages hold no extractable text (``NoPagesError``
+    for a PDF without pages)."""
+    if not pages:
+        return NoPagesError(path)
     return NoTextLayerError(
         f"{path}: none of its {pages} pages holds extractable text (a scanned PDF?); run "
         "OCR first, for example `ocrmypdf in.pdf out.pdf`."

@@ -70,6 +70,7 @@ from langchain_asesoria.files import (
     DamagedDocumentError,
     DocumentReadError,
     EncryptedDocumentError,
+    NoPagesError,
     NoTextLayerError,
     TextEncodingError,
     UnsupportedFileError,
@@ -1110,6 +1111,16 @@ CATALOGUE = [
         read("escaneado.pdf", blank_pdf),
         Raises(NoTextLayerError, ("escaneado.pdf", "none of its 2 pages", "OCR")),
         id="pdf-without-a-text-layer",
+    ),
+    P(
+        read("sin-paginas.pdf", lambda: blank_pdf(0)),
+        Raises(NoPagesError, ("sin-paginas.pdf", "has no pages")),
+        id="pdf-with-no-pages",
+    ),
+    P(
+        Call(lambda env: read_document(env.file("sin-paginas.pdf", blank_pdf(0)))),
+        Raises(NoPagesError, ("sin-paginas.pdf", "has no pages")),
+        id="pdf-with-no-pages-read-with-its-structure",
     ),
     P(
         split_pdf("escala.pdf", tax_scale_pages),

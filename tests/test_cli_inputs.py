@@ -26,6 +26,7 @@ from langchain_asesoria.errors import (
 from langchain_asesoria.files import (
     DamagedDocumentError,
     EncryptedDocumentError,
+    NoPagesError,
     NoTextLayerError,
     TextEncodingError,
 )
@@ -123,6 +124,7 @@ def test_exit_codes(error: AsesoriaError, code: ExitCode) -> None:
         (EncryptedDocumentError("e"), "encrypted"),
         (DamagedDocumentError("d"), "damaged PDF"),
         (NoTextLayerError("n"), "no text layer"),
+        (NoPagesError("n.pdf"), "no pages"),
         (TextEncodingError("t"), "not UTF-8"),
         (MissingDependencyError("m"), "missing extra"),
         (PrivacyError("p"), "private, no session"),

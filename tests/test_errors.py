@@ -259,3 +259,11 @@ def test_the_error_tree_names_every_error_of_the_package() -> None:
     )
     assert missing == []
     assert len(_every_error_class()) >= 25
+
+
+def test_a_pdf_without_pages_names_its_file_as_an_attribute(tmp_path: Path) -> None:
+    error = errors.NoPagesError(tmp_path / "vacío.pdf")
+    assert error.path == str(tmp_path / "vacío.pdf")
+    assert str(error).startswith(f"{error.path}: the PDF has no pages;")
+    assert isinstance(error, errors.DocumentReadError)
+    assert isinstance(error, OSError)
