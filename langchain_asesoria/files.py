@@ -160,6 +160,9 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
         raise DocumentReadError(f"{path}: no such file.") from error
     except NotImplementedError as error:  # an encryption handler pypdf does not know
         raise _unsupported_encryption(path, error) from error
+    except (PermissionError, IsADirectoryError) as error:  # not a damaged PDF
+        reason = error.strerror or error
+        raise DocumentReadError(f"{path}: cannot read the file: {reason}.") from error
     except (errors.PyPdfError, OSError, ValueError) as error:
         raise _damaged(path, error) from error
     if reader.is_encrypted:

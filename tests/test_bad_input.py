@@ -33,6 +33,7 @@ import base64
 import io
 import json
 import math
+import os
 import random
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -1254,6 +1255,8 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     }
     for name, (data, _, _) in bad.items():
         (docs / name).write_bytes(data)
+    (docs / "enlace.md").symlink_to(tmp_path / "borrado.md")  # its target is gone
+    os.mkfifo(docs / "tuberia.txt")  # reading it would block the run
 
     code = main([str(docs), "--preset", "256/32", "-o", "chunks.jsonl"])
     _, err = capsys.readouterr()
@@ -1264,7 +1267,12 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     for name, (_, message, label) in bad.items():
         assert any(str(docs / name) in line and message in line for line in errors), (name, err)
         assert label in err  # its row in the summary
-    assert f"3 ok, {len(bad)} failed" in err
+    assert f"3 ok, {len(bad)} failed, 2 skipped" in err
+    assert (
+        "files skipped (found, but they cannot be read):\n"
+        f"  {docs / 'enlace.md'}: a symbolic link whose target does not exist\n"
+        f"  {docs / 'tuberia.txt'}: not a regular file\n"
+    ) in err
     records = [json.loads(line) for line in (tmp_path / "chunks.jsonl").read_text().splitlines()]
     assert {record["doc_id"] for record in records} == {"nota", "ley", "pagina"}
     pdf_pages = {record["page"] for record in records if record["doc_id"] == "pagina"}
