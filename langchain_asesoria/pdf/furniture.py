@@ -51,7 +51,7 @@ from typing import Final, Literal
 
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.outline import OutlineEntry
-from langchain_asesoria.pdf.titles import locate_titles
+from langchain_asesoria.pdf.titles import fold, locate_titles
 
 __all__ = [
     "EDGE_LINES",
@@ -111,6 +111,7 @@ _MIN_SHARE: Final = 0.5
 _PARITY_SHARE: Final = 0.75
 _MAX_SHARE: Final = 0.5
 _DIGITS: Final = re.compile(r"(\d+)")
+_TITLE_START: Final = 12  # folded characters of a title looked for in removed lines
 _PAGE_MARK: Final = "\uffff"  # a noncharacter: no extracted text holds it
 
 LineHeights = Sequence[float | None]
@@ -299,7 +300,7 @@ class _Page:
     number: int
     lines: tuple[_Line, ...]
     by_height: bool
-    count: int = -1  # all its non-blank lines, when ``lines`` leaves some out
+    count: int  # its non-blank lines (``lines`` leaves turned ones out)
 
     def outward(self, side: Side) -> tuple[_Line, ...]:
         """Every line from the ``side`` edge inwards."""
@@ -338,7 +339,7 @@ def _page(page: LoadedPage, heights: LineHeights) -> _Page:
     ]
     placed = [line for line in lines if line.height is not None]
     if not placed:
-        return _Page(page.page, tuple(lines), False)
+        return _Page(page.page, tuple(lines), False, len(lines))
     # Top to bottom; lines side by side keep their text order. A line without a height
     # (turned text) is left out: never furniture, it does not hide what stands beyond.
     placed.sort(key=lambda line: -(line.height or 0.0))
@@ -506,14 +507,23 @@ def _found(
     return sorted(found.values(), key=lambda line: (line.page, line.start))
 
 
+def _starts_in(title: str, folded: str) -> bool:
+    """Whether the start of ``title`` (folded) is in ``folded``: it may stand there."""
+    key = fold(title)[0][:_TITLE_START]
+    return bool(key) and key in folded
+
+
 def _keep_titles(
     pages: Sequence[LoadedPage], lines: list[FurnitureLine], titles: Sequence[OutlineEntry]
 ) -> list[FurnitureLine]:
     """``lines`` less those that hold an outline title located nowhere else."""
+    removed: dict[int, str] = defaultdict(str)
+    for line in lines:
+        removed[line.page] += fold(line.text)[0]
     lost = [
         entry
         for entry in locate_titles(Furniture(tuple(lines)).remove(pages), titles).unlocated
-        if entry.page is not None
+        if entry.page is not None and _starts_in(entry.title, removed.get(entry.page, ""))
     ]
     if not lost:
         return lines
@@ -570,7 +580,7 @@ def find_furniture(
     bands = _bands(read, found, min_pages)
     if bands:
         found = _found(read, repeated_or_in_band, edge_lines, step)
-    text_lines = sum(max(page.count, len(page.lines)) for page in read)
+    text_lines = sum(page.count for page in read)
     if len(found) > _MAX_SHARE * text_lines:  # a form repeated page after page
         return Furniture()
     lines = [line.removed() for line in found]
