@@ -8,9 +8,10 @@ form (``NUMBER_FORMS``) at the top or the bottom, article titles at a page's fir
 line, a table whose header repeats at the top or at the bottom of the pages it runs
 on, rows of figures at the edges, one or two columns, rotated pages, a note turned up
 the margin, blank pages, and furniture drawn before or after the body (pypdf gives
-text in drawing order). ``laid_out`` places every line on its page (A4, millimetres
-from the top, as printed documents place them: furniture in the margins, a paragraph
-gap now and then), and ``render`` writes the PDF.
+text in drawing order). Section headings and article titles are outline entries.
+``laid_out`` places every line on its page (A4, millimetres from the top, as printed
+documents place them: furniture in the margins, a paragraph gap now and then), and
+``render`` writes the PDF.
 
 Furniture is what a reader would call a running header or footer: drawn on every page
 with text (on every page of its parity for alternating headers) of a document with at
@@ -139,6 +140,7 @@ class Placed:
     y: float
     kind: Kind
     turned: bool = False
+    bookmark: bool = False  # an outline entry points to it (a section or an article)
 
 
 @dataclass(frozen=True)
@@ -281,7 +283,8 @@ def _place_body(texts: Sequence[str], columns: int) -> list[Placed]:
     for column in range(columns):
         y = _BODY_TOP
         for index, text in enumerate(texts[column * per_column : (column + 1) * per_column]):
-            placed.append(Placed(text, _COLUMNS_X[column], y, "body"))
+            titled = text in SECTIONS or text.startswith("Artículo ")
+            placed.append(Placed(text, _COLUMNS_X[column], y, "body", bookmark=titled))
             y += _STEP + (_PARAGRAPH if index % 4 == 1 else 0.0)
     return placed
 
@@ -294,6 +297,8 @@ def render(layout: Layout, pages: Sequence[Sequence[Placed]]) -> bytes:
     for lines in pages:
         pdf.add_page()
         for line in lines:
+            if line.bookmark:
+                pdf.start_section(line.text)
             if line.turned:
                 with pdf.rotation(90, line.x, line.y):
                     pdf.text(line.x, line.y, line.text)
