@@ -3,19 +3,19 @@
 A page is read as its non-blank lines in *visual order*: top to bottom by height when
 pypdf gives heights (a line without one, turned text, is then left out: it is body),
 else in the order of the extracted text (pypdf often puts a header drawn at the top
-after the body). Its *edges* are its first and
-last ``edge_lines`` lines in that order. A line's *place* is its height (to the point,
-give or take one) or, without heights, its rank from its edge.
+after the body). Its *edges* are its first and last ``edge_lines`` lines in that order.
+A line's *place* is its height (to the point, give or take one) or, without heights,
+its rank from its edge.
 
 1. **Running keys.** A line's keys are its text, whitespace collapsed, and, when a
    number in it has the form of a page number (``PAGE_NUMBER_FORMS``: "Página 12",
    "- 12 -", "12 / 179", "Pág. 12 de 179"), the same text with that number written as
    its distance to the page's own number. A key is *running* when it stands at one
    place at an edge of at least half of the pages with text (or of the odd, or of the
-   even pages: headers that alternate), and of ``min_pages`` pages. So the line repeats
-   unchanged, or what changes is a number that follows the pages; a line whose numbers
-   change otherwise (an article, a row of figures, a date) has a key of its own on
-   each page, and is body.
+   even pages, nearly all its pages being of that parity: headers that alternate), and
+   of ``min_pages`` pages. So the line repeats unchanged, or what changes is a number
+   that follows the pages; a line whose numbers change otherwise (an article, a row of
+   figures, a date) has a key of its own on each page, and is body.
 2. **Peeled from the edges.** From each edge inwards, lines with a running key are
    furniture up to the first line without one: a line with body on both sides (a
    table's header above its rows) never is. With heights, unless every page has its
