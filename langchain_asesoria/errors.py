@@ -20,6 +20,7 @@
     │   ├── EncryptedDocumentError            a PDF that needs a password
     │   ├── DamagedDocumentError              a truncated or corrupt PDF
     │   ├── NoTextLayerError                  a PDF with no extractable text (scanned)
+    │   ├── NoPagesError                      a PDF with no pages at all
     │   └── TextEncodingError (UnicodeError)  a text file that is not UTF-8
     ├── MissingDependencyError (ImportError)  an optional extra that is not installed
     ├── OutputError (OSError)                 a command's output cannot be written
@@ -63,6 +64,7 @@ __all__ = [
     "MissingDependencyError",
     "MissingSettingError",
     "ModelLimitError",
+    "NoPagesError",
     "NoTextLayerError",
     "OutputError",
     "PrivacyError",
@@ -215,6 +217,10 @@ class DamagedDocumentError(DocumentReadError):
 
 class NoTextLayerError(DocumentReadError):
     """A PDF whose pages hold no extractable text: scanned images need OCR first."""
+
+
+class NoPagesError(DocumentReadError):
+    """A PDF whose page tree holds no page at all (nothing to read, not even a scan)."""
 
 
 class TextEncodingError(DocumentReadError, UnicodeError):

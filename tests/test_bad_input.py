@@ -34,6 +34,7 @@ import base64
 import io
 import json
 import math
+import os
 import random
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -73,6 +74,7 @@ from langchain_asesoria.errors import (
     DocumentReadError,
     EncryptedDocumentError,
     FieldsError,
+    NoPagesError,
     NoTextLayerError,
     TextEncodingError,
     UnsupportedFileError,
@@ -89,6 +91,9 @@ from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 
 pypdf = pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
+pytest.importorskip("fpdf", reason="the dev extra: pip install '.[dev]' (fpdf2)")
+
+from pdf_layouts import Layout, Placed, render  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PDF = (
@@ -468,6 +473,91 @@ def blank_pdf(pages: int = 2) -> bytes:
 def truncated_pdf() -> bytes:
     data = EXAMPLE_PDF.read_bytes()
     return data[: len(data) // 2]
+
+
+def tax_scale_pages() -> list[list[Placed]]:
+    """8 pages, one font: a header, an article line, 15 body lines, a tax scale's header,
+    two rows of figures, and "Pagina N" at the foot."""
+    pages = []
+    for i in range(8):
+        lines = [
+            Placed("BOLETIN OFICIAL DEL ESTADO", 20, 12, "furniture"),
+            Placed(f"Articulo {40 + i}. Escala parte {i + 1}.", 20, 25, "body"),
+        ]
+        lines += [
+            Placed(f"Linea unica {i}-{j} del cuerpo de la escala.", 20, 31 + 6 * j, "body")
+            for j in range(15)
+        ]
+        lines.append(
+            Placed(
+                "Base liquidable hasta euros Cuota integra euros Resto base Tipo aplicable",
+                20,
+                121,
+                "body",
+            )
+        )
+        lines += [
+            Placed(
+                f"{12450 + 1000 * (2 * i + r)},00 {1870 + 300 * (2 * i + r)},{r}5 {9 + i + r},50",
+                20,
+                127 + 6 * r,
+                "body",
+            )
+            for r in range(2)
+        ]
+        lines.append(Placed(f"Pagina {i + 1}", 100, 285, "furniture"))
+        pages.append(lines)
+    return pages
+
+
+def dash_numbered_pages() -> list[list[Placed]]:
+    """6 pages: the same header line, 15 body lines, and "- N -" at the foot."""
+    return [
+        [
+            Placed("BOLETIN OFICIAL DEL ESTADO", 20, 12, "furniture"),
+            *(
+                Placed(f"Linea unica {i}-{j} del cuerpo.", 20, 25 + 6 * j, "body")
+                for j in range(15)
+            ),
+            Placed(f"- {i + 1} -", 100, 285, "furniture"),
+        ]
+        for i in range(6)
+    ]
+
+
+def split_pdf(name: str, pages: Callable[[], list[list[Placed]]]) -> Call:
+    """A generated PDF read with ``read_document`` and chunked as ``asesoria-split`` does:
+    (pages drawn, document, chunks)."""
+
+    def run(env: Env) -> tuple[list[list[Placed]], Any, list[Chunk]]:
+        drawn = pages()
+        document = read_document(env.file(name, render(Layout(len(drawn)), drawn)))
+        chunks = chunk_document(
+            document.pages,
+            ChunkMetadata(doc_id=DOC),
+            config=ChunkingConfig(256, 32),
+            tokenization=env.tokenization("bytes"),
+            sections=document.sections(),
+        )
+        return drawn, document, chunks
+
+    return Call(run)
+
+
+def only_furniture_removed(*removed: str) -> Callable[[ChunkingCase | None, Any], None]:
+    """Exactly the ``removed`` kinds of line went, from every page; every other line
+    drawn is in some chunk, verbatim."""
+
+    def check(_: ChunkingCase | None, result: Any) -> None:
+        drawn, document, chunks = result
+        summary = document.furniture.summary()
+        assert [(item.text, len(item.pages)) for item in summary] == [
+            (text, len(drawn)) for text in removed
+        ]
+        for line in (line for page in drawn for line in page if line.kind == "body"):
+            assert any(line.text in chunk.text for chunk in chunks), line.text
+
+    return check
 
 
 def read(name: str, data: Callable[[], bytes]) -> Call:
@@ -1134,6 +1224,26 @@ CATALOGUE = [
         id="pdf-without-a-text-layer",
     ),
     P(
+        read("sin-paginas.pdf", lambda: blank_pdf(0)),
+        Raises(NoPagesError, ("sin-paginas.pdf", "has no pages")),
+        id="pdf-with-no-pages",
+    ),
+    P(
+        Call(lambda env: read_document(env.file("sin-paginas.pdf", blank_pdf(0)))),
+        Raises(NoPagesError, ("sin-paginas.pdf", "has no pages")),
+        id="pdf-with-no-pages-read-with-its-structure",
+    ),
+    P(
+        split_pdf("escala.pdf", tax_scale_pages),
+        Holds(only_furniture_removed("BOLETIN OFICIAL DEL ESTADO", "Pagina N")),
+        id="pdf-articles-and-a-tax-scale-at-the-edges-keep-their-body",
+    ),
+    P(
+        split_pdf("guiones.pdf", dash_numbered_pages),
+        Holds(only_furniture_removed("BOLETIN OFICIAL DEL ESTADO", "- N -")),
+        id="pdf-six-pages-lose-their-header-and-dashed-page-number",
+    ),
+    P(
         read("arbol.pdf", lambda: blank_pdf(1).replace(b"/Kids [ 4 0 R ]", b"/Kids 7")),
         Raises(DamagedDocumentError, ("arbol.pdf",)),
         id="pdf-damaged-page-tree",
@@ -1258,6 +1368,8 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     }
     for name, (data, _, _) in bad.items():
         (docs / name).write_bytes(data)
+    (docs / "enlace.md").symlink_to(tmp_path / "borrado.md")  # its target is gone
+    os.mkfifo(docs / "tuberia.txt")  # reading it would block the run
 
     code = main([str(docs), "--preset", "256/32", "-o", "chunks.jsonl"])
     _, err = capsys.readouterr()
@@ -1268,7 +1380,12 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     for name, (_, message, label) in bad.items():
         assert any(str(docs / name) in line and message in line for line in errors), (name, err)
         assert label in err  # its row in the summary
-    assert f"3 ok, {len(bad)} failed" in err
+    assert f"3 ok, {len(bad)} failed, 2 skipped" in err
+    assert (
+        "files skipped (found, but they cannot be read):\n"
+        f"  {docs / 'enlace.md'}: a symbolic link whose target does not exist\n"
+        f"  {docs / 'tuberia.txt'}: not a regular file\n"
+    ) in err
     records = [json.loads(line) for line in (tmp_path / "chunks.jsonl").read_text().splitlines()]
     assert {record["doc_id"] for record in records} == {"nota", "ley", "pagina"}
     pdf_pages = {record["page"] for record in records if record["doc_id"] == "pagina"}

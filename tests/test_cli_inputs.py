@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,7 @@ from langchain_asesoria.cli.errors import (
     exit_code_for,
     failure_label,
 )
-from langchain_asesoria.cli.inputs import expand_inputs
+from langchain_asesoria.cli.inputs import Skipped, expand_inputs, scan_inputs
 from langchain_asesoria.errors import (
     AsesoriaError,
     ContextTooLongError,
@@ -20,6 +21,7 @@ from langchain_asesoria.errors import (
     FieldsError,
     MissingDependencyError,
     ModelLimitError,
+    NoPagesError,
     NoTextLayerError,
     OutputError,
     PrivacyError,
@@ -121,6 +123,7 @@ def test_exit_codes(error: AsesoriaError, code: ExitCode) -> None:
         (EncryptedDocumentError("e"), "encrypted"),
         (DamagedDocumentError("d"), "damaged PDF"),
         (NoTextLayerError("n"), "no text layer"),
+        (NoPagesError("n.pdf"), "no pages"),
         (TextEncodingError("t"), "not UTF-8"),
         (MissingDependencyError("m"), "missing extra"),
         (PrivacyError("p"), "private, no session"),
@@ -131,3 +134,37 @@ def test_exit_codes(error: AsesoriaError, code: ExitCode) -> None:
 )
 def test_failure_labels(error: AsesoriaError, label: str) -> None:
     assert failure_label(error) == label
+
+
+def test_names_found_that_cannot_be_read_are_skipped_with_their_reason(tree: Path) -> None:
+    Path("data/gone.md").symlink_to(tree / "borrado.md")
+    os.mkfifo("data/tuberia.txt")
+    Path("data/carpeta.pdf").mkdir()  # a folder named like a document: scanned, not skipped
+    inputs = scan_inputs(["data", "other/*.markdown"])
+    assert names(list(inputs.paths)) == [
+        "data/SOURCES.md",
+        "data/a.md",
+        "data/b.pdf",
+        "data/sub/c.txt",
+        "other/f.markdown",
+    ]
+    assert inputs.skipped == (
+        Skipped(Path("data/gone.md"), "a symbolic link whose target does not exist"),
+        Skipped(Path("data/tuberia.txt"), "not a regular file"),
+    )
+    assert scan_inputs(["data/*.md"], ["gone.md"]).skipped == ()  # excluded, not skipped
+
+
+def test_a_glob_of_unreadable_names_only_is_no_document(tree: Path) -> None:
+    Path("solo").mkdir()
+    Path("solo/gone.md").symlink_to(tree / "borrado.md")
+    with pytest.raises(UsageError, match=r"no document to split \(1 found cannot be read\)"):
+        scan_inputs(["solo/*.md"])
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every file")
+def test_a_file_this_user_cannot_read_is_skipped(tree: Path) -> None:
+    Path("data/a.md").chmod(0)
+    assert scan_inputs(["data"]).skipped == (
+        Skipped(Path("data/a.md"), "not readable by this user"),
+    )

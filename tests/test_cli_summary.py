@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from langchain_asesoria.cli.inputs import Skipped
 from langchain_asesoria.cli.summary import (
     FileReport,
     RunReport,
@@ -213,3 +216,18 @@ def test_long_names_are_shortened_in_the_middle() -> None:
     assert shown.startswith("examples/data/")
     assert shown.endswith("x.pdf")
     assert "…" in shown
+
+
+def test_every_skipped_file_is_listed_with_why() -> None:
+    skipped = (
+        Skipped(Path("docs/gone.md"), "a symbolic link whose target does not exist"),
+        Skipped(Path("docs/tuberia.txt"), "not a regular file"),
+    )
+    run = RunReport((FileReport("ley.pdf", 3, (10,)),), 256, 32, 1.0, "minilm", skipped)
+    text = render_summary(run)
+    assert (
+        "files skipped (found, but they cannot be read):\n"
+        "  docs/gone.md: a symbolic link whose target does not exist\n"
+        "  docs/tuberia.txt: not a regular file\n"
+    ) in text
+    assert "1 ok, 2 skipped" in text

@@ -25,6 +25,7 @@ from langchain_asesoria import (
     errors,
     load_tokenization,
 )
+from langchain_asesoria.pdf.open import no_text_layer
 from langchain_asesoria.testing import ByteTokenization
 
 _TREE_LINE = re.compile(
@@ -344,7 +345,7 @@ TEXT_USES = {
     ("langchain_asesoria/evaluation/presets.py", "_e5_tokenization"): "why a setup is skipped",
     ("langchain_asesoria/evaluation/relocate.py", "_relocate_question"): "the list of problems",
     ("langchain_asesoria/evaluation/relocate.py", "main"): "the error line on stderr",
-    ("langchain_asesoria/reading/steps.py", "_pdf_outline"): "the outline report's problem",
+    ("langchain_asesoria/reading/steps.py", "of_pdf"): "the outline report's problem",
 }
 
 
@@ -579,3 +580,12 @@ def test_a_raised_engine_error_survives_pickling_and_filling_in_its_source() -> 
     again = pickle.loads(pickle.dumps(copy))
     assert _context(again) == _context(copy)
     assert str(again) == str(copy)
+
+
+def test_a_pdf_without_pages_names_its_file_as_an_attribute(tmp_path: Path) -> None:
+    error = no_text_layer(tmp_path / "vacío.pdf", 0)
+    assert isinstance(error, errors.NoPagesError)
+    assert error.source == str(tmp_path / "vacío.pdf")
+    assert str(error).startswith(f"{error.source}: the PDF has no pages;")
+    assert isinstance(error, errors.DocumentReadError)
+    assert isinstance(error, OSError)

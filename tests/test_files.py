@@ -26,6 +26,7 @@ from langchain_asesoria.files import (
     read_pages,
     read_text,
 )
+from langchain_asesoria.pdf.open import open_pdf
 from langchain_asesoria.reading import read_document
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
@@ -237,3 +238,12 @@ def test_markdown_front_matter_is_never_chunked() -> None:
     heading = original.index("# Ley 19/1991")
     assert page.text[heading:] == original[heading:]
     assert not page.text[:heading].strip()
+
+
+def test_a_pdf_that_cannot_be_opened_is_unreadable_not_damaged(tmp_path: Path) -> None:
+    folder = tmp_path / "carpeta.pdf"  # like a file this user may not read: not a PDF fault
+    folder.mkdir()
+    with pytest.raises(DocumentReadError) as caught:
+        open_pdf(folder)
+    assert type(caught.value) is DocumentReadError
+    assert str(caught.value).startswith(f"{folder}: cannot read the file:")

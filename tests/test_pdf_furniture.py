@@ -7,10 +7,17 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import PROFILE, WORDS, examples
+from strategies import PROFILE, WORDS, examples, letters
 
 from langchain_asesoria import LoadedPage
-from langchain_asesoria.pdf import Furniture, FurnitureSummary, find_furniture, furniture_key
+from langchain_asesoria.pdf import (
+    Furniture,
+    FurnitureSummary,
+    OutlineEntry,
+    find_furniture,
+    furniture_key,
+    is_legal_heading,
+)
 
 HEADER = "BOLETÍN OFICIAL DEL ESTADO"
 TABLE_HEADER = "Concepto   Importe   Porcentaje"
@@ -138,23 +145,129 @@ def test_a_running_title_that_changes_is_found_where_the_repeated_ones_stand() -
     }
 
 
-def test_a_height_inside_the_body_is_never_a_band() -> None:
-    # The repeated line stands where body lines also stand: only it is removed.
+def test_a_line_drawn_inside_the_body_is_body_whatever_its_text_order() -> None:
+    # First in the extracted text, but drawn where body lines stand: neither the
+    # repeated line nor the titles beside it are removed.
     pages = [
         page(n, ["Ley del Impuesto" if n < 5 else f"Otro título {n}", *body(n, 16)])
         for n in range(1, 7)
     ]
     edges = {"Ley del Impuesto": 600.0} | {f"Otro título {n}": 600.0 for n in range(1, 7)}
-    found = find_furniture(pages, heights(pages, edges))
-    assert {line.text for line in found.lines} == {"Ley del Impuesto"}
+    assert find_furniture(pages, heights(pages, edges)).lines == ()
 
 
 def test_a_form_repeated_on_every_page_is_not_furniture() -> None:
+    pages = [page(n, ["ACME S.L.", "Factura", f"Número {n}0{n}", "Total"]) for n in range(1, 6)]
+    assert find_furniture(pages).lines == ()
+
+
+def test_a_letterhead_goes_and_the_numbered_lines_stay() -> None:
+    # Invoice numbers, dates and totals change from page to page: only the letterhead
+    # repeats, and they are body even where their numbers follow the pages.
     pages = [
-        page(n, ["ACME S.L.", f"Factura {n}", f"Fecha: 0{n}/02/2024", f"Total: {n}0,00 €"])
+        page(
+            n,
+            ["ACME S.L.", f"Factura {n}", *body(n, 4), f"Fecha: 0{n}/02/2024", f"Total: {n}0,00"],
+        )
         for n in range(1, 6)
     ]
+    assert {line.text for line in find_furniture(pages).lines} == {"ACME S.L."}
+
+
+@pytest.mark.parametrize(
+    ("form", "furniture"),
+    [
+        ("Página {n}", True),
+        ("- {n} -", True),
+        ("{n} / 179", True),
+        ("Pág. {n} de 179", True),
+        ("{n}", True),
+        ("Hoja {n} de 9", True),
+        ("Manual práctico de Renta 2023. Página {n}", True),
+        ("BOLETÍN OFICIAL DEL ESTADO - {n} -", True),
+        ("Ley 35/2006 {n} / 179", True),
+        ("Artículo {n}. Escala", False),  # a legal heading, even numbered as the pages
+        ("Escala parte {n}.", False),  # a number that follows the pages, not a page number
+        ("Ejercicio 20{n}", False),
+        ("Fecha: 0{n}/02/2024", False),
+    ],
+)
+def test_what_may_change_is_a_page_number(form: str, furniture: bool) -> None:
+    # At the foot of 6 pages, printed numbers 452 ahead of the PDF's.
+    pages = [page(n, [*body(n), form.format(n=n + 452)]) for n in range(1, 7)]
+    found = {line.text for line in find_furniture(pages).lines}
+    assert bool(found) is furniture
+    assert found <= {form.format(n=n + 452) for n in range(1, 7)}
+
+
+def test_numbers_that_do_not_follow_the_pages_are_body() -> None:
+    pages = [page(n, [*body(n), f"Página {n * 7 % 5}"]) for n in range(1, 7)]
     assert find_furniture(pages).lines == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "heading"),
+    [
+        ("Artículo 41. Escala parte 2.", True),
+        ("Articulo 41. Escala.", True),
+        ("TÍTULO II. De la renta", True),
+        ("CAPÍTULO III", True),
+        ("Sección 2.ª Rendimientos del trabajo", True),
+        ("Disposición adicional primera.", True),
+        ("ANEXO I", True),
+        ("Capítulo 12. Integración y compensación de rentas", False),  # AEAT's running title
+        ("BOLETÍN OFICIAL DEL ESTADO", False),
+        ("Según el artículo 41, la escala", False),
+    ],
+)
+def test_legal_headings(line: str, heading: bool) -> None:
+    assert is_legal_heading(line) is heading
+
+
+def test_a_legal_heading_at_a_page_s_first_line_is_never_furniture() -> None:
+    pages = [page(n, ["Artículo 7. Rentas exentas.", *body(n)]) for n in range(1, 7)]
+    assert find_furniture(pages).lines == ()
+
+
+def margined(lines: list[str], top: int, bottom: int) -> list[float | None]:
+    """Heights: ``top`` lines from 800 down by 12, a 40-point margin, body lines down by
+    12 (a paragraph gap after the second), a 40-point margin, ``bottom`` lines."""
+    body_count = len(lines) - top - bottom
+    heights = [800.0 - 12 * index for index in range(top)]
+    y = 800.0 - 12 * (top - 1) - 40 if top else 760.0
+    for index in range(body_count):
+        heights.append(y)
+        y -= 12 + (8 if index == 1 else 0)
+    y = y + 12 - 40
+    heights += [y - 12 * index for index in range(bottom)][::-1]
+    return list(heights)
+
+
+def test_a_table_header_under_the_running_header_or_over_the_footer_stays() -> None:
+    pages = []
+    for n in range(1, 7):
+        rows = [f"{n}{index}.450,00   {n}.87{index},05" for index in range(3)]
+        pages.append(page(n, [HEADER, TABLE_HEADER, *rows, *body(n, 6), TABLE_HEADER, f"- {n} -"]))
+    line_heights = [margined(p.text.split("\n"), 1, 1) for p in pages]
+    found = find_furniture(pages, line_heights)
+    assert {line.text for line in found.lines} == {HEADER, *(f"- {n} -" for n in range(1, 7))}
+
+
+def test_without_heights_a_text_also_inside_a_page_is_body() -> None:
+    pages = [page(n, [HEADER, TABLE_HEADER, *body(n), f"Página {n}"]) for n in range(1, 7)]
+    pages[2] = page(3, [HEADER, *body(3, 5), TABLE_HEADER, *body(33, 5), "Página 3"])
+    found = {line.text for line in find_furniture(pages).lines}
+    assert TABLE_HEADER not in found
+    assert HEADER in found
+
+
+def test_an_outline_title_found_nowhere_else_is_kept() -> None:
+    # "Glosario" repeats at the top of most pages, and the outline's entry for page 5
+    # is only found there: that line stays, the others go.
+    pages = [page(n, ["Glosario", *body(n)]) for n in range(1, 7)]
+    titles = [OutlineEntry("Glosario", ("Glosario",), 5)]
+    found = find_furniture(pages, titles=titles)
+    assert sorted(line.page for line in found.lines) == [1, 2, 3, 4, 6]
 
 
 def test_offsets_move_to_the_cleaned_text() -> None:
@@ -172,13 +285,8 @@ def test_offsets_move_to_the_cleaned_text() -> None:
 
 
 def _letters(number: int) -> str:
-    """A number spelled in letters ("b", "ba"...): body lines never share a key."""
-    digits = ""
-    while True:
-        number, rest = divmod(number, 26)
-        digits = "abcdefghijklmnopqrstuvwxyz"[rest] + digits
-        if not number:
-            return "x" + digits
+    """A number spelled in letters ("xb", "xba"...): body lines never share a key."""
+    return "x" + letters(number)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from langchain_asesoria.cli.config import (
 )
 from langchain_asesoria.cli.errors import ExitCode, exit_code_for
 from langchain_asesoria.cli.fields import resolver_from_args
-from langchain_asesoria.cli.inputs import expand_inputs
+from langchain_asesoria.cli.inputs import scan_inputs
 from langchain_asesoria.cli.inspect_command import run_inspect
 from langchain_asesoria.cli.job import SplitJob, count_pages, run_split
 from langchain_asesoria.cli.output import JsonlSpool
@@ -38,7 +38,8 @@ __all__ = ["main"]
 def _split(args: argparse.Namespace) -> ExitCode:
     started = time.perf_counter()
     settings = load_settings()
-    paths = expand_inputs(args.inputs, args.exclude)
+    inputs = scan_inputs(args.inputs, args.exclude)
+    paths = list(inputs.paths)
     fields = resolver_from_args(args)
     size = choose_size(args, settings)
     tokenization = load_run_tokenization(args, settings)
@@ -68,6 +69,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
         config.overlap_tokens,
         time.perf_counter() - started,
         tokenization.name,
+        inputs.skipped,
     )
     if not args.quiet:
         print(render_summary(run), file=sys.stderr)

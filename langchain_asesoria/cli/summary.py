@@ -1,5 +1,6 @@
 """The closing summary: per-file and total pages, chunks, sections, tokens, budget use,
-overlap and time, then what PDF reading removed or could not locate.
+overlap and time, then what PDF reading removed or could not locate, and every file
+found but skipped, with why.
 
 The statistics are pure functions of the chunks, checked against hand-computed values.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Literal
 
+from langchain_asesoria.cli.inputs import Skipped
 from langchain_asesoria.models import Chunk
 from langchain_asesoria.pdf.furniture import FurnitureSummary
 from langchain_asesoria.pdf.outline import OutlineEntry
@@ -139,13 +141,18 @@ class FileReport:
 
 @dataclass(frozen=True, slots=True)
 class RunReport:
-    """A whole run, for the summary table."""
+    """A whole run, for the summary table.
+
+    Attributes:
+        skipped: Document names found in folders or by globs that cannot be read.
+    """
 
     files: tuple[FileReport, ...]
     max_tokens: int
     overlap_target: int
     seconds: float
     model: str
+    skipped: tuple[Skipped, ...] = ()
 
     @property
     def failed(self) -> tuple[FileReport, ...]:
@@ -156,6 +163,7 @@ class RunReport:
         """All successful files as one row."""
         done = [report for report in self.files if report.failure is None]
         status = f"{len(done)} ok" + (f", {len(self.failed)} failed" if self.failed else "")
+        status += f", {len(self.skipped)} skipped" if self.skipped else ""
         entries = [report.outline_entries for report in done if report.outline_entries is not None]
         return FileReport(
             name=f"total: {len(self.files)} file{'s' if len(self.files) != 1 else ''}",
@@ -306,6 +314,16 @@ def _notes(run: RunReport) -> list[str]:
     return lines
 
 
+def _skipped(run: RunReport) -> list[str]:
+    """Every file skipped, with why (never cut short: each one is a file not split)."""
+    if not run.skipped:
+        return []
+    return [
+        "files skipped (found, but they cannot be read):",
+        *(f"  {item.path}: {item.reason}" for item in run.skipped),
+    ]
+
+
 def render_summary(run: RunReport) -> str:
     """The summary table with a closing line of time, throughput and configuration."""
     files, note = _file_rows(run)
@@ -318,6 +336,7 @@ def render_summary(run: RunReport) -> str:
     if note:
         lines.insert(len(lines) - 2, note)
     lines += _notes(run)
+    lines += _skipped(run)
     seconds = max(run.seconds, 1e-9)
     chunks = len(total.token_counts)
     lines.append(

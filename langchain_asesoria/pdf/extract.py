@@ -3,8 +3,9 @@
 The heights come from pypdf's own extraction (its ``visitor_text`` callback, which
 sees every piece of text with its matrices while the text is built), so they describe
 exactly the lines of the returned text. A height is the vertical position of the
-line's first visible piece in page space; it is ``None`` for a line without one, and
-all heights are unknown when the pieces do not add up to the text (layout mode).
+line's first visible piece in page space; it is ``None`` for a line without one or with
+text turned from the horizontal (a rotated table, a note up the margin), and all
+heights are unknown when the pieces do not add up to the text (layout mode).
 """
 
 from __future__ import annotations
@@ -35,21 +36,39 @@ class ExtractedPage:
     line_heights: tuple[float | None, ...] = ()
 
 
+def _upright(cm: Sequence[float], tm: Sequence[float]) -> bool:
+    """Whether text drawn with these matrices runs left to right, not turned."""
+    across = tm[0] * cm[0] + tm[1] * cm[2]
+    up = tm[0] * cm[1] + tm[1] * cm[3]
+    return across > 0 and abs(up) <= 0.01 * across
+
+
 @dataclass(slots=True)
 class _Heights:
     """Collects the pieces of one extraction and the height of each line's first piece."""
 
     pieces: list[str] = field(default_factory=list)
     heights: list[float | None] = field(default_factory=lambda: [None])
+    turned: set[int] = field(default_factory=set)
 
     def visit(self, text: str, cm: Sequence[float], tm: Sequence[float], *_: object) -> None:
         self.pieces.append(text)
         for index, part in enumerate(text.split("\n")):
             if index:
                 self.heights.append(None)
-            if part.strip() and self.heights[-1] is None:
+            if not part.strip():
+                continue
+            if not _upright(cm, tm):
+                self.turned.add(len(self.heights) - 1)
+            elif self.heights[-1] is None:
                 # The text matrix's origin mapped through the current transformation.
                 self.heights[-1] = float(tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
+
+    def lines(self) -> tuple[float | None, ...]:
+        """Each line's height; ``None`` for a line with turned text (no height to go by)."""
+        return tuple(
+            None if index in self.turned else height for index, height in enumerate(self.heights)
+        )
 
 
 def extract_page(
@@ -68,4 +87,4 @@ def extract_page(
     page = LoadedPage(text, index + 1, str(path))
     if "".join(heights.pieces) != text or len(heights.heights) != text.count("\n") + 1:
         return ExtractedPage(page)
-    return ExtractedPage(page, tuple(heights.heights))
+    return ExtractedPage(page, heights.lines())

@@ -1,42 +1,71 @@
-"""Page furniture: running headers and footers found at the edges of a PDF's pages.
+"""Page furniture: running headers and footers, told apart from body text that repeats.
 
-A page's *edge* is its first and last ``edge_lines`` non-blank lines (in the order the
-text was extracted: pypdf often puts a header drawn at the top after the body). A line
-at an edge is furniture when either:
+A page is read as its non-blank lines in *visual order*: top to bottom by height when
+pypdf gives heights (a line without one, turned text, is then left out: it is body),
+else in the order of the extracted text (pypdf often puts a header drawn at the top
+after the body). Its *edges* are its first and last ``edge_lines`` lines in that order.
+A line's *place* is its height (to the point, give or take one) or, without heights,
+its rank from its edge.
 
-- its text, digits aside ("Página 12" and "Página 13" are one line), stands at an edge
-  of at least half of the pages with text, or of half of the odd or of the even pages
-  (headers that alternate), and of at least ``min_pages`` pages; or
-- its height on the page is known and lies where such repeated lines stand on at least
-  ``min_pages`` pages, above or below every other line of the document: a running
-  title that changes with the section ("Introducción", "Caso práctico").
+1. **Running keys.** A line's keys are its text, whitespace collapsed, and, when a
+   number in it has the form of a page number (``PAGE_NUMBER_FORMS``: "Página 12",
+   "- 12 -", "12 / 179", "Pág. 12 de 179"), the same text with that number written as
+   its distance to the page's own number. A key is *running* when it stands at one
+   place at an edge of at least half of the pages with text (or of the odd, or of the
+   even pages, nearly all its pages being of that parity: headers that alternate), and
+   of ``min_pages`` pages. So the line repeats unchanged, or what changes is a number
+   that follows the pages; a line whose numbers change otherwise (an article, a row of
+   figures, a date) has a key of its own on each page, and is body.
+2. **Peeled from the edges.** From each edge inwards, lines with a running key are
+   furniture up to the first line without one: a line with body on both sides (a
+   table's header above its rows) never is. With heights, unless every page has its
+   lines evenly spaced, furniture stands in the margin: it ends at the widest gap after
+   one of those lines when that gap is at least ``MARGIN_STEPS`` body line steps, and
+   without such a gap there is none at that edge. So a table's header drawn right
+   under a running header, right over the footer or as a page's last line stays.
+3. **Running titles.** With heights, a line at an edge that stands where furniture was
+   removed on ``min_pages`` pages, above or below every other line (but the outermost
+   one left at each edge of a page), is furniture too: a running title that changes
+   with the section ("Introducción").
+4. **Never furniture**: a legal heading at a line start (``LEGAL_HEADINGS``: Artículo
+   5, TÍTULO II, CAPÍTULO III, Sección 2.ª, Disposición adicional primera, ANEXO I);
+   an outline title that could not be located once the line is removed; and, without
+   heights, a text that also stands inside some page (away from its edges).
 
-A line inside the body is never furniture, however often it repeats (a table header
-repeated on every page). When the lines found would be more than half of all the
-lines, the pages are a form repeated page after page, not pages with headers: nothing
-is removed. Documents of fewer than ``min_pages`` pages keep everything: there is
-nothing to compare. Removing a line removes it with its line break, so
-``Furniture.remove`` keeps every other character, every page and its number.
+When the lines found would be more than half of all the lines, the pages are a form
+repeated page after page, not pages with headers: nothing is removed. Documents with
+fewer than ``min_pages`` pages with text keep everything: there is nothing to compare.
+Removing a line removes it with its line break, so ``Furniture.remove`` keeps every
+other character, every page and its number.
 """
 
 from __future__ import annotations
 
 import re
+import statistics
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Final
+from itertools import pairwise, takewhile
+from typing import Final, Literal
 
 from langchain_asesoria.models import LoadedPage
+from langchain_asesoria.pdf.outline import OutlineEntry
+from langchain_asesoria.pdf.titles import fold, locate_titles
 
 __all__ = [
     "EDGE_LINES",
+    "LEGAL_HEADINGS",
+    "MARGIN_STEPS",
     "MIN_PAGES",
+    "PAGE_NUMBER_FORMS",
     "Furniture",
     "FurnitureLine",
     "FurnitureSummary",
     "find_furniture",
     "furniture_key",
+    "is_legal_heading",
+    "running_keys",
 ]
 
 #: Non-blank lines at the top and at the bottom of a page where furniture may stand.
@@ -45,16 +74,78 @@ EDGE_LINES: Final = 4
 #: The fewest pages a line must repeat on to count as furniture.
 MIN_PAGES: Final = 3
 
+#: A page's margin: a gap of at least this many body line steps.
+MARGIN_STEPS: Final = 2.0
+
+#: Where a page number stands in a line, as the group ``n`` of each form.
+PAGE_NUMBER_FORMS: Final = (
+    # The line is the number, maybe between dashes or brackets: "12", "- 12 -", "[12]".
+    re.compile(r"^\W*(?P<n>\d{1,5})\W*$"),
+    # Between dashes anywhere: "Boletín - 12 -".
+    re.compile(r"(?<!\S)[-\u2013\u2014]\s*(?P<n>\d{1,5})\s*[-\u2013\u2014](?!\S)"),
+    # After a page word: "Página 12", "Pág. 12 de 179", "Hoja 3 de 9", "Page 4", "p. 5".
+    re.compile(
+        r"(?<!\w)(?:p[áa]gina|p[áa]g|page|hoja|folio|p)\.?\s*(?P<n>\d{1,5})(?!\d)",
+        re.IGNORECASE,
+    ),
+    # Before its total at the line's end: "12 / 179", "12 de 179".
+    re.compile(r"(?<![\w/.,])(?P<n>\d{1,5})\s*(?:/|de|of)\s*\d{1,5}\W*$", re.IGNORECASE),
+)
+
+#: Headings of Spanish legislation at a line start (the ranks BOE prints in capitals).
+LEGAL_HEADINGS: Final = (
+    re.compile(r"(?:Art[íi]culo|ART[ÍI]CULO)\s+\d+"),
+    re.compile(
+        r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+\b|\d+|PRELIMINAR|[ÚU]NICO|PRIMERO)"
+    ),
+    re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+|(?:SUB)?SECCI[ÓO]N\s+\d+"),
+    re.compile(
+        r"(?:Disposici[óo]n|DISPOSICI[ÓO]N)\s+"
+        r"(?:adicional|transitoria|derogatoria|final|ADICIONAL|TRANSITORIA|DEROGATORIA|FINAL)"
+    ),
+    re.compile(r"ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO)\b|\s*$)"),
+)
+
+_EVEN: Final = 1.25  # no gap this many steps wide: the lines are evenly spaced
 _MIN_SHARE: Final = 0.5
+_PARITY_SHARE: Final = 0.75
 _MAX_SHARE: Final = 0.5
 _DIGITS: Final = re.compile(r"(\d+)")
+_TITLE_START: Final = 12  # folded characters of a title looked for in removed lines
+_PAGE_MARK: Final = "\uffff"  # a noncharacter: no extracted text holds it
 
 LineHeights = Sequence[float | None]
+Side = Literal["top", "bottom"]
+_SIDES: Final[tuple[Side, ...]] = ("top", "bottom")
 
 
 def furniture_key(line: str) -> str:
-    """What two furniture lines share: whitespace collapsed, every number as ``#``."""
+    """What two removed lines share in reports: whitespace collapsed, numbers as ``#``."""
     return _DIGITS.sub("#", " ".join(line.split()))
+
+
+def is_legal_heading(line: str) -> bool:
+    """Whether ``line`` opens with a heading of Spanish legislation (``LEGAL_HEADINGS``)."""
+    text = line.lstrip()
+    return any(pattern.match(text) for pattern in LEGAL_HEADINGS)
+
+
+def running_keys(line: str, page: int) -> tuple[str, ...]:
+    """The keys of ``line`` on page number ``page``: its text, whitespace collapsed, and,
+    when it holds a page number, the text with that number as its distance to ``page``.
+
+    ``running_keys("Página 12", 12)[1] == running_keys("Página 13", 13)[1]``.
+    """
+    text = " ".join(line.split())
+    spans = sorted({m.span("n") for form in PAGE_NUMBER_FORMS for m in form.finditer(text)})
+    if not spans:
+        return (text,)
+    parts: list[str] = []
+    position = 0
+    for start, end in spans:
+        parts += [text[position:start], f"{_PAGE_MARK}{int(text[start:end]) - page}{_PAGE_MARK}"]
+        position = end
+    return text, "".join(parts) + text[position:]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,20 +275,47 @@ def _without(text: str, lines: Sequence[FurnitureLine]) -> str:
     return "".join(parts)
 
 
+# -- reading the pages ---------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class _Line:
-    """A non-blank line at a page's edge."""
+    """A non-blank line of a page."""
 
     page: int
-    index: int
     start: int
     end: int
     text: str
-    key: str
     height: float | None
+    keys: tuple[str, ...]
+
+    def removed(self) -> FurnitureLine:
+        return FurnitureLine(self.page, self.start, self.end, self.text)
 
 
-def _lines(text: str) -> Iterator[tuple[int, int, int, str]]:
+@dataclass(frozen=True, slots=True)
+class _Page:
+    """A page's non-blank lines in visual order (``by_height``) or in text order."""
+
+    number: int
+    lines: tuple[_Line, ...]
+    by_height: bool
+    count: int  # its non-blank lines (``lines`` leaves turned ones out)
+
+    def outward(self, side: Side) -> tuple[_Line, ...]:
+        """Every line from the ``side`` edge inwards."""
+        return self.lines if side == "top" else self.lines[::-1]
+
+    def edge(self, side: Side, edge_lines: int) -> tuple[_Line, ...]:
+        """The ``edge_lines`` lines at the ``side`` edge, outermost first."""
+        return self.outward(side)[:edge_lines]
+
+    def inside(self, edge_lines: int) -> tuple[_Line, ...]:
+        """The lines at neither edge."""
+        return self.lines[edge_lines : max(edge_lines, len(self.lines) - edge_lines)]
+
+
+def _split_lines(text: str) -> Iterator[tuple[int, int, int, str]]:
     """``(index, start, end, line)`` of every line; ``end`` after its line break."""
     start = 0
     for index, line in enumerate(text.split("\n")):
@@ -206,65 +324,161 @@ def _lines(text: str) -> Iterator[tuple[int, int, int, str]]:
         start = end + 1
 
 
+def _page(page: LoadedPage, heights: LineHeights) -> _Page:
+    lines = [
+        _Line(
+            page.page,
+            start,
+            end,
+            line,
+            heights[index] if index < len(heights) else None,
+            running_keys(line, page.page),
+        )
+        for index, start, end, line in _split_lines(page.text)
+        if line.strip()
+    ]
+    placed = [line for line in lines if line.height is not None]
+    if not placed:
+        return _Page(page.page, tuple(lines), False, len(lines))
+    # Top to bottom; lines side by side keep their text order. A line without a height
+    # (turned text) is left out: never furniture, it does not hide what stands beyond.
+    placed.sort(key=lambda line: -(line.height or 0.0))
+    return _Page(page.page, tuple(placed), True, len(lines))
+
+
+def _place(page: _Page, side: Side, rank: int, line: _Line) -> tuple[str, int]:
+    """Where a line stands: its height to the point, or its rank from its edge."""
+    if page.by_height and line.height is not None:
+        return "height", round(line.height)
+    return side, rank
+
+
+# -- the rule ------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
-class _Page:
-    edge: tuple[_Line, ...]
-    body_lines: int
-    body_heights: tuple[float, ...]
+class _Share:
+    """Whether a set of pages is "most pages": of all pages with text, or of one parity."""
+
+    totals: tuple[tuple[int | None, int], ...]
+    min_pages: int
+
+    @classmethod
+    def of(cls, pages: Sequence[_Page], min_pages: int) -> _Share:
+        counted = [page.number for page in pages if page.lines]
+        totals = tuple(
+            (parity, sum(1 for n in counted if parity is None or n % 2 == parity))
+            for parity in (None, 0, 1)
+        )
+        return cls(totals, min_pages)
+
+    def most(self, numbers: set[int]) -> bool:
+        """At least half of all pages with text, or of one parity's when (nearly) all the
+        pages are of that parity: a header that alternates."""
+        if len(numbers) < self.min_pages:
+            return False
+        for parity, total in self.totals:
+            of_parity = sum(1 for n in numbers if parity is None or n % 2 == parity)
+            alternates = parity is None or of_parity >= _PARITY_SHARE * len(numbers)
+            if total and alternates and of_parity >= _MIN_SHARE * total:
+                return True
+        return False
 
 
-def _page(page: LoadedPage, heights: LineHeights, edge_lines: int) -> _Page:
-    lines = [item for item in _lines(page.text) if item[3].strip()]
-    at_edge = {item[0] for item in lines[:edge_lines] + lines[-edge_lines:]}
-
-    def height(index: int) -> float | None:
-        return heights[index] if index < len(heights) else None
-
-    edge = tuple(
-        _Line(page.page, index, start, end, line, furniture_key(line), height(index))
-        for index, start, end, line in lines
-        if index in at_edge
-    )
-    body = [index for index, *_ in lines if index not in at_edge]
-    heights_known = tuple(value for index in body if (value := height(index)) is not None)
-    return _Page(edge, len(body), heights_known)
-
-
-def _repeated_keys(pages: Sequence[_Page], min_pages: int) -> set[str]:
-    """Keys at the edge of at least half of all, odd or even pages, and ``min_pages``."""
-    where: dict[str, set[int]] = defaultdict(set)
+def _running(pages: Sequence[_Page], share: _Share, edge_lines: int) -> frozenset[str]:
+    """The keys that stand at one place at an edge of most pages (module docstring, 1)."""
+    where: dict[tuple[str, tuple[str, int]], set[int]] = defaultdict(set)
     for page in pages:
-        for line in page.edge:
-            where[line.key].add(line.page)
-    counted = [page.edge[0].page for page in pages if page.edge]
-    totals = {
-        parity: sum(1 for number in counted if parity is None or number % 2 == parity)
-        for parity in (None, 0, 1)
+        for side in _SIDES:
+            for rank, line in enumerate(page.edge(side, edge_lines)):
+                for key in line.keys:
+                    where[(key, _place(page, side, rank, line))].add(page.number)
+    inside = {
+        key
+        for page in pages
+        if not page.by_height
+        for line in page.inside(edge_lines)
+        for key in line.keys
     }
 
-    def repeated(numbers: set[int]) -> bool:
-        if len(numbers) < min_pages:
-            return False
-        return any(
-            total
-            and sum(1 for n in numbers if parity is None or n % 2 == parity) >= _MIN_SHARE * total
-            for parity, total in totals.items()
-        )
+    def pages_at(key: str, place: tuple[str, int]) -> set[int]:
+        kind, value = place
+        if kind != "height":
+            return where[(key, place)]
+        return set().union(*(where.get((key, (kind, value + d)), set()) for d in (-1, 0, 1)))
 
-    return {key for key, numbers in where.items() if repeated(numbers)}
+    return frozenset(
+        key for key, place in list(where) if key not in inside and share.most(pages_at(key, place))
+    )
 
 
-def _bands(pages: Sequence[_Page], keys: set[str], min_pages: int) -> set[int]:
-    """Heights (whole points) where repeated lines stand on ``min_pages`` pages, off the body."""
-    where: dict[int, set[int]] = defaultdict(set)
+def _spaced_step(pages: Sequence[_Page]) -> float | None:
+    """The line step of pages with margins, ``None`` when every page with heights has
+    its lines evenly spaced (no gap ``_EVEN`` steps wide): then no margin to go by."""
+    step = _step(pages)
+    if step is None:
+        return None
     for page in pages:
-        for line in page.edge:
-            if line.key in keys and line.height is not None:
-                where[round(line.height)].add(line.page)
-    body = [value for page in pages for value in page.body_heights]
-    if not body:
+        if page.by_height and max(_gaps(page, "top"), default=0.0) >= _EVEN * step:
+            return step
+    return None
+
+
+def _step(pages: Sequence[_Page]) -> float | None:
+    """The body's line step, in points: the lower quartile of the gaps between a page's
+    lines (short pages would have their margins weigh in a median)."""
+    steps = [
+        upper - lower
+        for page in pages
+        if page.by_height
+        for upper, lower in pairwise(
+            sorted({round(line.height or 0.0, 1) for line in page.lines}, reverse=True)
+        )
+    ]
+    if len(steps) < 4:
+        return min(steps, default=None)
+    return statistics.quantiles(steps, n=4)[0]
+
+
+def _gaps(page: _Page, side: Side) -> list[float]:
+    """From the ``side`` edge inwards, the gap after each line (to the next one)."""
+    outward = page.outward(side)
+    return [abs((a.height or 0.0) - (b.height or 0.0)) for a, b in pairwise(outward)]
+
+
+def _peel(
+    page: _Page,
+    side: Side,
+    furniture: Callable[[_Line], bool],
+    edge_lines: int,
+    step: float | None,
+) -> tuple[_Line, ...]:
+    """The furniture at one edge: its lines from the edge inwards while ``furniture``
+    holds, up to the page's margin when its lines are not evenly spaced."""
+    run = tuple(takewhile(furniture, page.edge(side, edge_lines)))
+    if not run or not page.by_height or step is None or len(run) == len(page.lines):
+        return run
+    gaps = _gaps(page, side)
+    widest = max(range(len(run)), key=lambda index: (gaps[index], index))
+    return run[: widest + 1] if gaps[widest] >= MARGIN_STEPS * step else ()
+
+
+def _bands(pages: Sequence[_Page], found: Sequence[_Line], min_pages: int) -> set[int]:
+    """Heights (whole points) where furniture was found on ``min_pages`` pages, above or
+    below every other line but the outermost one left at each edge of a page."""
+    where: dict[int, set[int]] = defaultdict(set)
+    for line in found:
+        if line.height is not None:
+            where[round(line.height)].add(line.page)
+    removed = {(line.page, line.start) for line in found}
+    others = []
+    for page in pages:
+        left = [line for line in page.lines if (line.page, line.start) not in removed]
+        if page.by_height:
+            others += [line.height for line in left[1:-1] if line.height is not None]
+    if not others:
         return set()
-    low, high = min(body), max(body)
+    low, high = min(others), max(others)
     return {
         height
         for height, numbers in where.items()
@@ -279,10 +493,56 @@ def _in_band(line: _Line, bands: set[int]) -> bool:
     return bool({near - 1, near, near + 1} & bands)
 
 
+def _found(
+    pages: Sequence[_Page],
+    furniture: Callable[[_Line], bool],
+    edge_lines: int,
+    step: float | None,
+) -> list[_Line]:
+    found: dict[tuple[int, int], _Line] = {}
+    for page in pages:
+        for side in _SIDES:
+            for line in _peel(page, side, furniture, edge_lines, step):
+                found[(line.page, line.start)] = line
+    return sorted(found.values(), key=lambda line: (line.page, line.start))
+
+
+def _starts_in(title: str, folded: str) -> bool:
+    """Whether the start of ``title`` (folded) is in ``folded``: it may stand there."""
+    key = fold(title)[0][:_TITLE_START]
+    return bool(key) and key in folded
+
+
+def _keep_titles(
+    pages: Sequence[LoadedPage], lines: list[FurnitureLine], titles: Sequence[OutlineEntry]
+) -> list[FurnitureLine]:
+    """``lines`` less those that hold an outline title located nowhere else."""
+    removed: dict[int, str] = defaultdict(str)
+    for line in lines:
+        removed[line.page] += fold(line.text)[0]
+    lost = [
+        entry
+        for entry in locate_titles(Furniture(tuple(lines)).remove(pages), titles).unlocated
+        if entry.page is not None and _starts_in(entry.title, removed.get(entry.page, ""))
+    ]
+    if not lost:
+        return lines
+    kept: set[tuple[int, int]] = set()
+    for start in locate_titles(pages, lost).starts:
+        end_page, end = start.title_end or (start.page, start.offset + 1)
+        for line in lines:
+            after_start = (line.page, line.end) > (start.page, start.offset)
+            before_end = (line.page, line.start) < (end_page, end)
+            if after_start and before_end:
+                kept.add((line.page, line.start))
+    return [line for line in lines if (line.page, line.start) not in kept]
+
+
 def find_furniture(
     pages: Sequence[LoadedPage],
     line_heights: Sequence[LineHeights] | None = None,
     *,
+    titles: Sequence[OutlineEntry] = (),
     edge_lines: int = EDGE_LINES,
     min_pages: int = MIN_PAGES,
 ) -> Furniture:
@@ -291,8 +551,10 @@ def find_furniture(
     Args:
         pages: One document's pages, as extracted.
         line_heights: Per page, the height on the page of each line of
-            ``page.text.split("\\n")`` (``None`` where unknown); without it only
-            repeated text is found.
+            ``page.text.split("\\n")`` (``None`` where unknown); without it lines are
+            placed by their order, and no running title is found.
+        titles: The document's outline entries: a line holding one that could be
+            located nowhere else is kept.
         edge_lines: Non-blank lines at each edge of a page where furniture may stand.
         min_pages: The fewest pages a furniture line must repeat on.
 
@@ -300,18 +562,28 @@ def find_furniture(
         The lines to remove; ``Furniture().lines == ()`` when there are none.
     """
     heights: Sequence[LineHeights] = line_heights or [() for _ in pages]
-    read = [_page(page, height, edge_lines) for page, height in zip(pages, heights, strict=True)]
-    if sum(1 for page in read if page.edge) < min_pages:
+    read = [_page(page, height) for page, height in zip(pages, heights, strict=True)]
+    share = _Share.of(read, min_pages)
+    if share.totals[0][1] < min_pages:
         return Furniture()
-    keys = _repeated_keys(read, min_pages)
-    bands = _bands(read, keys, min_pages)
-    lines = tuple(
-        FurnitureLine(line.page, line.start, line.end, line.text)
-        for page in read
-        for line in page.edge
-        if line.key in keys or _in_band(line, bands)
-    )
-    text_lines = sum(len(page.edge) + page.body_lines for page in read)
-    if len(lines) > _MAX_SHARE * text_lines:  # a form repeated page after page
+    running = _running(read, share, edge_lines)
+    step = _spaced_step(read)
+
+    def repeated(line: _Line) -> bool:
+        return not running.isdisjoint(line.keys) and not is_legal_heading(line.text)
+
+    def repeated_or_in_band(line: _Line) -> bool:
+        return repeated(line) or (_in_band(line, bands) and not is_legal_heading(line.text))
+
+    bands: set[int] = set()
+    found = _found(read, repeated, edge_lines, step)
+    bands = _bands(read, found, min_pages)
+    if bands:
+        found = _found(read, repeated_or_in_band, edge_lines, step)
+    text_lines = sum(page.count for page in read)
+    if len(found) > _MAX_SHARE * text_lines:  # a form repeated page after page
         return Furniture()
-    return Furniture(lines)
+    lines = [line.removed() for line in found]
+    if titles:
+        lines = _keep_titles(pages, lines, titles)
+    return Furniture(tuple(lines))

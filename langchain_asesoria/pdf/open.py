@@ -17,6 +17,7 @@ from langchain_asesoria.errors import (
     DocumentReadError,
     EncryptedDocumentError,
     MissingDependencyError,
+    NoPagesError,
     NoTextLayerError,
 )
 
@@ -55,6 +56,9 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
         raise DocumentReadError("no such file.", source=str(path)) from error
     except NotImplementedError as error:  # an encryption handler pypdf does not know
         raise _unsupported_encryption(path, error) from error
+    except (PermissionError, IsADirectoryError) as error:  # not a damaged PDF
+        reason = error.strerror or error
+        raise DocumentReadError(f"cannot read the file: {reason}.", source=str(path)) from error
     except (errors.PyPdfError, OSError, ValueError) as error:
         raise _damaged(path, error) from error
     if reader.is_encrypted:
@@ -124,10 +128,17 @@ def page_text(
         ) from error
 
 
-def no_text_layer(path: str | Path, pages: int) -> NoTextLayerError:
-    """The error of a PDF whose ``pages`` pages hold no extractable text."""
+def no_text_layer(path: str | Path, pages: int) -> NoTextLayerError | NoPagesError:
+    """The error of a PDF whose ``pages`` pages hold no extractable text (``NoPagesError``
+    for a PDF without pages)."""
+    if not pages:
+        return NoPagesError(
+            "the PDF has no pages; export it again from the program that made it, or check "
+            "that it is the document you meant.",
+            source=str(path),
+        )
     return NoTextLayerError(
-        f"none of its {pages} pages holds extractable text (a scanned PDF?); run "
-        "OCR first, for example `ocrmypdf in.pdf out.pdf`.",
+        f"none of its {pages} pages holds extractable text (a scanned PDF?); run OCR first, "
+        "for example `ocrmypdf in.pdf out.pdf`.",
         source=str(path),
     )

@@ -5,7 +5,8 @@ Each way in builds the document's pages and kind, then runs the kind's steps
 
 1. extracts each page's text with pypdf, and the height of each line;
 2. removes the running headers and footers (``pdf.furniture``), *before* any offset
-   is computed, keeping every page and its number;
+   is computed, keeping every page and its number (and every line that holds an
+   outline title found nowhere else);
 3. reads the outline (``pdf.outline``) and locates each title in the cleaned text
    (``pdf.titles``): the sections, and the entries that could not be located.
 
@@ -59,7 +60,7 @@ def read_pdf(
             on_page(page.page)
     document = DocumentPages(tuple(item.page for item in extracted), "pdf")
     heights = tuple(tuple(item.line_heights) for item in extracted)
-    return run_steps(document, options, FileExtras(reader, heights))
+    return run_steps(document, options, FileExtras.of_pdf(reader, heights))
 
 
 def read_document(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pdf.furniture import find_furniture
-from langchain_asesoria.pdf.outline import outline_entries
+from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import locate_titles
 from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, OutlineReport
 from langchain_asesoria.reading.kinds import DocumentKind
@@ -37,7 +37,7 @@ __all__ = ["STEPS", "FileExtras", "ReadingStep", "run_steps"]
 
 @dataclass(frozen=True, slots=True)
 class FileExtras:
-    """What only a file gives: an open PDF, and the heights of its pages' lines.
+    """What only a file gives: an open PDF, the heights of its pages' lines, its outline.
 
     ``line_heights`` is ``None`` when the pages did not come from our extraction
     (LangChain loaders' pages): page furniture is then not looked for.
@@ -45,6 +45,19 @@ class FileExtras:
 
     reader: PdfReader | None = None
     line_heights: tuple[tuple[float | None, ...], ...] | None = None
+    outline: tuple[OutlineEntry, ...] = ()
+    outline_problem: str | None = None
+
+    @classmethod
+    def of_pdf(
+        cls, reader: PdfReader, line_heights: tuple[tuple[float | None, ...], ...]
+    ) -> FileExtras:
+        """An open PDF's extras, its outline read once (for the furniture, which never
+        removes a line holding an outline title, and for the sections)."""
+        try:
+            return cls(reader, line_heights, tuple(outline_entries(reader)))
+        except DamagedDocumentError as error:
+            return cls(reader, line_heights, (), str(error))
 
 
 #: A step: the document so far, the options, what only the file gives -> the document.
@@ -117,7 +130,7 @@ def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -
 def _page_furniture(document: DocumentPages, _: ReadOptions, extras: FileExtras) -> DocumentPages:
     if extras.line_heights is None:
         return document
-    furniture = find_furniture(document.pages, extras.line_heights)
+    furniture = find_furniture(document.pages, extras.line_heights, titles=extras.outline)
     return replace(document, pages=furniture.remove(document.pages), furniture=furniture)
 
 
@@ -126,12 +139,11 @@ def _pdf_outline(
 ) -> DocumentPages:
     if extras.reader is None or document.starts is not None:
         return document
-    try:
-        entries = outline_entries(extras.reader)
-        legal = options.legal([entry.title for entry in entries])
-        located = locate_titles(document.pages, entries, legal=legal)
-    except DamagedDocumentError as error:
-        return replace(document, outline=OutlineReport(problem=str(error)), starts=())
+    if extras.outline_problem is not None:
+        return replace(document, outline=OutlineReport(problem=extras.outline_problem), starts=())
+    entries = extras.outline
+    legal = options.legal([entry.title for entry in entries])
+    located = locate_titles(document.pages, entries, legal=legal)
     return replace(
         document,
         outline=OutlineReport(located),
