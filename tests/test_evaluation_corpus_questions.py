@@ -62,7 +62,9 @@ def corpus() -> dict[str, CorpusDocument]:
     pytest.importorskip("pypdf")
     pytest.importorskip("cryptography")
     # Question spans are positions in the text as extracted (asesoria-eval maps them).
-    as_extracted = ReadOptions(outline_sections=False, remove_page_furniture=False)
+    as_extracted = ReadOptions(
+        outline_sections=False, remove_page_furniture=False, remove_contents=False
+    )
     documents = load_corpus(find_documents(CORPUS), as_extracted)
     return {document.doc_id: document for document in documents}
 

@@ -116,13 +116,15 @@ def test_kept_furniture_is_in_the_chunks(path: Path, minilm: HuggingFaceTokeniza
 
 @pytest.mark.parametrize("path", PDFS, ids=lambda path: f"{path.parent.name}/{path.name[:20]}")
 def test_every_removed_line_is_listed(path: Path) -> None:
-    furniture = read(path).furniture
+    document = read(path)
+    furniture = document.running_furniture
     listed = {(item.text, page) for item in furniture.summary() for page in item.pages}
     assert len(listed) == len(furniture.lines)
-    as_extracted = read(path, ReadOptions(remove_page_furniture=False)).pages
-    for line in furniture.lines:
-        lines = [text for text in as_extracted[line.page - 1].text.split("\n") if text.strip()]
-        assert line.text in lines
+    assert len(furniture.lines) + len(document.contents) == len(document.furniture.lines)
+    as_extracted = read(path, ReadOptions(remove_page_furniture=False, remove_contents=False))
+    for line in document.furniture.lines:
+        page = as_extracted.pages[line.page - 1].text
+        assert page[line.start : line.end].rstrip("\n") == line.text
 
 
 def test_the_contents_page_keeps_its_entries() -> None:
@@ -147,9 +149,20 @@ def test_the_aeat_running_titles_are_removed_and_listed() -> None:
     }
 
 
+def test_the_boe_index_pages_give_no_chunk_and_are_listed() -> None:
+    document = read(ROOT / "corpus" / "pdf" / BOE)
+    assert {line.page for line in document.contents} == {1, 2, 3}
+    assert document.contents[0].text == "ÍNDICE"
+    assert all("......" not in page.text for page in document.pages)
+    assert "Real Decreto 439/2007, de 30 de marzo" in document.pages[0].text  # its title stays
+    kept = read(ROOT / "corpus" / "pdf" / BOE, ReadOptions(remove_contents=False))
+    assert kept.contents == ()
+    assert "Preámbulo ......" in kept.pages[0].text
+
+
 def test_the_boe_furniture_is_removed_from_every_page() -> None:
     document = read(ROOT / "corpus" / "pdf" / BOE)
-    summary = {item.text: len(item.pages) for item in document.furniture.summary()}
+    summary = {item.text: len(item.pages) for item in document.running_furniture.summary()}
     assert summary == {
         "LEGISLACIÓN CONSOLIDADA": 108,
         "Página N": 108,

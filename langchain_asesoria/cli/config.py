@@ -137,4 +137,6 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
         outline_sections=args.pdf_outline,
         remove_page_furniture=args.remove_page_furniture,
         markdown_headings=args.markdown_headings,
+        remove_contents=args.remove_contents,
+        legal_structure=args.legal_structure,
     )

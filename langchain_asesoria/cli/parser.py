@@ -7,6 +7,7 @@ import argparse
 from langchain_asesoria import __version__
 from langchain_asesoria.cli.config import PRESETS
 from langchain_asesoria.models import DEFAULT_SECTION_CONTEXT, SECTION_CONTEXTS
+from langchain_asesoria.reading.options import LEGAL_STRUCTURES
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
 
 __all__ = ["inspect_parser", "split_parser"]
@@ -92,12 +93,28 @@ def _common() -> argparse.ArgumentParser:
         default=True,
         help="follow ATX headings in .md files as sections (default: on)",
     )
+    size.add_argument(
+        "--legal-structure",
+        choices=LEGAL_STRUCTURES,
+        default="auto",
+        help=(
+            "Spanish legal ranks decide the sections' hierarchy (a disposición hangs from "
+            "the law, an article from its TÍTULO and CAPÍTULO): auto (default: when the "
+            "headings are a law's), on, or off (heading levels decide)"
+        ),
+    )
     pdf = parent.add_argument_group("PDF structure (on by default)")
     pdf.add_argument(
         "--no-pdf-outline",
         dest="pdf_outline",
         action="store_false",
         help="give PDFs no sections (default: the outline's titles, located in the text)",
+    )
+    pdf.add_argument(
+        "--keep-contents",
+        dest="remove_contents",
+        action="store_false",
+        help="keep a PDF's table of contents (default: its dot-leader lines are removed)",
     )
     pdf.add_argument(
         "--keep-page-furniture",

@@ -104,6 +104,9 @@ class FileReport:
         unlocated: The outline entries that could not be located.
         outline_problem: Why a PDF's outline could not be read, when it could not.
         furniture: The running headers and footers removed.
+        contents: The pages of the table-of-contents lines removed, one item a line.
+        structure: The structure source that gave the sections (``None``: none), with
+            ``legal ranks`` when they gave the hierarchy, and how many headings it found.
     """
 
     name: str
@@ -116,6 +119,8 @@ class FileReport:
     unlocated: tuple[OutlineEntry, ...] = ()
     outline_problem: str | None = None
     furniture: tuple[FurnitureSummary, ...] = ()
+    contents: tuple[int, ...] = ()
+    structure: str | None = None
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
@@ -135,8 +140,18 @@ class FileReport:
             outline_entries=None if outline is None else outline.located.entries,
             unlocated=() if outline is None else outline.located.unlocated,
             outline_problem=None if outline is None else outline.problem,
-            furniture=document.furniture.summary(),
+            furniture=document.running_furniture.summary(),
+            contents=tuple(line.page for line in document.contents),
+            structure=_structure(document),
         )
+
+
+def _structure(document: DocumentPages) -> str | None:
+    """What gave the document its sections: ``"markdown headings, legal ranks (211)"``."""
+    if document.structure is None:
+        return None
+    ranks = ", legal ranks" if document.legal else ""
+    return f"{document.structure}{ranks} ({document.headings} headings)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +296,18 @@ def _furniture_note(report: FileReport) -> str | None:
     return _listed(report.name, removed)
 
 
+def _contents_note(report: FileReport) -> str | None:
+    if not report.contents:
+        return None
+    pages = sorted(set(report.contents))
+    where = f"page {pages[0]}" if len(pages) == 1 else f"pages {pages[0]}-{pages[-1]}"
+    return f"  {report.name}: {len(report.contents)} lines, {where}"
+
+
+def _structure_note(report: FileReport) -> str | None:
+    return None if report.structure is None else f"  {report.name}: {report.structure}"
+
+
 def _outline_note(report: FileReport) -> str | None:
     if report.outline_problem is not None:
         return f"  {report.name}: {report.outline_problem}"
@@ -295,7 +322,9 @@ def _outline_note(report: FileReport) -> str | None:
 
 #: (heading, note of one file) of each list after the table.
 _NOTES: tuple[tuple[str, Callable[[FileReport], str | None]], ...] = (
+    ("sections from (--legal-structure auto|on|off):", _structure_note),
     ("page furniture removed (--keep-page-furniture keeps it):", _furniture_note),
+    ("table of contents removed (--keep-contents keeps it):", _contents_note),
     (
         "outline entries not located (their text stays in the section before them):",
         _outline_note,

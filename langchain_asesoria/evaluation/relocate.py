@@ -46,7 +46,9 @@ __all__ = ["Relocation", "locate_passage", "main", "relocate_lines"]
 
 #: Question spans are positions in the text as extracted, running headers and footers
 #: included (``asesoria-eval`` maps them into the text it chunks).
-_AS_EXTRACTED = ReadOptions(outline_sections=False, remove_page_furniture=False)
+_AS_EXTRACTED = ReadOptions(
+    outline_sections=False, remove_page_furniture=False, remove_contents=False
+)
 
 #: How many offsets an ambiguity message lists.
 _SHOWN_MATCHES = 5

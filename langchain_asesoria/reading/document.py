@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from langchain_asesoria.engine import JoinedText, join_pages
 from langchain_asesoria.models import LoadedPage, SectionSpan
-from langchain_asesoria.pdf.furniture import Furniture
+from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
 from langchain_asesoria.pdf.titles import LocatedOutline
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.structure.anchors import SectionStart, section_spans
@@ -46,12 +46,14 @@ class DocumentPages:
         pages: The pages, numbered from 1, with what reading removed blanked or gone.
         kind: The kind of document (``reading.kinds``).
         outline: A PDF's outline report; ``None`` when not read.
-        furniture: A PDF's running headers and footers removed (none if not asked).
+        furniture: The lines removed from a PDF's pages (none if not asked): running
+            headers and footers, and the table of contents' (``contents``).
         starts: Where the sections start, anchored in pages; ``None`` when no
             structure source applied (the chunker then has no sections).
         structure: The structure source that gave ``starts`` (``"markdown headings"``,
             ``"pdf outline"``, ``"loader"``), or ``None``.
         front_matter: The characters of YAML front matter blanked on the first page.
+        contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
         headings: How many headings the structure source found.
         legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
     """
@@ -63,8 +65,17 @@ class DocumentPages:
     starts: tuple[SectionStart, ...] | None = None
     structure: str | None = None
     front_matter: int = 0
+    contents: tuple[FurnitureLine, ...] = ()
     headings: int = 0
     legal: bool = False
+
+    @property
+    def running_furniture(self) -> Furniture:
+        """The running headers and footers alone (``furniture`` less ``contents``)."""
+        if not self.contents:
+            return self.furniture
+        contents = set(self.contents)
+        return Furniture(tuple(line for line in self.furniture.lines if line not in contents))
 
     def joined(self, separator: str = READING_SEPARATOR) -> JoinedText:
         """The pages joined by ``separator``: the text a chunk's offsets refer to."""

@@ -6,8 +6,8 @@ input gives the same pages and sections everywhere. By default everything is on:
 
 - Markdown: YAML front matter blanked (``front_matter``), ATX headings followed
   (``markdown_headings``);
-- PDF: running headers and footers removed (``remove_page_furniture``), outline
-  followed (``outline_sections``);
+- PDF: running headers and footers removed (``remove_page_furniture``), index pages'
+  entries removed (``remove_contents``), outline followed (``outline_sections``);
 - Spanish legal structure (``legal_structure="auto"``): when a document's headings are
   a law's (``structure.legal.applies``), their legal ranks decide the hierarchy (a
   disposición hangs from the law, never from a TÍTULO), and a plain text's legal heading
@@ -41,6 +41,8 @@ class ReadOptions:
         password: Decrypts an encrypted PDF.
         extraction_mode: pypdf's ``"plain"`` (default) or ``"layout"`` extraction
             (layout mode gives no line heights: furniture is found by text alone).
+        remove_contents: Remove a PDF's table of contents (index pages' lines of dot
+            leaders and page numbers, ``pdf.contents``).
         markdown_headings: Follow a Markdown document's ATX headings as sections.
         front_matter: Blank a Markdown document's YAML front matter (never chunked).
         legal_structure: When Spanish legal ranks decide the sections' hierarchy
@@ -53,6 +55,7 @@ class ReadOptions:
     password: str | None = None
     extraction_mode: Literal["plain", "layout"] = "plain"
     markdown_headings: bool = True
+    remove_contents: bool = True
     front_matter: bool = True
     legal_structure: LegalStructure = "auto"
 

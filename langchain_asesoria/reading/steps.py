@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
 from langchain_asesoria.errors import DamagedDocumentError
-from langchain_asesoria.pdf.furniture import find_furniture
+from langchain_asesoria.pdf.contents import contents_lines
+from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine, find_furniture
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import locate_titles
 from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, OutlineReport
@@ -127,11 +128,21 @@ def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -
     return _with_headings(document, text, headings, True, LEGAL_LINES.name)
 
 
-def _page_furniture(document: DocumentPages, _: ReadOptions, extras: FileExtras) -> DocumentPages:
+def _page_furniture(
+    document: DocumentPages, options: ReadOptions, extras: FileExtras
+) -> DocumentPages:
     if extras.line_heights is None:
         return document
-    furniture = find_furniture(document.pages, extras.line_heights, titles=extras.outline)
-    return replace(document, pages=furniture.remove(document.pages), furniture=furniture)
+    lines: set[FurnitureLine] = set()
+    if options.remove_page_furniture:
+        found = find_furniture(document.pages, extras.line_heights, titles=extras.outline)
+        lines.update(found.lines)
+    contents = contents_lines(document.pages) if options.remove_contents else ()
+    lines.update(contents)
+    furniture = Furniture(tuple(sorted(lines, key=lambda line: (line.page, line.start))))
+    return replace(
+        document, pages=furniture.remove(document.pages), furniture=furniture, contents=contents
+    )
 
 
 def _pdf_outline(
@@ -162,7 +173,7 @@ LEGAL_LINES: Final = ReadingStep(
     "legal heading lines", lambda o: o.legal_structure != "off", _legal_lines
 )
 PAGE_FURNITURE: Final = ReadingStep(
-    "page furniture", lambda o: o.remove_page_furniture, _page_furniture
+    "page furniture", lambda o: o.remove_page_furniture or o.remove_contents, _page_furniture
 )
 PDF_OUTLINE: Final = ReadingStep("pdf outline", lambda o: o.outline_sections, _pdf_outline)
 
