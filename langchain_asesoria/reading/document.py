@@ -53,6 +53,7 @@ class DocumentPages:
         structure: The structure source that gave ``starts`` (``"markdown headings"``,
             ``"pdf outline"``, ``"loader"``), or ``None``.
         front_matter: The characters of YAML front matter blanked on the first page.
+        comments: How many HTML comment blocks were blanked (Markdown).
         contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
         headings: How many headings the structure source found.
         legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
@@ -65,6 +66,7 @@ class DocumentPages:
     starts: tuple[SectionStart, ...] | None = None
     structure: str | None = None
     front_matter: int = 0
+    comments: int = 0
     contents: tuple[FurnitureLine, ...] = ()
     headings: int = 0
     legal: bool = False

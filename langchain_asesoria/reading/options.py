@@ -4,8 +4,8 @@ Every entry point reads with ``ReadOptions`` (the command line builds them from 
 flags, the LangChain classes and the Ray helper take them as ``reading=``), so the same
 input gives the same pages and sections everywhere. By default everything is on:
 
-- Markdown: YAML front matter blanked (``front_matter``), ATX headings followed
-  (``markdown_headings``);
+- Markdown: YAML front matter and HTML comment blocks blanked (``front_matter``,
+  ``html_comments``), ATX headings followed (``markdown_headings``);
 - PDF: running headers and footers removed (``remove_page_furniture``), index pages'
   entries removed (``remove_contents``), outline followed (``outline_sections``);
 - Spanish legal structure (``legal_structure="auto"``): when a document's headings are
@@ -45,6 +45,8 @@ class ReadOptions:
             leaders and page numbers, ``pdf.contents``).
         markdown_headings: Follow a Markdown document's ATX headings as sections.
         front_matter: Blank a Markdown document's YAML front matter (never chunked).
+        html_comments: Blank a Markdown document's HTML comment blocks (``<!-- ... -->``
+            lines, never chunked; offsets kept).
         legal_structure: When Spanish legal ranks decide the sections' hierarchy
             (``LegalStructure``; Markdown headings, a PDF's outline, a text's heading
             lines).
@@ -57,6 +59,7 @@ class ReadOptions:
     markdown_headings: bool = True
     remove_contents: bool = True
     front_matter: bool = True
+    html_comments: bool = True
     legal_structure: LegalStructure = "auto"
 
     def __post_init__(self) -> None:

@@ -12,6 +12,7 @@ Adding a structure source is one module plus one row here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
@@ -28,7 +29,7 @@ from langchain_asesoria.structure.anchors import anchor_spans
 from langchain_asesoria.structure.front_matter import blank_front_matter, front_matter_end
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.legal import legal_lines, legal_unit, relevel
-from langchain_asesoria.structure.markdown import markdown_headings
+from langchain_asesoria.structure.markdown import comment_blocks, markdown_headings
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -83,6 +84,20 @@ def _front_matter(document: DocumentPages, _: ReadOptions, __: FileExtras) -> Do
         return document
     blanked = replace(first, text=blank_front_matter(first.text))
     return replace(document, pages=(blanked, *rest), front_matter=end)
+
+
+def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
+    if not document.pages:
+        return document
+    first, *rest = document.pages  # a Markdown document is one page
+    blocks = comment_blocks(first.text)
+    if not blocks:
+        return document
+    text = first.text
+    for start, end in blocks:
+        text = text[:start] + re.sub(r"[^\r\n]", " ", text[start:end]) + text[end:]
+    blanked = replace(first, text=text)
+    return replace(document, pages=(blanked, *rest), comments=len(blocks))
 
 
 def _with_headings(
@@ -166,6 +181,7 @@ def _pdf_outline(
 
 
 FRONT_MATTER: Final = ReadingStep("front matter", lambda o: o.front_matter, _front_matter)
+HTML_COMMENTS: Final = ReadingStep("html comments", lambda o: o.html_comments, _html_comments)
 MARKDOWN_HEADINGS: Final = ReadingStep(
     "markdown headings", lambda o: o.markdown_headings, _markdown_headings
 )
@@ -179,7 +195,7 @@ PDF_OUTLINE: Final = ReadingStep("pdf outline", lambda o: o.outline_sections, _p
 
 #: Each kind's steps, in the order they run.
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
-    "markdown": (FRONT_MATTER, MARKDOWN_HEADINGS),
+    "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKDOWN_HEADINGS),
     "pdf": (PAGE_FURNITURE, PDF_OUTLINE),
     "text": (LEGAL_LINES,),
 }

@@ -14,7 +14,7 @@ from dataclasses import replace
 from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.structure.headings import Heading, sections_of
 
-__all__ = ["detect_markdown_sections", "markdown_headings"]
+__all__ = ["comment_blocks", "detect_markdown_sections", "markdown_headings"]
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 _ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
@@ -91,6 +91,51 @@ def _marks(text: str, glued: Callable[[str], bool] | None = None) -> list[_Mark]
         elif line.strip():
             marks.append((match.start(), line_end, 0, None))
     return marks
+
+
+#: An HTML comment block opens with ``<!--`` (up to three spaces before it, CommonMark's
+#: HTML block of type 2) and runs to the end of the first line holding ``-->``.
+_COMMENT_OPEN = re.compile(r" {0,3}<!--")
+
+
+def comment_blocks(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of each HTML comment block outside fenced code, in order.
+
+    A block is whole lines: from the line that opens with ``<!--`` to the end of the
+    line holding the ``-->`` that closes it (the end of the text when none does). Line
+    breaks are not included in ``end``, so blanking the block keeps every line.
+    """
+    blocks: list[tuple[int, int]] = []
+    fence: str | None = None
+    opened: int | None = None
+    for match in _LINE.finditer(text):
+        if not match.group():
+            break
+        line = match.group().rstrip("\r\n")
+        line_end = match.start() + len(line)
+        if opened is not None:
+            if "-->" in line:
+                blocks.append((opened, line_end))
+                opened = None
+            continue
+        fenced = _FENCE.fullmatch(line)
+        if fence is not None:
+            fence = None if _closes(fenced, fence) else fence
+            continue
+        if _opens(fenced):
+            assert fenced is not None
+            fence = fenced.group(1)
+            continue
+        if _COMMENT_OPEN.match(line):
+            if "-->" in line[line.index("<!--") + 4 :] or line.lstrip().startswith(
+                ("<!-->", "<!--->")
+            ):
+                blocks.append((match.start(), line_end))
+            else:
+                opened = match.start()
+    if opened is not None:
+        blocks.append((opened, len(text.rstrip("\r\n"))))
+    return blocks
 
 
 def markdown_headings(text: str, glued: Callable[[str], bool] | None = None) -> list[Heading]:
