@@ -20,6 +20,7 @@ from langchain_asesoria.cli.summary import (
 )
 from langchain_asesoria.models import Chunk, ChunkMetadata
 from langchain_asesoria.pdf import FurnitureSummary, OutlineEntry
+from langchain_asesoria.reading import read_text_document
 
 
 def chunk(tokens: int, overlap: int, section: tuple[str, ...] = ()) -> Chunk:
@@ -184,6 +185,43 @@ def test_removed_furniture_is_listed_per_file() -> None:
         "  ley.pdf: 'BOLETÍN OFICIAL DEL ESTADO' (3 pages), 'Página N' (1 page)"
     ) in text
     assert "not located" not in text.split("\n", 3)[-1]  # no outline read: no list
+
+
+LAW = (
+    "# Ley 1/2024\n\n## TÍTULO I\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+    "##### Artículo 2. Ámbito.\n\nTexto.\n\n##### Disposición final única.\n\nVigor.\n"
+)
+
+
+def test_the_structure_and_the_removed_contents_are_listed_per_file() -> None:
+    reports = (
+        FileReport(
+            "ley.md", 1, (10,), (), structure="markdown headings, legal ranks (63 headings)"
+        ),
+        FileReport(
+            "guia.pdf", 3, (10,), (), structure="pdf outline (12 headings)", contents=(1, 1, 2)
+        ),
+        FileReport("nota.txt", 1, (10,), ()),
+    )
+    text = render_summary(run_report(*reports))
+    assert (
+        "sections from (--legal-structure auto|on|off):\n"
+        "  ley.md: markdown headings, legal ranks (63 headings)\n"
+        "  guia.pdf: pdf outline (12 headings)\n"
+    ) in text
+    assert (
+        "table of contents removed (--keep-contents keeps it):\n  guia.pdf: 3 lines, pages 1-2"
+        in text
+    )
+    assert "nota.txt:" not in text
+
+
+def test_a_documents_report_says_what_gave_its_sections() -> None:
+    document = read_text_document(LAW, "markdown")
+    report = FileReport.of_document("ley.md", document, [])
+    assert report.structure == "markdown headings, legal ranks (5 headings)"
+    plain = FileReport.of_document("nota.txt", read_text_document("Texto."), [])
+    assert plain.structure is None
 
 
 def test_distinct_sections_count_each_section_once() -> None:
