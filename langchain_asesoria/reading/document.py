@@ -52,6 +52,10 @@ class DocumentPages:
         structure: The structure source that gave ``starts`` (``"markdown headings"``,
             ``"pdf outline"``, ``"loader"``), or ``None``.
         front_matter: The characters of YAML front matter blanked on the first page.
+        chrome: What a web page's reading left out (its site navigation, menus, forms,
+            "Subir" links, version selectors, the BOE's ANÁLISIS block...), one short
+            labelled line each, in page order (none if not asked: ``ReadOptions.
+            html_main_content``). A web page's ``pages`` hold its text, not its markup.
     """
 
     pages: tuple[LoadedPage, ...]
@@ -61,6 +65,7 @@ class DocumentPages:
     starts: tuple[SectionStart, ...] | None = None
     structure: str | None = None
     front_matter: int = 0
+    chrome: tuple[str, ...] = ()
 
     def joined(self, separator: str = READING_SEPARATOR) -> JoinedText:
         """The pages joined by ``separator``: the text a chunk's offsets refer to."""

@@ -25,6 +25,7 @@ from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.structure.anchors import anchor_spans
 from langchain_asesoria.structure.front_matter import blank_front_matter, front_matter_end
+from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.markdown import detect_markdown_sections
 
 if TYPE_CHECKING:
@@ -39,10 +40,14 @@ class FileExtras:
 
     ``line_heights`` is ``None`` when the pages did not come from our extraction
     (LangChain loaders' pages): page furniture is then not looked for.
+    ``html_headings``: a web page's ``<hN>`` headings as its text was extracted from
+    its markup (``structure.html``), positions in the pages joined by
+    ``READING_SEPARATOR``; ``None`` for any other document.
     """
 
     reader: PdfReader | None = None
     line_heights: tuple[tuple[float | None, ...], ...] | None = None
+    html_headings: tuple[Heading, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,15 @@ def _markdown_headings(document: DocumentPages, _: FileExtras) -> DocumentPages:
     spans = detect_markdown_sections(document.joined(READING_SEPARATOR).text)
     starts = anchor_spans(document.pages, spans, READING_SEPARATOR)
     return replace(document, starts=starts, structure=MARKDOWN_HEADINGS.name if starts else None)
+
+
+def _html_headings(document: DocumentPages, extras: FileExtras) -> DocumentPages:
+    if document.starts is not None or extras.html_headings is None or not document.pages:
+        return document
+    length = len(document.joined(READING_SEPARATOR).text)
+    spans = sections_of(extras.html_headings, length)
+    starts = anchor_spans(document.pages, spans, READING_SEPARATOR)
+    return replace(document, starts=starts, structure=HTML_HEADINGS.name if starts else None)
 
 
 def _page_furniture(document: DocumentPages, extras: FileExtras) -> DocumentPages:
@@ -103,12 +117,14 @@ PAGE_FURNITURE: Final = ReadingStep(
     "page furniture", lambda o: o.remove_page_furniture, _page_furniture
 )
 PDF_OUTLINE: Final = ReadingStep("pdf outline", lambda o: o.outline_sections, _pdf_outline)
+HTML_HEADINGS: Final = ReadingStep("html headings", lambda o: o.html_headings, _html_headings)
 
 #: Each kind's steps, in the order they run.
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
     "markdown": (FRONT_MATTER, MARKDOWN_HEADINGS),
     "pdf": (PAGE_FURNITURE, PDF_OUTLINE),
     "text": (),
+    "html": (HTML_HEADINGS,),
 }
 
 

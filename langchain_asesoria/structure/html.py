@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
-from langchain_asesoria.errors import MissingDependencyError
+from langchain_asesoria.errors import DocumentReadError, MissingDependencyError
 from langchain_asesoria.structure.headings import Heading
 
 if TYPE_CHECKING:
@@ -174,6 +174,8 @@ def extract_html(markup: str, *, main_content: bool = True) -> HtmlText:
 
     Raises:
         MissingDependencyError: lxml (the ``html`` extra) is not installed.
+        DocumentReadError: the parser had to stop reading (elements nested deeper than
+            libxml2's 2,048 levels): rather than lose the text after that point.
     """
     root = _parse(markup)
     if root is None:
@@ -188,7 +190,7 @@ def extract_html(markup: str, *, main_content: bool = True) -> HtmlText:
                 removed.append((label, _snippet(element)))
             _drop(element)
     rendered = _Renderer()
-    rendered.block(content)
+    rendered.render(content)
     return rendered.result(_report(removed))
 
 
@@ -204,11 +206,21 @@ def _parse(markup: str) -> etree._Element | None:
         raise MissingDependencyError(_HTML_EXTRA) from error
     if not markup.strip():
         return None
-    parser = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True)
+    parser = etree.HTMLParser(
+        encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
+    )
     try:
-        return etree.fromstring(markup.encode("utf-8", "replace"), parser)
+        root = etree.fromstring(markup.encode("utf-8", "replace"), parser)
     except etree.XMLSyntaxError:  # libxml2 found no element at all ("Document is empty")
         return None
+    for entry in parser.error_log:
+        if entry.level_name == "FATAL":  # it stopped reading: the rest would be lost
+            raise DocumentReadError(
+                f"the HTML parser stopped at line {entry.line}, column {entry.column} "
+                f"({entry.message.strip()}): the text after it cannot be read. Save the page "
+                "again from a browser, or pass its text instead of its markup."
+            )
+    return root
 
 
 def _select(element: etree._Element, path: str) -> list[etree._Element]:
@@ -350,34 +362,49 @@ class _Renderer:
         if value:
             self.inline.append((value, self.pre > 0))
 
-    def block(self, element: etree._Element) -> None:
-        """Renders ``element`` and what it holds (not its tail)."""
+    def render(self, root: etree._Element) -> None:
+        """Renders what ``root`` holds, in page order (a walk, never recursion: pages
+        nest thousands of levels deep)."""
+        from lxml import etree
+
+        walker = etree.iterwalk(root, events=("start", "end"))
+        opened: list[tuple[bool, bool, bool]] = []  # (block, heading, preformatted)
+        for event, element in walker:
+            if event == "start":
+                opened.append(self._open(element))
+                if _tag(element) in ("table", "br"):
+                    walker.skip_subtree()
+                continue
+            block, heading, preformatted = opened.pop()
+            self.pre -= preformatted
+            if block:
+                self.flush()
+            if heading:
+                self._close_heading()
+            if element is not root:
+                self.text(element.tail)
+
+    def _open(self, element: etree._Element) -> tuple[bool, bool, bool]:
+        """Starts ``element``: what its end must close (block, heading, preformatted)."""
         tag = _tag(element)
         if tag == "table":
             self.flush()
             self._table(element)
-            return
+            return False, False, False
         if tag == "br":
             self.inline.append(("\n", True))
-            return
+            return False, False, False
         level = _HEADINGS.get(tag, 0)
-        opens_block = tag in _BLOCKS or level > 0
-        if opens_block:
+        block = tag in _BLOCKS
+        if block:
             self.flush()
-        opens_heading = level > 0 and self.heading is None
-        if opens_heading:
+        heading = level > 0 and self.heading is None
+        if heading:
             self.heading = (level, self._position())
         preformatted = tag in _PREFORMATTED
         self.pre += preformatted
         self.text(element.text)
-        for child in element:
-            self.block(child)
-            self.text(child.tail)
-        self.pre -= preformatted
-        if opens_block:
-            self.flush()
-        if opens_heading:
-            self._close_heading()
+        return block, heading, preformatted
 
     def _close_heading(self) -> None:
         assert self.heading is not None
@@ -456,21 +483,24 @@ def _inline(element: etree._Element) -> str:
     return _collapsed("".join(_pieces(element)))
 
 
-def _pieces(element: etree._Element) -> Iterator[str]:
-    """The text of ``element`` in order, a space between blocks (never inside a word);
-    a table inside it gives its rows separated by ``ROW_SEPARATOR``."""
-    tag = _tag(element)
-    if tag == "table":
-        yield f" {ROW_SEPARATOR.join(line for line, _ in _rows(element) if line)} "
-        return
-    spaced = tag in _BLOCKS or tag == "br"
-    if spaced:
-        yield " "
-    if element.text:
-        yield element.text
-    for child in element:
-        yield from _pieces(child)
-        if child.tail:
-            yield child.tail
-    if spaced:
-        yield " "
+def _pieces(root: etree._Element) -> Iterator[str]:
+    """The text of ``root`` in order, a space between blocks (never inside a word); a
+    table inside it gives its rows separated by ``ROW_SEPARATOR``."""
+    from lxml import etree
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, element in walker:
+        tag = _tag(element)
+        spaced = tag in _BLOCKS or tag == "br"
+        if event == "start":
+            if tag == "table" and element is not root:
+                yield f" {ROW_SEPARATOR.join(line for line, _ in _rows(element) if line)} "
+                walker.skip_subtree()
+                continue
+            yield " " if spaced else ""
+            yield element.text or ""
+            continue
+        if tag != "table" or element is root:
+            yield " " if spaced else ""
+        if element is not root:
+            yield element.tail or ""
