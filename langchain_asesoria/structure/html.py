@@ -11,14 +11,17 @@ extra) and renders the text a reader sees, as a browser lays it out:
   them; a no-break space (U+00A0) is kept; ``<pre>`` keeps its whitespace;
 - a table is one block, one line per row, its cells separated by ``" | "``
   (``CELL_SEPARATOR``: a space, a vertical bar and a space, which no BOE or AEAT table
-  cell begins or ends with); block elements inside a cell are joined by a space, so a
-  row stays one line. ``tables`` keeps each table's span and where its header rows end
+  cell begins or ends with), empty cells left out (a rowspan's continuation rows, the
+  BOE's ``<td>&nbsp;</td>``); block elements inside a cell are joined by a space and a
+  table inside a cell gives its rows separated by ``"; "`` (``ROW_SEPARATOR``), so a row
+  stays one line. ``tables`` keeps each table's span and where its header rows end
   (the rows of ``<thead>``, or leading rows of ``<th>`` cells only);
 - ``<h1>``..``<h6>`` are ``Heading``s at their positions in ``text``, of level N, their
   title their text; headings inside a table cell are cell text.
 
 Every character of ``text`` comes from the page's text content (entities decoded), but
-for the separators above. Scripts, styles, templates, ``<noscript>`` and elements marked
+for the separators above; a block or a cell that shows nothing (whitespace and no-break
+spaces only) gives no text. Scripts, styles, templates, ``<noscript>`` and elements marked
 ``hidden`` are never text and are not reported.
 
 **Main content only** (``main_content=True``, the default): the content root is the
@@ -342,7 +345,7 @@ class _Renderer:
         return self.length + (len(_BLOCK_SEPARATOR) if self.blocks else 0)
 
     def _emit(self, text: str) -> None:
-        if text:
+        if _visible(text):
             self.starts.append(self._position())
             self.blocks.append(text)
             self.length = self.starts[-1] + len(text)
@@ -416,7 +419,7 @@ class _Renderer:
         self.headings.append(Heading(start, self.length, level, title))
 
     def _table(self, table: etree._Element) -> None:
-        rows = [(line, kind) for line, kind in _rows(table) if line.strip(" |")]
+        rows = [(line, kind) for line, kind in _rows(table) if _visible(line)]
         if not rows:
             return
         header = 0
@@ -452,7 +455,7 @@ def _rows(table: etree._Element, in_head: bool = False) -> Iterator[tuple[str, s
         if tag == "tr":
             cells = [cell for cell in child if _tag(cell) in ("td", "th")]
             stray = _inline_text(child.text) + "".join(_inline_text(c.tail) for c in child)
-            texts = [text for text in map(_inline, cells) if text]
+            texts = [text for text in map(_inline, cells) if _visible(text)]
             line = " ".join(
                 part for part in (CELL_SEPARATOR.join(texts), _collapsed(stray)) if part
             )
@@ -470,6 +473,12 @@ def _rows(table: etree._Element, in_head: bool = False) -> Iterator[tuple[str, s
 
 def _inline_text(value: str | None) -> str:
     return _WHITESPACE.sub(" ", value) if value else ""
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows anything (a no-break space alone, the BOE's empty cell and
+    spacer paragraph, does not)."""
+    return bool(text) and not text.isspace()
 
 
 def _collapsed(value: str | None) -> str:
