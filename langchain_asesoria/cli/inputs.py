@@ -1,8 +1,8 @@
 """Command-line inputs (files, folders, globs) expanded into the documents to split.
 
 - A file is taken as given, whatever its extension (an unsupported one fails on its own).
-- A folder is scanned recursively for ``.pdf``, ``.md``/``.markdown`` and ``.txt`` files,
-  hidden files and folders skipped.
+- A folder is scanned recursively for ``.pdf``, ``.md``/``.markdown``, ``.txt`` and
+  ``.html``/``.htm`` files, hidden files and folders skipped.
 - A glob (``*``, ``?``, ``[``; ``**`` for any depth) keeps the supported files it
   matches, so a shell that does not expand globs (Windows) works too.
 
@@ -46,7 +46,7 @@ def _expand_one(argument: str) -> list[Path]:
         matches = sorted(Path(match) for match in glob.glob(argument, recursive=True))
         found = [path for path in matches if _is_document(path)]
         if not found:
-            raise UsageError(f"{argument!r} matches no .pdf, .md or .txt file.")
+            raise UsageError(f"{argument!r} matches no .pdf, .md, .txt or .html file.")
         return found
     path = Path(argument)
     if path.is_dir():
@@ -78,7 +78,7 @@ def expand_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> list
     kept = [path for path in paths if not any(path.match(pattern) for pattern in exclude)]
     if not kept:
         raise UsageError(
-            "no document to split: give .pdf, .md or .txt files, folders holding them, or "
+            "no document to split: give .pdf, .md, .txt or .html files, folders holding them, or "
             "globs (and check --exclude)."
         )
     return kept

@@ -1,5 +1,6 @@
 """The closing summary: per-file and total pages, chunks, sections, tokens, budget use,
-overlap and time, then what PDF reading removed or could not locate.
+overlap and time, then what reading removed (a PDF's running headers and footers, a web
+page's site chrome) or could not locate.
 
 The statistics are pure functions of the chunks, checked against hand-computed values.
 """
@@ -102,6 +103,7 @@ class FileReport:
         unlocated: The outline entries that could not be located.
         outline_problem: Why a PDF's outline could not be read, when it could not.
         furniture: The running headers and footers removed.
+        chrome: What a web page's reading left out (``DocumentPages.chrome``).
     """
 
     name: str
@@ -114,6 +116,7 @@ class FileReport:
     unlocated: tuple[OutlineEntry, ...] = ()
     outline_problem: str | None = None
     furniture: tuple[FurnitureSummary, ...] = ()
+    chrome: tuple[str, ...] = ()
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
@@ -134,6 +137,7 @@ class FileReport:
             unlocated=() if outline is None else outline.located.unlocated,
             outline_problem=None if outline is None else outline.problem,
             furniture=document.furniture.summary(),
+            chrome=document.chrome,
         )
 
 
@@ -273,6 +277,13 @@ def _furniture_note(report: FileReport) -> str | None:
     return _listed(report.name, removed)
 
 
+def _chrome_note(report: FileReport) -> str | None:
+    """The file, then each thing left out on a line of its own."""
+    if not report.chrome:
+        return None
+    return "\n".join([f"  {report.name}:", *(f"    {line}" for line in report.chrome)])
+
+
 def _outline_note(report: FileReport) -> str | None:
     if report.outline_problem is not None:
         return f"  {report.name}: {report.outline_problem}"
@@ -288,6 +299,7 @@ def _outline_note(report: FileReport) -> str | None:
 #: (heading, note of one file) of each list after the table.
 _NOTES: tuple[tuple[str, Callable[[FileReport], str | None]], ...] = (
     ("page furniture removed (--keep-page-furniture keeps it):", _furniture_note),
+    ("left out of web pages (--keep-site-chrome keeps it):", _chrome_note),
     (
         "outline entries not located (their text stays in the section before them):",
         _outline_note,
