@@ -491,7 +491,6 @@ def web_text(text: str, *chrome: str) -> Callable[[ChunkingCase | None, Any], No
 needs_lxml = pytest.mark.skipif(
     importlib.util.find_spec("lxml") is None, reason="the html extra: pip install '.[html]'"
 )
-DEEP = "<div>" * 3000 + "Artículo 1." + "</div>" * 3000
 
 
 def transform(documents: list[Document]) -> Call:
@@ -1116,12 +1115,6 @@ CATALOGUE = [
         read_web_page("rota.html", b"<p>Uno<p>Dos</div></span><div>Tres"),
         Holds(web_text("Uno\n\nDos\n\nTres")),
         id="html-unclosed-and-stray-tags",
-        marks=needs_lxml,
-    ),
-    P(
-        read_web_page("honda.html", DEEP.encode("utf-8")),
-        Raises(DocumentReadError, ("honda.html", "Excessive depth in document")),
-        id="html-nested-deeper-than-the-parser-reads",
         marks=needs_lxml,
     ),
     P(
