@@ -5,13 +5,14 @@ generated markup (every text node of the content is in the text, in order)."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langchain_asesoria.errors import DocumentReadError
+from langchain_asesoria.errors import DocumentReadError, MissingDependencyError
 from langchain_asesoria.reading import read_document
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.html import (
@@ -246,6 +247,12 @@ def test_the_main_element_is_the_content() -> None:
 def test_a_header_inside_an_article_is_content() -> None:
     extracted = extract_html(page("<article><header><h1>Ley</h1></header><p>x</p></article>"))
     assert extracted.text == "Ley\n\nx"
+
+
+def test_without_lxml_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "lxml", None)
+    with pytest.raises(MissingDependencyError, match=r"langchain-asesoria\[html\]"):
+        extract_html("<p>Ley.</p>")
 
 
 def test_markup_nested_deeper_than_the_parser_reads_is_refused_never_cut(tmp_path: Path) -> None:

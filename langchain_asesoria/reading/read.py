@@ -85,7 +85,8 @@ def read_document(
 
     Raises:
         DocumentReadError: the file cannot be read (one of its subclasses).
-        MissingDependencyError: a PDF without the ``pdf`` extra installed.
+        MissingDependencyError: a PDF without the ``pdf`` extra installed, a web page
+            without the ``html`` extra.
     """
     path = Path(path)
     options = options or ReadOptions()

@@ -205,7 +205,7 @@ def _parse(markup: str) -> etree._Element | None:
     there is no markup at all."""
     try:
         from lxml import etree
-    except ImportError as error:  # pragma: no cover - the extra is installed in CI
+    except ImportError as error:
         raise MissingDependencyError(_HTML_EXTRA) from error
     if not markup.strip():
         return None
