@@ -31,6 +31,7 @@ end: each bad file gets its own error line and the good files are still written.
 from __future__ import annotations
 
 import base64
+import importlib.util
 import io
 import json
 import math
@@ -85,7 +86,7 @@ from langchain_asesoria.files import (
 )
 from langchain_asesoria.langchain import AsesoriaDocumentTransformer, TextFileLoader
 from langchain_asesoria.ray import document_chunk_rows
-from langchain_asesoria.reading import read_document
+from langchain_asesoria.reading import DocumentPages, read_document, split_document
 from langchain_asesoria.records import chunk_record
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
@@ -578,6 +579,40 @@ def with_sidecar(name: str, sidecar: str) -> Call:
         return FieldResolver({}).metadata_for(path)
 
     return Call(run)
+
+
+def read_web_page(name: str, markup: bytes) -> Call:
+    """A web page as ``asesoria-split`` reads and chunks it: (document, chunks)."""
+
+    def run(env: Env) -> tuple[DocumentPages, list[Chunk]]:
+        document = read_document(env.file(name, markup))
+        chunked = split_document(
+            document,
+            ChunkMetadata(doc_id=DOC),
+            config=ChunkingConfig(64, 8),
+            tokenization=env.tokenization("bytes"),
+        )
+        return document, list(chunked.chunks)
+
+    return Call(run)
+
+
+def web_text(text: str, *chrome: str) -> Callable[[ChunkingCase | None, Any], None]:
+    """The page's text is ``text``, its one chunk (none if empty), ``chrome`` listed."""
+
+    def check(_: ChunkingCase | None, result: tuple[DocumentPages, list[Chunk]]) -> None:
+        document, chunks = result
+        assert [page.text for page in document.pages] == [text]
+        assert [chunk.text for chunk in chunks] == ([text] if text else [])
+        assert document.chrome == chrome
+
+    return check
+
+
+#: Web-page rows need the html extra (lxml).
+needs_lxml = pytest.mark.skipif(
+    importlib.util.find_spec("lxml") is None, reason="the html extra: pip install '.[html]'"
+)
 
 
 def transform(documents: list[Document]) -> Call:
@@ -1267,6 +1302,36 @@ CATALOGUE = [
         Raises(TextEncodingError, ("utf16.md", "byte 0xff at position 0")),
         id="markdown-file-utf-16",
     ),
+    # -- web pages ---------------------------------------------------------------------------
+    P(read_web_page("vacia.html", b""), Holds(web_text("")), id="html-empty", marks=needs_lxml),
+    P(
+        read_web_page("latin1.html", "<p>Declaración</p>".encode("latin-1")),
+        Raises(TextEncodingError, ("latin1.html", "byte 0xf3 at position 12")),
+        id="html-not-utf-8",
+        marks=needs_lxml,
+    ),
+    P(
+        read_web_page("cabecera.html", b"<html><head><title>Ley</title><style>p{}</style></head>"),
+        Holds(web_text("")),
+        id="html-markup-without-a-body",
+        marks=needs_lxml,
+    ),
+    P(
+        read_web_page(
+            "menu.html",
+            b'<body><nav><a href="/">Inicio</a> <a>Buscar</a></nav>'
+            b'<p class="linkSubir"><a href="#top">Subir</a></p></body>',
+        ),
+        Holds(web_text("", 'navigation: "Inicio Buscar"', 'back-to-top link: "Subir"')),
+        id="html-only-site-navigation",
+        marks=needs_lxml,
+    ),
+    P(
+        read_web_page("rota.html", b"<p>Uno<p>Dos</div></span><div>Tres"),
+        Holds(web_text("Uno\n\nDos\n\nTres")),
+        id="html-unclosed-and-stray-tags",
+        marks=needs_lxml,
+    ),
     P(
         read("informe.docx", lambda: b"PK\x03\x04"),
         Raises(UnsupportedFileError, ("informe.docx", "'.docx'"), {"source": "informe.docx"}),
@@ -1396,7 +1461,7 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     ("name", "data", "attributes"),
     [
         ("latin1.txt", "Declaración".encode("latin-1"), {"position": 9, "expected": "UTF-8"}),
-        ("informe.docx", b"PK\x03\x04", {"expected": ".markdown, .md, .pdf, .txt"}),
+        ("informe.docx", b"PK\x03\x04", {"expected": ".htm, .html, .markdown, .md, .pdf, .txt"}),
     ],
 )
 def test_read_errors_name_the_byte_and_the_kinds_that_work(

@@ -282,7 +282,7 @@ def test_a_bad_environment_value_is_a_configuration_error(
     ("inputs", "message"),
     [
         (["absent.pdf"], "absent.pdf: no such file or folder"),
-        (["*.nothing"], "matches no .pdf, .md or .txt file"),
+        (["*.nothing"], "matches no .pdf, .md, .txt or .html file"),
         (["docs", "--exclude", "*.md", "--exclude", "*.txt"], "no document to split"),
     ],
 )

@@ -93,7 +93,7 @@ def test_expansion(
     ("arguments", "message"),
     [
         (["nope.pdf"], "nope.pdf: no such file or folder"),
-        (["data/*.csv"], "matches no .pdf, .md or .txt file"),
+        (["data/*.csv"], "matches no .pdf, .md, .txt or .html file"),
     ],
 )
 def test_expansion_errors(tree: Path, arguments: list[str], message: str) -> None:

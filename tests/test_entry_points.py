@@ -2,7 +2,8 @@
 
 Every entry point reads through the reading stage (``langchain_asesoria.reading``) and
 chunks through ``split_document``/``iter_document_chunks``, so a Markdown law (with its
-YAML front matter), a PDF (with its outline and running headers) and a text file give
+YAML front matter), a PDF (with its outline and running headers), a web page (its
+markup, site navigation included) and a text file give
 the same chunks from the command line, the transformer, the splitter, the Ray helper
 and the evaluation as from ``read_document`` + ``split_document``.
 
@@ -50,6 +51,7 @@ PACKAGE = ROOT / "langchain_asesoria"
 DATA = ROOT / "examples" / "data"
 LAW = DATA / "BOE-A-1991-14392.md"
 PDF = DATA / "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf"
+WEB_PAGE = ROOT / "corpus" / "html" / "rd-1021-2015.html"
 CONFIG = ChunkingConfig(max_tokens=256, overlap_tokens=32)
 
 TEXT_FILE = (
@@ -86,7 +88,7 @@ def text_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _inputs(text_file: Path) -> dict[str, Path]:
-    return {"markdown": LAW, "pdf": PDF, "text": text_file}
+    return {"markdown": LAW, "pdf": PDF, "text": text_file, "html": WEB_PAGE}
 
 
 def _engine(path: Path, tok: HuggingFaceTokenization) -> list[Key]:
@@ -153,13 +155,15 @@ ENTRY_POINTS: dict[str, Callable[[Path, HuggingFaceTokenization, Path], list[Key
 }
 
 
-@pytest.mark.parametrize("kind", ["markdown", "pdf", "text"])
+@pytest.mark.parametrize("kind", ["markdown", "pdf", "text", "html"])
 @pytest.mark.parametrize("entry", sorted(ENTRY_POINTS))
 def test_every_entry_point_gives_the_same_chunks(
     entry: str, kind: str, text_file: Path, minilm: HuggingFaceTokenization, tmp_path: Path
 ) -> None:
     if kind == "pdf":
         pytest.importorskip("cryptography", reason="the example PDF is AES-encrypted")
+    if kind == "html":
+        pytest.importorskip("lxml", reason="the html extra: pip install '.[html]'")
     path = _inputs(text_file)[kind]
     expected = _engine(path, minilm)
     assert expected

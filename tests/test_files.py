@@ -94,13 +94,15 @@ def write(tmp_path: Path, name: str, data: bytes) -> Path:
         ("b.md", "markdown"),
         ("c.markdown", "markdown"),
         ("d.txt", "text"),
+        ("e.html", "html"),
+        ("F.HTM", "html"),
     ],
 )
 def test_file_kind_by_extension(name: str, kind: str) -> None:
     assert file_kind(Path(name)) == kind
 
 
-@pytest.mark.parametrize("name", ["notes.docx", "README", "page.html"])
+@pytest.mark.parametrize("name", ["notes.docx", "README", "page.xhtml"])
 def test_unsupported_extension_names_the_file(name: str) -> None:
     with pytest.raises(UnsupportedFileError, match=r"unsupported file type .*; supported: .*\.pdf"):
         file_kind(Path(name))

@@ -131,12 +131,14 @@ def check_model_limit(size: SizeChoice, tokenization: HuggingFaceTokenization) -
 
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
-    """How to read documents: ``--no-pdf-outline``, ``--keep-page-furniture`` and
-    ``--no-markdown-headings`` (the defaults of ``ReadOptions`` otherwise)."""
+    """How to read documents: ``--no-pdf-outline``, ``--keep-page-furniture``,
+    ``--no-markdown-headings`` and ``--keep-site-chrome`` (the defaults of
+    ``ReadOptions`` otherwise)."""
     return ReadOptions(
         outline_sections=args.pdf_outline,
         remove_page_furniture=args.remove_page_furniture,
         markdown_headings=args.markdown_headings,
         remove_contents=args.remove_contents,
         legal_structure=args.legal_structure,
+        html_main_content=args.html_main_content,
     )

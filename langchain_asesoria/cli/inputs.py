@@ -1,8 +1,8 @@
 """Command-line inputs (files, folders, globs) expanded into the documents to split.
 
 - A file is taken as given, whatever its extension (an unsupported one fails on its own).
-- A folder is scanned recursively for ``.pdf``, ``.md``/``.markdown`` and ``.txt`` files,
-  hidden files and folders skipped.
+- A folder is scanned recursively for ``.pdf``, ``.md``/``.markdown``, ``.txt`` and
+  ``.html``/``.htm`` files, hidden files and folders skipped.
 - A glob (``*``, ``?``, ``[``; ``**`` for any depth) keeps the supported files it
   matches, so a shell that does not expand globs (Windows) works too.
 
@@ -108,7 +108,7 @@ def _expand_one(argument: str) -> tuple[list[Path], list[Skipped]]:
         found, skipped = _split(matches)
         if not found and not skipped:
             raise UsageError(
-                f"{argument!r} matches no .pdf, .md or .txt file.", expected=_SUPPORTED
+                f"{argument!r} matches no .pdf, .md, .txt or .html file.", expected=_SUPPORTED
             )
         return found, skipped
     path = Path(argument)
@@ -152,7 +152,8 @@ def scan_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> Inputs
     if not kept:
         unreadable = f" ({len(skipped)} found cannot be read)" if skipped else ""
         raise UsageError(
-            f"no document to split{unreadable}: give .pdf, .md or .txt files, folders "
+            f"no document to split{unreadable}: give .pdf, .md, .txt or .html files,"
+            " folders "
             "holding them, or globs (and check --exclude).",
             expected=_SUPPORTED,
         )

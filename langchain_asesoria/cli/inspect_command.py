@@ -59,6 +59,7 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
         overlap_target=config.overlap_tokens,
         furniture=read.furniture,
         unlocated=read.outline.located.unlocated if read.outline is not None else (),
+        chrome=read.chrome,
     )
     output = Path(args.output) if args.output else default_output(path)
     write_text_atomically(output, render_inspect_html(document))

@@ -44,6 +44,7 @@ class InspectDocument:
         furniture: Running headers and footers removed before chunking (shown struck
             through at each page break, and listed in the header).
         unlocated: Outline entries that could not be located (listed in the header).
+        chrome: What a web page's reading left out (listed in the header).
     """
 
     title: str
@@ -55,6 +56,7 @@ class InspectDocument:
     overlap_target: int
     furniture: Furniture = field(default_factory=Furniture)
     unlocated: Sequence[OutlineEntry] = ()
+    chrome: Sequence[str] = ()
 
 
 def _pages(chunk: Chunk) -> str:
@@ -222,7 +224,8 @@ _REMOVED = "running header or footer, removed before chunking"
 
 
 def _notes(document: InspectDocument) -> str:
-    """Header paragraphs: the furniture removed, the outline entries not located."""
+    """Header paragraphs: the furniture and site chrome removed, the outline entries not
+    located."""
     notes = []
     removed = [
         f"{html.escape(repr(item.text))} ({len(item.pages)} p.)"
@@ -230,6 +233,9 @@ def _notes(document: InspectDocument) -> str:
     ]
     if removed:
         notes.append(f"Removed running headers and footers: {', '.join(removed)}.")
+    if document.chrome:
+        left_out = "; ".join(html.escape(line) for line in document.chrome)
+        notes.append(f"Left out of the web page before chunking: {left_out}.")
     missing = [
         html.escape(repr(entry.title)) + (f" (p. {entry.page})" if entry.page else " (no page)")
         for entry in document.unlocated

@@ -25,11 +25,13 @@ doc_type, tax, fiscal_year, source_scope, session_id, vigencia.
 
 offsets: character positions in the file's text for .md and .txt (a Markdown YAML
 front matter is blanked, never chunked); in the pages joined by a blank line for .pdf,
-once running headers and footers are removed.
+once running headers and footers are removed; for .html and .htm, in the text of the
+page's main content (site navigation, menus, forms and "Subir" links left out, and
+listed in the summary).
 
 sections: Markdown headings; a PDF's outline (bookmarks), each title located in the
-text of its page. Outline entries that cannot be located are listed in the summary;
-their text stays in the section before them.
+text of its page; a web page's <h1>..<h6> headings. Outline entries that cannot be
+located are listed in the summary; their text stays in the section before them.
 
 exit codes: 0 all files split; 1 some files failed (the others' chunks are written,
 unless --strict); 2 usage error; 3 model or configuration error; 4 output error;
@@ -123,6 +125,14 @@ def _common() -> argparse.ArgumentParser:
         help="keep running headers and footers in PDF text (default: removed, and listed "
         "in the summary)",
     )
+    web = parent.add_argument_group("web pages (.html, .htm)")
+    web.add_argument(
+        "--keep-site-chrome",
+        dest="html_main_content",
+        action="store_false",
+        help="read a web page's whole body (default: its main content only; the site's "
+        "navigation, menus, forms and 'Subir' links are left out and listed in the summary)",
+    )
     fields = parent.add_argument_group("document fields (defaults for every file)")
     fields.add_argument("--doc-type", metavar="TYPE", help="e.g. official_guide, law")
     fields.add_argument("--tax", help="e.g. IRPF")
@@ -138,8 +148,8 @@ def split_parser() -> argparse.ArgumentParser:
     """``asesoria-split [options] INPUT...``."""
     parser = argparse.ArgumentParser(
         prog="asesoria-split",
-        description="Split PDF, Markdown and text documents into chunks that fit the embedding\n"
-        "model exactly, with provenance (offsets, pages, sections), as JSON Lines.\n"
+        description="Split PDF, Markdown, text and HTML documents into chunks that fit the\n"
+        "embedding model exactly, with provenance (offsets, pages, sections), as JSON Lines.\n"
         "See also: asesoria-split inspect --help.",
         epilog=_EPILOG,
         parents=[_common()],
@@ -149,7 +159,7 @@ def split_parser() -> argparse.ArgumentParser:
         "inputs",
         nargs="+",
         metavar="INPUT",
-        help="files, folders (scanned for .pdf, .md, .txt) or quoted globs ('**' recurses)",
+        help="files, folders (scanned for .pdf, .md, .txt, .html) or quoted globs ('**' recurses)",
     )
     parser.add_argument(
         "-o", "--output", metavar="FILE.jsonl", help="where to write the chunks (default: stdout)"
@@ -177,7 +187,7 @@ def inspect_parser() -> argparse.ArgumentParser:
         "shaded on the original text, page breaks and sections marked, metadata on hover.",
         parents=[_common()],
     )
-    parser.add_argument("file", metavar="FILE", help="a .pdf, .md or .txt document")
+    parser.add_argument("file", metavar="FILE", help="a .pdf, .md, .txt or .html document")
     parser.add_argument(
         "-o",
         "--output",

@@ -1,6 +1,8 @@
 """The closing summary: per-file and total pages, chunks, sections, tokens, budget use,
 overlap and time, then what PDF reading removed or could not locate, and every file
 found but skipped, with why.
+overlap and time, then what reading removed (a PDF's running headers and footers, a web
+page's site chrome) or could not locate.
 
 The statistics are pure functions of the chunks, checked against hand-computed values.
 """
@@ -107,6 +109,7 @@ class FileReport:
         contents: The pages of the table-of-contents lines removed, one item a line.
         structure: The structure source that gave the sections (``None``: none), with
             ``legal ranks`` when they gave the hierarchy, and how many headings it found.
+        chrome: What a web page's reading left out (``DocumentPages.chrome``).
     """
 
     name: str
@@ -121,6 +124,7 @@ class FileReport:
     furniture: tuple[FurnitureSummary, ...] = ()
     contents: tuple[int, ...] = ()
     structure: str | None = None
+    chrome: tuple[str, ...] = ()
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
@@ -143,6 +147,7 @@ class FileReport:
             furniture=document.running_furniture.summary(),
             contents=tuple(line.page for line in document.contents),
             structure=_structure(document),
+            chrome=document.chrome,
         )
 
 
@@ -308,6 +313,13 @@ def _structure_note(report: FileReport) -> str | None:
     return None if report.structure is None else f"  {report.name}: {report.structure}"
 
 
+def _chrome_note(report: FileReport) -> str | None:
+    """The file, then each thing left out on a line of its own."""
+    if not report.chrome:
+        return None
+    return "\n".join([f"  {report.name}:", *(f"    {line}" for line in report.chrome)])
+
+
 def _outline_note(report: FileReport) -> str | None:
     if report.outline_problem is not None:
         return f"  {report.name}: {report.outline_problem}"
@@ -325,6 +337,7 @@ _NOTES: tuple[tuple[str, Callable[[FileReport], str | None]], ...] = (
     ("sections from (--legal-structure auto|on|off):", _structure_note),
     ("page furniture removed (--keep-page-furniture keeps it):", _furniture_note),
     ("table of contents removed (--keep-contents keeps it):", _contents_note),
+    ("left out of web pages (--keep-site-chrome keeps it):", _chrome_note),
     (
         "outline entries not located (their text stays in the section before them):",
         _outline_note,

@@ -2,7 +2,8 @@
 
 A map of the package is in its README. What every entry point uses:
 
-- ``read_document(path, options)``: a file (``.pdf``, ``.md``/``.markdown``, ``.txt``);
+- ``read_document(path, options)``: a file (``.pdf``, ``.md``/``.markdown``, ``.txt``,
+  ``.html``/``.htm``);
 - ``read_text_document(text, kind)`` and ``read_loaded_pages(pages, kind, starts=)``:
   a text or a loader's pages, read as the file of that kind would be;
 - ``split_document`` / ``iter_document_chunks``: a document's chunks, its sections in

@@ -57,6 +57,10 @@ class DocumentPages:
         contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
         headings: How many headings the structure source found.
         legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
+        chrome: What a web page's reading left out (its site navigation, menus, forms,
+            "Subir" links, version selectors, the BOE's ANÁLISIS block...), one short
+            labelled line each, in page order (none if not asked: ``ReadOptions.
+            html_main_content``). A web page's ``pages`` hold its text, not its markup.
     """
 
     pages: tuple[LoadedPage, ...]
@@ -78,6 +82,8 @@ class DocumentPages:
             return self.furniture
         contents = set(self.contents)
         return Furniture(tuple(line for line in self.furniture.lines if line not in contents))
+
+    chrome: tuple[str, ...] = ()
 
     def joined(self, separator: str = READING_SEPARATOR) -> JoinedText:
         """The pages joined by ``separator``: the text a chunk's offsets refer to."""

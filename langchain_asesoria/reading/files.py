@@ -3,8 +3,10 @@
 Nothing is removed or detected here (that is the reading stage's, ``read_document``):
 a text or Markdown file is one page, the text of ``read_text`` (UTF-8, a leading
 byte-order mark dropped, line endings as in the file), so offsets are positions in
-``read_text(path)``; a PDF is its pages' extracted text, numbered from 1 (``pypdf``, the
-``pdf`` extra), running headers and footers included. Every failure is a
+``read_text(path)``; a web page (``.html``) is one page of its markup, as
+``read_text`` gives it (``read_document`` reads its text out of it); a PDF is its
+pages' extracted text, numbered from 1 (``pypdf``, the ``pdf`` extra), running headers
+and footers included. Every failure is a
 ``DocumentReadError`` naming the file (``error.source``) and saying what to do.
 """
 
@@ -77,6 +79,7 @@ _READERS: dict[DocumentKind, Callable[[Path], Iterator[LoadedPage]]] = {
     "pdf": _iter_pdf,
     "markdown": _iter_text,
     "text": _iter_text,
+    "html": _iter_text,
 }
 
 

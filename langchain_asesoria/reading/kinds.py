@@ -4,7 +4,8 @@ A file's kind comes from its extension (``FILE_KINDS``); a text that arrives wit
 file (a LangChain ``Document``, a Ray row) from its source's name, when it has one, and
 otherwise from what the caller says it is. The kind chooses the reading steps
 (``reading.steps``): Markdown gets its front matter blanked and its headings followed,
-a PDF its running headers and footers removed and its outline followed.
+a PDF its running headers and footers removed and its outline followed, a web page
+(``.html``, ``.htm``) its main content read as text and its ``<hN>`` headings followed.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ __all__ = [
     "kind_of_name",
 ]
 
-DocumentKind = Literal["pdf", "markdown", "text"]
+DocumentKind = Literal["pdf", "markdown", "text", "html"]
 
 #: The former name of ``DocumentKind``.
 FileKind = DocumentKind
@@ -37,10 +38,17 @@ FILE_KINDS: Final[dict[str, DocumentKind]] = {
     ".md": "markdown",
     ".markdown": "markdown",
     ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
 }
 
 #: The kinds a source's name gives besides Markdown (its own suffixes).
-_NAMED_KINDS: Final[dict[str, DocumentKind]] = {".pdf": "pdf", ".txt": "text"}
+_NAMED_KINDS: Final[dict[str, DocumentKind]] = {
+    ".pdf": "pdf",
+    ".txt": "text",
+    ".html": "html",
+    ".htm": "html",
+}
 
 #: Source names ending with one of these are Markdown (case-insensitive).
 DEFAULT_MARKDOWN_SUFFIXES: Final = (".md", ".markdown")
@@ -72,8 +80,9 @@ def kind_of_name(
     """The kind of a text named ``name`` (a LangChain ``source``), without reading a file.
 
     A name ending with one of ``markdown_suffixes`` is Markdown, one ending with ``.pdf``
-    a PDF's pages and one ending with ``.txt`` plain text; any other name, or none, is
-    ``default``.
+    a PDF's pages, one ending with ``.html`` or ``.htm`` a web page (its markup, as
+    LangChain's ``AsyncHtmlLoader`` gives it) and one ending with ``.txt`` plain text; any
+    other name, or none, is ``default``.
     """
     lowered = (name or "").lower()
     if lowered.endswith(tuple(suffix.lower() for suffix in markdown_suffixes)):

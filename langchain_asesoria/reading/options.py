@@ -11,7 +11,9 @@ input gives the same pages and sections everywhere. By default everything is on:
 - Spanish legal structure (``legal_structure="auto"``): when a document's headings are
   a law's (``structure.legal.applies``), their legal ranks decide the hierarchy (a
   disposición hangs from the law, never from a TÍTULO), and a plain text's legal heading
-  lines are its sections.
+  lines are its sections (web pages' headings too);
+- web pages (``.html``): the main content only, site chrome left out and listed
+  (``html_main_content``), ``<h1>``..``<h6>`` followed (``html_headings``).
 """
 
 from __future__ import annotations
@@ -50,6 +52,13 @@ class ReadOptions:
         legal_structure: When Spanish legal ranks decide the sections' hierarchy
             (``LegalStructure``; Markdown headings, a PDF's outline, a text's heading
             lines).
+        html_main_content: Read only a web page's main content: what lies outside it
+            (the site's header, menus, language selector, breadcrumbs, footer) and the
+            chrome inside it (navigation, forms such as the BOE's "Seleccionar
+            redacción", "Subir" links, the BOE's ANÁLISIS block) left out and listed in
+            ``DocumentPages.chrome`` (``structure.html``). Off: the whole ``<body>``.
+        html_headings: Follow a web page's ``<h1>``..``<h6>`` headings as sections (their
+            level as in the markup: ``<h5>`` is deeper than ``<h3>``).
     """
 
     outline_sections: bool = True
@@ -75,3 +84,6 @@ class ReadOptions:
         if self.legal_structure == "auto":
             return legal.applies(titles)
         return self.legal_structure == "on" and any(map(legal.legal_unit, titles))
+
+    html_main_content: bool = True
+    html_headings: bool = True

@@ -11,24 +11,32 @@ Each way in builds the document's pages and kind, then runs the kind's steps
    (``pdf.titles``): the sections, and the entries that could not be located.
 
 A Markdown file has its YAML front matter blanked and its ATX headings followed; a text
-file is read as it is.
+file is read as it is. A web page (``.html``, ``.htm``; or a loader's page whose source
+ends so and whose text is markup, as LangChain's ``AsyncHtmlLoader`` gives it) becomes
+the text of its main content (``structure.html``: site chrome left out and listed in
+``DocumentPages.chrome``), and its ``<hN>`` headings its sections: its page's text is
+that extracted text, and chunks' offsets are positions in it, not in the markup.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from langchain_asesoria.errors import AsesoriaError
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.extract import extract_page
 from langchain_asesoria.pdf.open import no_text_layer, open_pdf
-from langchain_asesoria.reading.document import DocumentPages
+from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages
 from langchain_asesoria.reading.files import iter_pages
 from langchain_asesoria.reading.kinds import DocumentKind, file_kind
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.reading.steps import FileExtras, run_steps
 from langchain_asesoria.structure.anchors import SectionStart
+from langchain_asesoria.structure.headings import Heading
+from langchain_asesoria.structure.html import extract_html, looks_like_markup
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -72,13 +80,14 @@ def read_document(
     """Reads one file with its structure (see the module docstring).
 
     Args:
-        path: A ``.pdf``, ``.md``/``.markdown`` or ``.txt`` file.
+        path: A ``.pdf``, ``.md``/``.markdown``, ``.txt`` or ``.html``/``.htm`` file.
         options: What to read and remove (default: everything on).
         on_page: Called with each page as it is read (for progress).
 
     Raises:
         DocumentReadError: the file cannot be read (one of its subclasses).
-        MissingDependencyError: a PDF without the ``pdf`` extra installed.
+        MissingDependencyError: a PDF without the ``pdf`` extra installed, a web page
+            without the ``html`` extra.
     """
     path = Path(path)
     options = options or ReadOptions()
@@ -93,7 +102,7 @@ def read_document(
         pages.append(page)
         if on_page is not None:
             on_page(page)
-    return run_steps(DocumentPages(tuple(pages), kind), options)
+    return read_loaded_pages(pages, kind, options)
 
 
 def read_loaded_pages(
@@ -107,15 +116,50 @@ def read_loaded_pages(
 
     ``starts``: sections a loader already located (``PdfPageLoader``), anchored in the
     pages; they win over the kind's structure sources. Steps that need the file (a
-    PDF's outline and line heights) do not run.
+    PDF's outline and line heights) do not run. Pages of kind ``"html"`` are markup:
+    each becomes the text of its main content (see the module docstring); pages that
+    are not markup (text a loader already extracted) are read as plain text.
     """
+    options = options or ReadOptions()
+    extras = FileExtras()
+    chrome: tuple[str, ...] = ()
+    if kind == "html":
+        kind, pages, extras, chrome = _web_pages(pages, options)
     document = DocumentPages(
         tuple(pages),
         kind,
         starts=None if starts is None else tuple(starts),
         structure=None if not starts else "loader",
+        chrome=chrome,
     )
-    return run_steps(document, options or ReadOptions())
+    return run_steps(document, options, extras)
+
+
+def _web_pages(
+    pages: Sequence[LoadedPage], options: ReadOptions
+) -> tuple[DocumentKind, list[LoadedPage], FileExtras, tuple[str, ...]]:
+    """Markup pages as the text of their main content, their headings (positions in the
+    text pages joined by ``READING_SEPARATOR``) and what was left out of them."""
+    if not all(looks_like_markup(page.text) or not page.text.strip() for page in pages):
+        return "text", list(pages), FileExtras(), ()
+    texts: list[LoadedPage] = []
+    headings: list[Heading] = []
+    chrome: list[str] = []
+    position = 0
+    for page in pages:
+        try:
+            extracted = extract_html(page.text, main_content=options.html_main_content)
+        except AsesoriaError as error:
+            raise error.with_context(source=page.source, page=page.page) from None
+        texts.append(replace(page, text=extracted.text))
+        headings += [
+            replace(h, start=h.start + position, end=h.end + position) for h in extracted.headings
+        ]
+        label = f"page {page.page}: " if len(pages) > 1 else ""
+        chrome += [label + line for line in extracted.removed]
+        position += len(extracted.text) + len(READING_SEPARATOR)
+    extras = FileExtras(html_headings=tuple(headings))
+    return "html", texts, extras, tuple(chrome)
 
 
 def read_text_document(

@@ -39,14 +39,19 @@ __all__ = ["STEPS", "FileExtras", "ReadingStep", "run_steps"]
 
 @dataclass(frozen=True, slots=True)
 class FileExtras:
-    """What only a file gives: an open PDF, the heights of its pages' lines, its outline.
+    """What only a file gives: an open PDF, the heights of its pages' lines, its outline,
+    a web page's headings.
 
     ``line_heights`` is ``None`` when the pages did not come from our extraction
     (LangChain loaders' pages): page furniture is then not looked for.
+    ``html_headings``: a web page's ``<hN>`` headings as its text was extracted from
+    its markup (``structure.html``), positions in the pages joined by
+    ``READING_SEPARATOR``; ``None`` for any other document.
     """
 
     reader: PdfReader | None = None
     line_heights: tuple[tuple[float | None, ...], ...] | None = None
+    html_headings: tuple[Heading, ...] | None = None
     outline: tuple[OutlineEntry, ...] = ()
     outline_problem: str | None = None
 
@@ -57,9 +62,9 @@ class FileExtras:
         """An open PDF's extras, its outline read once (for the furniture, which never
         removes a line holding an outline title, and for the sections)."""
         try:
-            return cls(reader, line_heights, tuple(outline_entries(reader)))
+            return cls(reader, line_heights, outline=tuple(outline_entries(reader)))
         except DamagedDocumentError as error:
-            return cls(reader, line_heights, (), str(error))
+            return cls(reader, line_heights, outline_problem=str(error))
 
 
 #: A step: the document so far, the options, what only the file gives -> the document.
@@ -143,6 +148,17 @@ def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -
     return _with_headings(document, text, headings, True, LEGAL_LINES.name)
 
 
+def _html_headings(
+    document: DocumentPages, options: ReadOptions, extras: FileExtras
+) -> DocumentPages:
+    if document.starts is not None or extras.html_headings is None or not document.pages:
+        return document
+    text = document.joined(READING_SEPARATOR).text
+    headings = extras.html_headings
+    legal = options.legal([heading.title for heading in headings])
+    return _with_headings(document, text, headings, legal, HTML_HEADINGS.name)
+
+
 def _page_furniture(
     document: DocumentPages, options: ReadOptions, extras: FileExtras
 ) -> DocumentPages:
@@ -192,12 +208,14 @@ PAGE_FURNITURE: Final = ReadingStep(
     "page furniture", lambda o: o.remove_page_furniture or o.remove_contents, _page_furniture
 )
 PDF_OUTLINE: Final = ReadingStep("pdf outline", lambda o: o.outline_sections, _pdf_outline)
+HTML_HEADINGS: Final = ReadingStep("html headings", lambda o: o.html_headings, _html_headings)
 
 #: Each kind's steps, in the order they run.
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
     "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKDOWN_HEADINGS),
     "pdf": (PAGE_FURNITURE, PDF_OUTLINE),
     "text": (LEGAL_LINES,),
+    "html": (HTML_HEADINGS,),
 }
 
 

@@ -6,5 +6,8 @@ Pure functions over text and pages, one concept per module, no I/O (the reading 
 - ``anchors``: ``SectionStart`` (a section's start as page and offset) and the spans of
   any joined text;
 - ``markdown``: ATX headings as CommonMark defines them, fenced code ignored;
-- ``front_matter``: a Markdown file's YAML front matter, blanked, never chunked.
+- ``front_matter``: a Markdown file's YAML front matter, blanked, never chunked;
+- ``headings``: ``Heading`` and ``sections_of``, the one nesting rule;
+- ``html``: a web page's main content as text, its ``<hN>`` headings and tables, and
+  what was left out (site navigation, menus, forms...).
 """
