@@ -215,3 +215,33 @@ def test_ranked_paths_are_chains_in_text_order(titles: list[str], hints: list[in
         if any(u is not None and u.name == "disposición" for u in legal):
             assert not any(u is not None and u.name in ("título", "capítulo") for u in legal)
         assert len(parts) <= 2  # a part (and an ANEXO holding articulado units)
+
+
+def test_a_bare_units_title_on_a_heading_of_its_own_is_its_child() -> None:
+    """A BOE web page gives "ANEXO" and its title as two ``<h5>`` headings."""
+    text = (
+        "# Real Decreto\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n##### Artículo 2. Ámbito.\n\n"
+        "Texto.\n\n##### Disposición final única.\n\nVigor.\n\n##### ANEXO\n\n"
+        "##### Normas de diligencia debida\n\n##### Sección I. Obligaciones\n\nTexto.\n\n"
+        "##### Sección II. Requisitos\n\nTexto.\n"
+    )
+    assert _paths(text)[-2:] == [
+        ("Real Decreto", "ANEXO", "Normas de diligencia debida", "Sección I. Obligaciones"),
+        ("Real Decreto", "ANEXO", "Normas de diligencia debida", "Sección II. Requisitos"),
+    ]
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "corpus" / "html").glob("*.html")), ids=str)
+def test_the_boe_pages_anexo_and_disposiciones_hang_from_the_law(page: Path) -> None:
+    from langchain_asesoria.reading import read_document
+
+    spans = read_document(page).sections() or []
+    assert spans
+    for span in spans:
+        units = [legal_unit(title) for title in span.section_path]
+        names = [unit.name for unit in units if unit is not None]
+        if "disposición" in names or "anexo" in names:
+            assert not {"título", "capítulo"} & set(names), span.section_path
+        if "anexo" in names:
+            assert "disposición" not in names, span.section_path
+    assert any("ANEXO" in span.section_path for span in spans)

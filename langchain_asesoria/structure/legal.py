@@ -185,7 +185,10 @@ def legal_levels(
             root = hint <= top
             if root:
                 stack.clear()
-            while stack and not stack[-1].root and stack[-1].hint >= hint:
+            # A bare legal unit's own title on a heading of its own ("ANEXO", then
+            # "Normas de diligencia debida") is its child, whatever its level.
+            titled = index > 0 and flags[index - 1] and stack and stack[-1].unit is not None
+            while stack and not stack[-1].root and stack[-1].hint >= hint and not titled:
                 stack.pop()
             following = units[index + 1] if index + 1 < len(units) else None
             opens = flags[index] and following is not None and following is not NUMERAL
