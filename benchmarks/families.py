@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import standins
 
-import standins  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 E5_MODEL = "intfloat/multilingual-e5-base"
 

@@ -38,8 +38,8 @@ Folders are cached in ``benchmarks/.cache/tokenizers/`` (git-ignored) under a ke
 this file, the ``tokenizers`` version and the training text: ``standin_folder(name)``
 builds one on first use (about a second) and returns it. From the repository root::
 
-    python benchmarks/standins.py            # build (or find) both; folders and hashes
-    python benchmarks/standins.py --check    # train each twice more; the bytes must match
+    python -m benchmarks.standins            # build (or find) both; folders and hashes
+    python -m benchmarks.standins --check    # train each twice more; the bytes must match
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ import hashlib
 import json
 import os
 import shutil
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -67,10 +66,10 @@ from tokenizers import (
     trainers,
 )
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import corpus
 
-import corpus  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 CACHE = corpus.CACHE / "tokenizers"
 

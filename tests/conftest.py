@@ -5,8 +5,6 @@ like RoBERTa's, trained offline on the repository's corpus (about a second, cach
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -19,7 +17,6 @@ from langchain_asesoria.tokenization import LoadedTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DATA = ROOT / "examples" / "data"
-BENCHMARKS = ROOT / "benchmarks"
 
 #: The tokenizer families with a stand-in, as ``standins.py`` names them.
 STANDIN_FAMILIES = ("unigram", "bpe")
@@ -65,11 +62,11 @@ def minilm_512(minilm_folder: Path) -> HuggingFaceTokenization:
 
 
 def standins_module() -> ModuleType:
-    """``benchmarks/standins.py`` (it reads the corpus's PDFs with ``pypdf``)."""
+    """``benchmarks.standins`` (it reads the corpus's PDFs with ``pypdf``)."""
     pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
-    if str(BENCHMARKS) not in sys.path:  # where the benchmark scripts import each other
-        sys.path.insert(0, str(BENCHMARKS))
-    return importlib.import_module("standins")
+    from benchmarks import standins
+
+    return standins
 
 
 @pytest.fixture(scope="session")
