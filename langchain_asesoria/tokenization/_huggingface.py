@@ -16,7 +16,7 @@ from tokenizers import Tokenizer
 from langchain_asesoria.engine import TokenIndex
 from langchain_asesoria.errors import MissingDependencyError, TokenizerLoadError
 from langchain_asesoria.tokenization._base import TokenizationBase
-from langchain_asesoria.tokenization._count_ahead import count_ahead
+from langchain_asesoria.tokenization._count_ahead import count_ahead, many_cpus
 from langchain_asesoria.tokenization._hub import check_model_available
 from langchain_asesoria.tokenization._profile import ModelProfile
 from langchain_asesoria.tokenization._profiles import (
@@ -104,8 +104,10 @@ class HuggingFaceTokenization(TokenizationBase):
 
     def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
         """Exact counts in order, texts encoded 64 at a time on all cores (unless
-        ``TOKENIZERS_PARALLELISM=false``), one batch while the caller makes the next."""
-        return count_ahead(self._contents if content else self._wholes, texts, helper=self._helpers)
+        ``TOKENIZERS_PARALLELISM=false``), one batch while the caller makes the next
+        (on a helper thread, unless the process may use only one CPU)."""
+        counter = self._contents if content else self._wholes
+        return count_ahead(counter, texts, helper=self._helpers and many_cpus())
 
     def _wholes(self, texts: list[str]) -> list[int]:
         return list(map(len, self._tokenizer.encode_batch_fast(texts, add_special_tokens=True)))
@@ -137,7 +139,7 @@ class HuggingFaceTokenization(TokenizationBase):
         """Tokens per whitespace-delimited word, each distinct word tokenized once
         (``word_index``): exact counts between word boundaries for tokenizers that
         pre-split at whitespace, estimates for the others."""
-        return word_index(self.token_starts_many, text, helper=self._helpers)
+        return word_index(self.token_starts_many, text, helper=self._helpers and many_cpus())
 
     # -- constructors ---------------------------------------------------------------
 

@@ -18,7 +18,7 @@ from typing import Any, Final
 from langchain_asesoria.engine import TokenIndex
 from langchain_asesoria.errors import MissingDependencyError, TokenizerLoadError
 from langchain_asesoria.tokenization._base import TokenizationBase
-from langchain_asesoria.tokenization._count_ahead import count_ahead
+from langchain_asesoria.tokenization._count_ahead import count_ahead, many_cpus
 from langchain_asesoria.tokenization._profile import ModelProfile
 from langchain_asesoria.tokenization._profiles import with_explicit_limit
 from langchain_asesoria.tokenization._word_index import word_index
@@ -125,7 +125,7 @@ class TiktokenTokenization(TokenizationBase):
         """Exact counts in order, 64 texts a batch, one batch while the caller makes the
         next (no special tokens: ``content`` changes nothing)."""
         del content
-        return count_ahead(self._counts, texts, helper=self._threads > 1)
+        return count_ahead(self._counts, texts, helper=self._threads > 1 and many_cpus())
 
     def _counts(self, texts: list[str]) -> list[int]:
         batch = self._encoding.encode_ordinary_batch(texts, num_threads=self._threads)
@@ -145,4 +145,4 @@ class TiktokenTokenization(TokenizationBase):
     def token_index(self, text: str) -> TokenIndex:
         """Tokens per whitespace-delimited word (``word_index``): estimates, since
         byte-level BPE merges a space into the next word's first token."""
-        return word_index(self.token_starts_many, text, helper=self._threads > 1)
+        return word_index(self.token_starts_many, text, helper=self._threads > 1 and many_cpus())
