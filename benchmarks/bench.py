@@ -2,12 +2,12 @@
 
 Run from the repository root (see ``benchmarks/README.md``)::
 
-    python benchmarks/bench.py compare --corpus real --budgets 256 512
-    python benchmarks/bench.py compare --tokenizer minilm unigram bpe e5   # per family
-    python benchmarks/bench.py scaling --sizes 1 10 50 --budget 256
-    python benchmarks/bench.py pathological --budget 256
-    python benchmarks/bench.py memory --corpora synthetic-1 synthetic-10 stress-50
-    python benchmarks/bench.py all            # everything above, results/ and the plot
+    python -m benchmarks.bench compare --corpus real --budgets 256 512
+    python -m benchmarks.bench compare --tokenizer minilm unigram bpe e5   # per family
+    python -m benchmarks.bench scaling --sizes 1 10 50 --budget 256
+    python -m benchmarks.bench pathological --budget 256
+    python -m benchmarks.bench memory --corpora synthetic-1 synthetic-10 stress-50
+    python -m benchmarks.bench all            # everything above, results/ and the plot
 
 Each measurement runs in a fresh process (``_worker``), so peak memory is its own and
 no cache survives from one splitter to the next. Rows marked "1 core" pin their process
@@ -33,12 +33,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import corpus, families
+from benchmarks.families import Choice
 
-import corpus  # noqa: E402
-import families  # noqa: E402
-from families import Choice  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 RESULTS = HERE / "results"
 E5_PREFIX = "passage: "
@@ -100,8 +99,8 @@ def _best(
 
 
 def _worker(spec: dict[str, Any]) -> dict[str, Any]:
-    import splitters
-    from metrics import measure
+    from benchmarks import splitters
+    from benchmarks.metrics import measure
 
     docs = corpus.load(Path(spec["corpus_file"]))
     from tokenizers import Tokenizer
@@ -181,6 +180,13 @@ def _per_doc(doc: Any, fresh: Callable[[], Any], reference: Any, repeat: int) ->
     return {"doc": doc.name, **best}
 
 
+def _this_module(env: dict[str, str]) -> list[str]:
+    """``python -m benchmarks.bench``, the repository root put first in ``env``'s
+    ``PYTHONPATH`` so that the fresh process imports this package wherever it runs."""
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), env.get("PYTHONPATH")]))
+    return [sys.executable, "-m", "benchmarks.bench"]
+
+
 IN_PROCESS = False  # --in-process: no fresh process, no pinning (for the smoke test)
 
 
@@ -189,8 +195,7 @@ def run_worker(spec: dict[str, Any], pinned: bool, timeout: float = TIMEOUT) -> 
     if IN_PROCESS:
         return _worker(spec)
     env = dict(os.environ, HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))
-    command = [sys.executable, str(HERE / "bench.py"), "_worker", json.dumps(spec)]
+    command = [*_this_module(env), "_worker", json.dumps(spec)]
     if pinned:
         env.update(TOKENIZERS_PARALLELISM="false", RAYON_NUM_THREADS="1")
         cpu = str(min(os.sched_getaffinity(0)))
@@ -212,7 +217,7 @@ def run_worker(spec: dict[str, Any], pinned: bool, timeout: float = TIMEOUT) -> 
 
 
 def _available(names: Sequence[str]) -> list[str]:
-    import splitters
+    from benchmarks import splitters
 
     chosen = list(splitters.SPLITTERS) if names == ["all"] else list(names)
     missing = [name for name in chosen if not splitters.SPLITTERS[name].available()]
@@ -235,7 +240,7 @@ def _spec(
 
 
 def _pinned(name: str) -> bool:
-    import splitters
+    from benchmarks import splitters
 
     return name == "encode" or splitters.SPLITTERS[name].pinned
 
@@ -392,9 +397,10 @@ def _fresh_process(
 ) -> subprocess.CompletedProcess[str]:
     """Runs ``bench.py <command> <spec>`` in a fresh interpreter, offline, with ``env``
     added to the environment."""
+    environment = dict(os.environ, HF_HUB_OFFLINE="1", **(env or {}))
     return subprocess.run(
-        [sys.executable, str(HERE / "bench.py"), command, json.dumps(spec)],
-        env=dict(os.environ, HF_HUB_OFFLINE="1", PYTHONPATH=str(HERE), **(env or {})),
+        [*_this_module(environment), command, json.dumps(spec)],
+        env=environment,
         capture_output=True,
         text=True,
         check=False,
@@ -534,7 +540,7 @@ def memory(
 
 def _duel_worker(spec: dict[str, Any]) -> dict[str, float]:
     """Best wall time of each splitter, their runs interleaved (order rotated each round)."""
-    import splitters
+    from benchmarks import splitters
 
     docs = corpus.load(Path(spec["corpus_file"]))
     setup = splitters.Setup(Path(spec["tokenizer"]), spec["budget"], "")
@@ -585,7 +591,7 @@ def duel(
 def duel_table(result: dict[str, Any]) -> str:
     import statistics
 
-    import splitters
+    from benchmarks import splitters
 
     lines = [
         "| splitter | budget | fastest s | median s | processes where fastest |",
@@ -611,7 +617,7 @@ def _fmt(value: Any, pattern: str = "{}") -> str:
 
 
 def compare_table(result: dict[str, Any]) -> str:
-    import splitters
+    from benchmarks import splitters
 
     ref = result["reference"]
     head = (
@@ -666,7 +672,7 @@ def compare_table(result: dict[str, Any]) -> str:
 
 
 def scaling_table(result: dict[str, Any]) -> str:
-    import splitters
+    from benchmarks import splitters
 
     corpora = list(dict.fromkeys(p["corpus"] for p in result["points"]))
     chars = {p["corpus"]: p["characters"] for p in result["points"]}
@@ -711,7 +717,7 @@ def scaling_table(result: dict[str, Any]) -> str:
 
 
 def pathological_table(result: dict[str, Any]) -> str:
-    import splitters
+    from benchmarks import splitters
 
     reference = result["rows"][0]
     docs = [entry["doc"] for entry in reference["per_doc"]]
@@ -795,7 +801,8 @@ def plot(result: dict[str, Any], path: Path) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import splitters
+
+    from benchmarks import splitters
 
     figure, (total, rate) = plt.subplots(1, 2, figsize=(11, 4.5))
     names = list(dict.fromkeys(p["splitter"] for p in result["points"]))

@@ -9,16 +9,15 @@ planned from estimates and counted in a batch, but not kept as chunks (their exa
 count or overlap was over, or an earlier chunk of their batch was), seen from outside
 the engine through the texts it counts. ``--tokenizer`` gives a table per family::
 
-    python benchmarks/breakdown.py --corpus real --budgets 256 512
-    python benchmarks/breakdown.py --corpus real --budgets 256 --headings
-    python benchmarks/breakdown.py --corpus real --budgets 256 512 --tokenizer minilm unigram bpe
+    python -m benchmarks.breakdown --corpus real --budgets 256 512
+    python -m benchmarks.breakdown --corpus real --budgets 256 --headings
+    python -m benchmarks.breakdown --corpus real --budgets 256 512 --tokenizer minilm unigram bpe
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -27,12 +26,11 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import corpus, families
+from benchmarks.families import Choice
 
-import corpus  # noqa: E402
-import families  # noqa: E402
-from families import Choice  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 PARTS = {
     "token_index": "`token_index`: distinct words encoded once, the index built",

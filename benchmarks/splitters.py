@@ -8,8 +8,9 @@ would receive: ``embedding_text`` for ours (model prefix and section title inclu
 the text itself for peers, which know no prefix (``measure`` adds ``passage: `` to it
 for the E5-style case).
 
-Peers are configured from their documentation; where a peer lacks an option (chonkie's
-``RecursiveChunker`` has no overlap) it runs without it.
+Peers are the evaluation's own wrappers (``langchain_asesoria.evaluation.chunkers``: one
+per peer, configured from its documentation), timed as they are; where a peer lacks an
+option (chonkie's ``RecursiveChunker`` has no overlap) it runs without it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from corpus import Doc
+from benchmarks.corpus import Doc
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,15 +46,6 @@ class Setup:
     @property
     def overlap(self) -> int:
         return self.budget // 8
-
-
-def _raw_tokenizer(setup: Setup) -> Any:
-    from tokenizers import Tokenizer
-
-    tokenizer = Tokenizer.from_file(str(setup.tokenizer_file))
-    tokenizer.no_truncation()
-    tokenizer.no_padding()
-    return tokenizer
 
 
 def _per_doc(split: Callable[[str], list[tuple[int, str]]]) -> CorpusSplit:
@@ -127,65 +119,40 @@ def asesoria(setup: Setup, *, headings: bool = False, mode: str = "serial") -> C
     return run
 
 
-# -- peers -------------------------------------------------------------------------------
+# -- peers: the evaluation's wrappers, one per peer -------------------------------------------
 
 
-def langchain_recursive(setup: Setup) -> CorpusSplit:
-    """``RecursiveCharacterTextSplitter.from_huggingface_tokenizer`` (needs ``transformers``)."""
-    from langchain_text_splitters import RecursiveCharacterTextSplitter
-    from transformers import PreTrainedTokenizerFast
+def _peer(
+    make: Callable[[Any, Any], Callable[[str], list[tuple[int, str]]]],
+) -> Callable[[Setup], CorpusSplit]:
+    """A peer as ``langchain_asesoria.evaluation.chunkers`` wraps it, with the run's
+    tokenizer (no model prefix: peers know none), budget and overlap; the starts it
+    claims are kept as they are (``measure`` checks them)."""
 
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=_raw_tokenizer(setup))
-    splitter = RecursiveCharacterTextSplitter.from_huggingface_tokenizer(
-        tokenizer, chunk_size=setup.budget, chunk_overlap=setup.overlap, add_start_index=True
-    )
+    def build(setup: Setup) -> CorpusSplit:
+        from langchain_asesoria import ChunkingConfig, HuggingFaceTokenization, ModelProfile
 
-    def split(text: str) -> list[tuple[int, str]]:
-        return [
-            (int(document.metadata["start_index"]), document.page_content)
-            for document in splitter.create_documents([text])
-        ]
+        tokenization = HuggingFaceTokenization.from_file(
+            setup.tokenizer_file, profile=ModelProfile(max_input_tokens=setup.budget)
+        )
+        config = ChunkingConfig(max_tokens=setup.budget, overlap_tokens=setup.overlap)
+        return _per_doc(make(config, tokenization))
 
-    return _per_doc(split)
-
-
-def semchunk_chunker(setup: Setup) -> CorpusSplit:
-    """``semchunk.chunkerify(tokenizer, chunk_size)(text, offsets=True, overlap=0.125)``."""
-    import semchunk
-
-    chunker = semchunk.chunkerify(_raw_tokenizer(setup), chunk_size=setup.budget)
-
-    def split(text: str) -> list[tuple[int, str]]:
-        chunks, offsets = chunker(text, offsets=True, overlap=0.125)
-        return [(start, chunk) for chunk, (start, _) in zip(chunks, offsets, strict=True)]
-
-    return _per_doc(split)
+    return build
 
 
-def semantic_text_splitter(setup: Setup) -> CorpusSplit:
-    """``TextSplitter.from_huggingface_tokenizer(tokenizer, capacity, overlap)``."""
-    from semantic_text_splitter import TextSplitter
+def _chunkers() -> Any:
+    from langchain_asesoria.evaluation import chunkers
 
-    splitter = TextSplitter.from_huggingface_tokenizer(
-        _raw_tokenizer(setup), setup.budget, overlap=setup.overlap
-    )
-
-    def split(text: str) -> list[tuple[int, str]]:
-        return [(start, chunk) for start, chunk in splitter.chunk_indices(text)]
-
-    return _per_doc(split)
+    return chunkers
 
 
-def chonkie_recursive(setup: Setup) -> CorpusSplit:
-    """``chonkie.RecursiveChunker(tokenizer=..., chunk_size=...)`` (it has no overlap)."""
-    from chonkie import RecursiveChunker
-
-    chunker = RecursiveChunker(tokenizer=_raw_tokenizer(setup), chunk_size=setup.budget)
-
-    def split(text: str) -> list[tuple[int, str]]:
-        return [(chunk.start_index, chunk.text) for chunk in chunker.chunk(text)]
-
-    return _per_doc(split)
+langchain_recursive = _peer(lambda config, tok: _chunkers().langchain_split(config, tok))
+semchunk_chunker = _peer(lambda config, tok: _chunkers().semchunk_split(config, tok))
+semantic_text_splitter = _peer(
+    lambda config, tok: _chunkers().semantic_text_splitter_split(config, tok)
+)
+chonkie_recursive = _peer(lambda config, tok: _chunkers().chonkie_split(config, tok))
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +202,7 @@ SPLITTERS: dict[str, Entry] = {
     "langchain": Entry(
         "LangChain RecursiveCharacterTextSplitter",
         langchain_recursive,
-        ("langchain_text_splitters", "transformers"),
+        ("langchain_text_splitters",),
         pinned=False,
     ),
     "semantic-text-splitter": Entry(

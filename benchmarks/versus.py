@@ -5,9 +5,9 @@ both import side by side); every round runs both on the same documents, the orde
 alternating. Best and median wall times per side, their ratio, and each side's chunk
 count (equal counts for a refactoring). Run from the repository root::
 
-    python benchmarks/versus.py 19937bd HEAD --corpus real --budgets 256 512
-    TOKENIZERS_PARALLELISM=false taskset -c 0 python benchmarks/versus.py 19937bd HEAD
-    python benchmarks/versus.py 19937bd HEAD --mode process --repeat 15
+    python -m benchmarks.versus 19937bd HEAD --corpus real --budgets 256 512
+    TOKENIZERS_PARALLELISM=false taskset -c 0 python -m benchmarks.versus 19937bd HEAD
+    python -m benchmarks.versus 19937bd HEAD --mode process --repeat 15
 
 ``--mode serial`` chunks each document with ``chunk_document`` (tokenizer on all cores
 unless pinned); ``--mode process`` uses ``parallel.chunk_documents``'s process pool.
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import statistics
 import subprocess
@@ -30,17 +31,18 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+from benchmarks import golden
+from benchmarks.families import tokenizer_file
 
-import golden  # noqa: E402
-from families import tokenizer_file  # noqa: E402
+HERE = Path(__file__).resolve().parent
+
 
 PACKAGE = "langchain_asesoria"
 
 
 def export(ref: str, name: str, folder: Path) -> str:
-    """``ref``'s package as the importable module ``name`` inside ``folder``."""
+    """``ref``'s package exported into ``folder`` and imported as the module ``name``
+    (process pools fork, so their workers have it too)."""
     archive = subprocess.run(
         ["git", "archive", ref, PACKAGE], cwd=HERE.parent, capture_output=True, check=True
     ).stdout
@@ -51,6 +53,13 @@ def export(ref: str, name: str, folder: Path) -> str:
     for source in target.rglob("*.py"):
         text = source.read_text(encoding="utf-8")
         source.write_text(text.replace(PACKAGE, name), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(
+        name, target / "__init__.py", submodule_search_locations=[str(target)]
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    sys.modules[name] = importlib.util.module_from_spec(spec)  # its submodules import by name
+    spec.loader.exec_module(sys.modules[name])
     return name
 
 
@@ -103,7 +112,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     docs = golden.docs_of(args.corpus, golden.real_docs())
     with tempfile.TemporaryDirectory() as folder:
-        sys.path.insert(0, folder)
         base = Side(export(args.base, "engine_base", Path(folder)), docs)
         head = Side(export(args.head, "engine_head", Path(folder)), docs)
         for budget in args.budgets:

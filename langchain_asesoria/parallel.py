@@ -77,16 +77,18 @@ def _init_worker(tokenization: Tokenization, config: ChunkingConfig, workers: in
     """Runs once in each worker process: keeps the tokenization for every document.
 
     With several workers, each one runs on one thread: its tokenizer's Rust threads are
-    off (unless the environment sets ``TOKENIZERS_PARALLELISM``) and a tokenization
-    that offers ``single_threaded()`` (``HuggingFaceTokenization``) counts on the
-    worker's own thread. The processes already use the cores; threads of their own
-    would only compete with the other workers (measured in ``benchmarks/README.md``).
+    off (unless the environment sets ``TOKENIZERS_PARALLELISM``) and a
+    ``LoadedTokenization`` (what ``load_tokenization`` returns, of any family) counts on
+    the worker's own thread (``single_threaded``). The processes already use the cores;
+    threads of their own would only compete with the other workers (measured in
+    ``benchmarks/README.md``).
     """
     if workers > 1:
+        from langchain_asesoria.tokenization import LoadedTokenization
+
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        single_threaded = getattr(tokenization, "single_threaded", None)
-        if callable(single_threaded):
-            tokenization = single_threaded()
+        if isinstance(tokenization, LoadedTokenization):
+            tokenization = tokenization.single_threaded()
     _WORKER_STATE["tokenization"] = tokenization
     _WORKER_STATE["config"] = config
 

@@ -5,26 +5,26 @@ token per UTF-8 byte plus special tokens, so tokens and characters never coincid
 Spanish text (``ñ`` is 2 tokens, ``€`` 3, an emoji 4). ``WordTokenization`` counts
 word pieces of up to four letters and each punctuation mark, so cutting inside a word
 changes the count: sums of parts are wrong with it, as with real tokenizers.
-``CountingTokenization`` wraps any tokenization and records what is asked of it.
+Both are built on ``TokenizationBase``, the public base of every tokenizer family:
+a fake defines only where its tokens start. ``CountingTokenization`` wraps any
+tokenization and records what is asked of it.
 """
 
 from __future__ import annotations
 
 import re
-from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 
 from langchain_asesoria.engine import TokenIndex, Tokenization
-from langchain_asesoria.tokenization import ModelProfile, ProfiledTokenization
+from langchain_asesoria.tokenization import ModelProfile, TokenizationBase
 
 __all__ = ["ByteTokenization", "CountingTokenization", "WordTokenization"]
 
 
-class _FakeTokenization(ProfiledTokenization, ABC):
-    """Everything from ``token_starts``: exact counts (plus ``special_tokens``), the
-    exact index, and a real input limit. A fake defines only its tokens."""
+class _FakeTokenization(TokenizationBase):
+    """A fake of the public base: it defines only its tokens (``token_starts``)."""
 
-    __slots__ = ("_limit", "_special")
+    __slots__ = ()
 
     #: The fake's name in messages and reports.
     fake_name = "fake"
@@ -37,32 +37,8 @@ class _FakeTokenization(ProfiledTokenization, ABC):
         document_prefix: str = "",
         query_prefix: str = "",
     ) -> None:
-        if max_input_tokens < 1 or special_tokens < 0:
-            raise ValueError("max_input_tokens must be >= 1 and special_tokens >= 0")
         profile = ModelProfile(document_prefix, query_prefix, max_input_tokens)
-        super().__init__(profile, self.fake_name)
-        self._limit = max_input_tokens
-        self._special = special_tokens
-
-    @property
-    def max_input_tokens(self) -> int:
-        return self._limit
-
-    def count(self, text: str) -> int:
-        return self.count_content(text) + self._special
-
-    def count_content(self, text: str) -> int:
-        return len(self.token_starts(text))
-
-    def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
-        return map(self.count_content if content else self.count, texts)
-
-    @abstractmethod
-    def token_starts(self, text: str) -> Sequence[int]:
-        """Each fake defines its tokens by their start offsets."""
-
-    def token_index(self, text: str) -> TokenIndex:
-        return TokenIndex.from_starts(self.token_starts(text))
+        super().__init__(profile, self.fake_name, special_tokens=special_tokens)
 
 
 class ByteTokenization(_FakeTokenization):

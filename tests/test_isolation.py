@@ -9,7 +9,6 @@ checked against the ground truth of who owns which document.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,11 +20,8 @@ pytest.importorskip("langchain_chroma", reason="pip install 'langchain-asesoria[
 
 
 def test_no_session_ever_retrieves_another_sessions_chunks_under_load(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import isolation_load
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    from benchmarks import isolation_load
+
     report = isolation_load.run_isolation(
         tmp_path / "chroma", documents=120, sessions=8, public=20, queries=600
     )

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import PROFILE, WORDS, examples, letters
+from strategies import PROFILE, WORDS, examples
 
+from benchmarks.pdf_layouts import letters
 from langchain_asesoria import LoadedPage
 from langchain_asesoria.pdf import (
     Furniture,

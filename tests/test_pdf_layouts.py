@@ -1,6 +1,6 @@
-"""Generated PDFs (``pdf_layouts``): every body line in some chunk, no furniture line.
+"""Generated PDFs (``benchmarks.pdf_layouts``): every body line in some chunk, no furniture line.
 
-Hypothesis draws the layouts; ``benchmarks/furniture.py`` runs thousands of them.
+Hypothesis draws the layouts; ``python -m benchmarks.furniture`` runs thousands of them.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given, settings
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 pytest.importorskip("fpdf", reason="the dev extra: pip install '.[dev]' (fpdf2)")
 
-from pdf_layouts import Layout, check_layout, layouts
 from strategies import PROFILE, examples
+
+from benchmarks.pdf_layouts import Layout, check_layout, layouts
 
 
 @settings(PROFILE, max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])
@@ -28,9 +29,10 @@ def test_furniture_is_removed_and_every_body_line_is_chunked(layout: Layout) -> 
 
 
 def test_the_benchmark_script_prints_its_table() -> None:
-    script = Path(__file__).resolve().parent.parent / "benchmarks" / "furniture.py"
+    root = Path(__file__).resolve().parent.parent
     done = subprocess.run(
-        [sys.executable, str(script), "--layouts", "12", "--run", "3"],
+        [sys.executable, "-m", "benchmarks.furniture", "--layouts", "12", "--run", "3"],
+        cwd=root,
         capture_output=True,
         text=True,
         timeout=300,

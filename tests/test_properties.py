@@ -57,23 +57,34 @@ from langchain_asesoria import (
     join_pages,
 )
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
+from langchain_asesoria.tokenization import TiktokenTokenization
 
 # -- tokenizations -------------------------------------------------------------------------
 
 
-def _real_factory(name: str, tokenization: HuggingFaceTokenization) -> TokenizationFactory:
+def _real_factory(
+    name: str, tokenization: HuggingFaceTokenization | TiktokenTokenization
+) -> TokenizationFactory:
     """A real tokenizer, plain or with an E5-like ``passage: `` prefix (built once; its
     special tokens are its own: the requested number is ignored)."""
-    prefixed = HuggingFaceTokenization(
-        tokenization.tokenizer, ModelProfile("passage: ", "query: ", 512), f"{name}-passage"
+    profile = ModelProfile("passage: ", "query: ", 512)
+    prefixed: Tokenization = (
+        HuggingFaceTokenization(tokenization.tokenizer, profile, f"{name}-passage")
+        if isinstance(tokenization, HuggingFaceTokenization)
+        else TiktokenTokenization(tokenization.encoding, profile, f"{name}-passage")
     )
     by_prefix = {"": tokenization, "passage: ": prefixed}
     return TokenizationFactory(name, 512, lambda prefix, _special: by_prefix[prefix])
 
 
 #: The fixture behind each real tokenizer: MiniLM (WordPiece) and the stand-ins of the
-#: other families (``test_tokenizer_families``: Unigram + Metaspace, byte-level BPE).
-_REAL = {"minilm": "minilm_512", **{name: f"{name}_standin" for name in STANDIN_FAMILIES}}
+#: other families (``test_tokenizer_families``: Unigram + Metaspace, byte-level BPE), and
+#: OpenAI's cl100k_base through tiktoken.
+_REAL = {
+    "minilm": "minilm_512",
+    **{name: f"{name}_standin" for name in STANDIN_FAMILIES},
+    "tiktoken": "tiktoken_512",
+}
 
 
 @pytest.fixture(scope="module", params=["bytes", "words", *_REAL])

@@ -195,7 +195,7 @@ def test_whitespace_that_costs_tokens_is_a_group_where_it_starts(
     tokenization: HuggingFaceTokenization = request.getfixturevalue(f"{family}_standin")
     text = "\nuno dos\ntres\n\n  cuatro  cinco €\r\nseis\n"
     runs = {match.start(): match.group() for match in re.finditer(r"\s+", text)}
-    costs = _separator_costs(tokenization.tokenizer, list(set(runs.values())))
+    costs = _separator_costs(tokenization.token_starts_many, list(set(runs.values())))
     words = [match.start() for match in re.finditer(r"\S+", text)]
     costly = [start for start, run in runs.items() if costs[run] > 0]
     index = tokenization.token_index(text)

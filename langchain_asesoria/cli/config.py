@@ -13,6 +13,7 @@ import argparse
 from dataclasses import dataclass, replace
 from typing import Final
 
+from langchain_asesoria.engine import ModelInput, Tokenization
 from langchain_asesoria.errors import (
     ConfigurationError,
     ModelLimitError,
@@ -21,7 +22,7 @@ from langchain_asesoria.errors import (
 from langchain_asesoria.models import SIZE_CANDIDATES, ChunkingConfig
 from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.settings import Settings, get_settings
-from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
+from langchain_asesoria.tokenization import load_tokenization
 
 __all__ = [
     "PRESETS",
@@ -51,7 +52,7 @@ def load_settings() -> Settings:
         raise ConfigurationError(f"invalid environment setting: {error}") from error
 
 
-def load_run_tokenization(args: argparse.Namespace, settings: Settings) -> HuggingFaceTokenization:
+def load_run_tokenization(args: argparse.Namespace, settings: Settings) -> Tokenization:
     """The tokenization of the run's model: ``--model``, else ``EMBEDDING_MODEL``.
 
     Raises:
@@ -109,7 +110,7 @@ def _size(args: argparse.Namespace, settings: Settings) -> tuple[ChunkingConfig,
     )
 
 
-def check_model_limit(size: SizeChoice, tokenization: HuggingFaceTokenization) -> ChunkingConfig:
+def check_model_limit(size: SizeChoice, tokenization: ModelInput) -> ChunkingConfig:
     """``size.config``, once checked against the model's real input limit.
 
     Raises:

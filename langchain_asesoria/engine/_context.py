@@ -12,13 +12,21 @@ error). The chunk's metadata always keeps the full ``section_path``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._sections import Segment
 from langchain_asesoria.models import ChunkingConfig, SectionContext
 
-__all__ = ["ELISION", "PATH_SEPARATOR", "contexts", "opening_contexts", "section_context"]
+__all__ = [
+    "ELISION",
+    "PATH_SEPARATOR",
+    "FixedCosts",
+    "contexts",
+    "count_fixed",
+    "opening_contexts",
+    "section_context",
+]
 
 #: Between the titles of a path, and in place of the titles left out.
 PATH_SEPARATOR = " > "
@@ -42,24 +50,38 @@ def section_context(segment: Segment, mode: SectionContext) -> str:
     return PATH_SEPARATOR.join(segment.path) or segment.label or ""
 
 
+#: Exact tokens of ``prepare("", context)`` by context: a section's fixed cost, counted
+#: once per call for every context tried (the share check) or kept.
+FixedCosts = dict[str, int]
+
+
+def count_fixed(tokenization: Tokenization, costs: FixedCosts, contexts: Iterable[str]) -> None:
+    """Counts, in one batch, the fixed cost of each context not yet in ``costs``."""
+    new = [context for context in dict.fromkeys(contexts) if context not in costs]
+    counts = tokenization.count_many(tokenization.prepare("", context) for context in new)
+    costs.update(zip(new, counts, strict=True))
+
+
 def contexts(
-    segments: Sequence[Segment], config: ChunkingConfig, tokenization: Tokenization
+    segments: Sequence[Segment],
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    costs: FixedCosts,
 ) -> list[str]:
     """Each segment's context under ``config.section_context``.
 
     In ``"compact"`` mode a context adds at most ``config.context_share`` of
     ``max_tokens`` to the model input (counted exactly, with its separator), and always
-    leaves room for content.
+    leaves room for content; every count made is kept in ``costs``.
     """
     if config.section_context != "compact":
         return [section_context(segment, config.section_context) for segment in segments]
-    fits = _within_share(config, tokenization)
-    chosen: dict[tuple[str | None, tuple[str, ...]], str] = {}
-    for segment in segments:
-        key = (segment.label, segment.path)
-        if key not in chosen:
-            chosen[key] = compact_context(segment, fits)
-    return [chosen[(segment.label, segment.path)] for segment in segments]
+    keys = list(dict.fromkeys((segment.label, segment.path) for segment in segments))
+    chosen = _compact_all(
+        [Segment(0, 0, label, path) for label, path in keys], config, tokenization, costs
+    )
+    by_key = dict(zip(keys, chosen, strict=True))
+    return [by_key[(segment.label, segment.path)] for segment in segments]
 
 
 def opening_contexts(
@@ -68,6 +90,7 @@ def opening_contexts(
     config: ChunkingConfig,
     tokenization: Tokenization,
     contexts_of: Sequence[str],
+    costs: FixedCosts,
 ) -> list[str]:
     """The context of each section's first chunk.
 
@@ -80,26 +103,41 @@ def opening_contexts(
     """
     if config.section_context != "compact":
         return list(contexts_of)
-    fits = _within_share(config, tokenization)
-    chosen: dict[tuple[str, ...], str] = {}
-    opening: list[str] = []
-    for segment, context in zip(segments, contexts_of, strict=True):
-        outer = _not_shown(text, segment)
-        if outer is None:
-            opening.append(context)
-            continue
-        if outer not in chosen:
-            chosen[outer] = compact_context(Segment(segment.start, segment.end, None, outer), fits)
-        opening.append(chosen[outer])
-    return opening
+    outers = [_not_shown(text, segment) for segment in segments]
+    keys = list(dict.fromkeys(outer for outer in outers if outer is not None))
+    chosen = _compact_all(
+        [Segment(0, 0, None, outer) for outer in keys], config, tokenization, costs
+    )
+    by_key = dict(zip(keys, chosen, strict=True))
+    return [
+        context if outer is None else by_key[outer]
+        for outer, context in zip(outers, contexts_of, strict=True)
+    ]
 
 
-def _within_share(config: ChunkingConfig, tokenization: Tokenization) -> Callable[[str], bool]:
-    """Whether a context adds at most ``config.context_share`` of ``max_tokens`` to the
-    model input (counted exactly, with its separator), always leaving room for content."""
-    base = tokenization.count(tokenization.prepare("", ""))
-    allowed = min(base + int(config.max_tokens * config.context_share), config.max_tokens - 1)
-    return lambda context: tokenization.count(tokenization.prepare("", context)) <= allowed
+def _compact_all(
+    segments: Sequence[Segment],
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    costs: FixedCosts,
+) -> list[str]:
+    """``compact_context`` of each segment, its candidates counted in batches: each
+    round counts the next candidate of every segment still without one that fits (the
+    same choice as trying them one by one, in far fewer calls)."""
+    count_fixed(tokenization, costs, [""])
+    allowed = min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
+    candidates = [_candidates(_titles(segment)) for segment in segments]
+    current = {number: next(found, None) for number, found in enumerate(candidates)}
+    chosen = [""] * len(segments)
+    while current:
+        count_fixed(tokenization, costs, [c for c in current.values() if c is not None])
+        for number, candidate in list(current.items()):
+            if candidate is None or costs[candidate] <= allowed:
+                chosen[number] = candidate or ""
+                del current[number]
+            else:
+                current[number] = next(candidates[number], None)
+    return chosen
 
 
 def _not_shown(text: str, segment: Segment) -> tuple[str, ...] | None:
@@ -125,13 +163,15 @@ def compact_context(segment: Segment, fits: Callable[[str], bool]) -> str:
     """The first candidate that ``fits``: the whole path, then with more and more of
     its middle elided, then the innermost title alone, then that title shortened at a
     word boundary; "" when not even one word fits."""
+    return next((c for c in _candidates(_titles(segment)) if fits(c)), "")
+
+
+def _titles(segment: Segment) -> list[str]:
+    """The path's titles, stripped; the label alone for a segment without a path."""
     titles = [title.strip() for title in segment.path if title.strip()]
     if not titles and segment.label and segment.label.strip():
         titles = [segment.label.strip()]
-    for candidate in _candidates(titles):
-        if fits(candidate):
-            return candidate
-    return ""
+    return titles
 
 
 def _candidates(titles: Sequence[str]) -> Iterator[str]:

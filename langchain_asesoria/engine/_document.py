@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from itertools import groupby
 
+from langchain_asesoria.engine._context import FixedCosts, count_fixed, opening_contexts
 from langchain_asesoria.engine._context import contexts as section_contexts
-from langchain_asesoria.engine._context import opening_contexts
 from langchain_asesoria.engine._pack import measure, pack_section
 from langchain_asesoria.engine._pages import JoinedText, join_pages
 from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
@@ -167,11 +167,10 @@ def _sections(
         ContextTooLongError: a section whose fixed cost fills the budget.
     """
     index = tokenization.token_index(text)
-    contexts = section_contexts(segments, config, tokenization)
-    openings = opening_contexts(text, segments, config, tokenization, contexts)
-    distinct = list(dict.fromkeys([*contexts, *openings]))  # sections share contexts
-    costs = tokenization.count_many(tokenization.prepare("", c) for c in distinct)
-    fixed = dict(zip(distinct, costs, strict=True))
+    fixed: FixedCosts = {}  # every context's exact fixed cost, counted once, in batches
+    contexts = section_contexts(segments, config, tokenization, fixed)
+    openings = opening_contexts(text, segments, config, tokenization, contexts, fixed)
+    count_fixed(tokenization, fixed, [*contexts, *openings])  # sections share contexts
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     return [
         Section.build(
@@ -191,19 +190,26 @@ def _sections(
     ]
 
 
-def _first_plans(sections: Sequence[Section]) -> Iterator[tuple[Section, Plan]]:
-    """Every section's plans from its start, from estimates alone, in document order."""
-    for section in sections:
+def _first_plans(
+    sections: Sequence[Section], done: Container[int]
+) -> Iterator[tuple[Section, Plan]]:
+    """Every section's plans from its start, from estimates alone, in document order;
+    a section's stop once it is ``done`` (its packing has moved on)."""
+    for number, section in enumerate(sections):
         for plan in plan_run(section, None, InnerCuts(), None):
+            if number in done:
+                break
             yield section, plan
 
 
 def _by_section(
-    sections: Sequence[Section], measured: Iterable[Measured]
+    sections: Sequence[Section], measured: Iterable[Measured], done: set[int]
 ) -> Iterator[tuple[Section, Iterator[Measured]]]:
     """Each section with its own measured first plans (none for a section whose first
-    chunk no estimate could place). A section's plans left unread when it asks for the
-    next section are skipped."""
+    chunk no estimate could place). When the packing asks for the next section, the
+    section is added to ``done``, so that no more of its first plans are made and
+    counted (a correction re-plans the rest of it: without this, every plan left after
+    it would still be counted), and those already counted ahead are skipped."""
     starts = [section.start for section in sections]
     groups = groupby(measured, key=lambda item: bisect_right(starts, item.plan.start) - 1)
     empty: Iterator[Measured] = iter(())
@@ -213,6 +219,7 @@ def _by_section(
             yield section, empty
             continue
         yield section, group
+        done.add(index)
         number, group = next(groups, (-1, empty))
 
 
@@ -223,9 +230,11 @@ def _chunks(
     metadata: ChunkMetadata,
     tokenization: Tokenization,
 ) -> Iterator[Chunk]:
-    measured = measure(_first_plans(sections), tokenization)
+    done: set[int] = set()  # sections whose first plans are no longer read
+    measured = measure(_first_plans(sections, done), tokenization)
+    by_section = _by_section(sections, measured, done)
     chunk_index = 0
-    for segment, (section, planned) in zip(segments, _by_section(sections, measured), strict=True):
+    for segment, (section, planned) in zip(segments, by_section, strict=True):
         for packed in pack_section(section, planned, tokenization):
             yield Chunk(
                 text=packed.text,

@@ -9,7 +9,11 @@ joined text, so the same relevance judgement applies to all of them. What is ind
 - ``langchain-recursive``: LangChain's ``RecursiveCharacterTextSplitter`` measuring
   length in content tokens of the same tokenizer (``chunk_size=max_tokens``,
   ``chunk_overlap=overlap_tokens``), the way ``from_huggingface_tokenizer`` does.
-- ``semchunk``: ``semchunk.chunk`` with the same token counter, size and overlap.
+- ``semchunk``: ``semchunk.chunkerify`` with the same tokenizer, size and overlap;
+  ``semantic-text-splitter`` and ``chonkie`` with the same Hugging Face tokenizer.
+
+Each peer is wrapped once, as a ``PeerSplit`` maker (``langchain_split``...), which the
+benchmarks (``benchmarks/splitters.py``) time as they are.
 
 A peer's chunk is indexed as ``tokenization.prepare(text)`` (the model's document
 prefix, no section context). Peers count content tokens only, so a chunk may exceed
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -38,9 +42,14 @@ __all__ = [
     "Chunker",
     "IndexedChunk",
     "LangChainRecursiveChunker",
+    "PeerSplit",
     "SemanticTextSplitterChunker",
     "SemchunkChunker",
+    "chonkie_split",
+    "langchain_split",
     "locate_pieces",
+    "semantic_text_splitter_split",
+    "semchunk_split",
 ]
 
 
@@ -200,51 +209,6 @@ def _peer_module(module: str, package: str) -> Any:
         ) from error
 
 
-class LangChainRecursiveChunker:
-    """LangChain's ``RecursiveCharacterTextSplitter`` counting tokens of the same tokenizer."""
-
-    @property
-    def name(self) -> str:
-        return "langchain-recursive"
-
-    def chunk(
-        self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
-    ) -> list[IndexedChunk]:
-        from langchain_text_splitters import RecursiveCharacterTextSplitter
-
-        splitter = RecursiveCharacterTextSplitter(
-            chunk_size=config.max_tokens,
-            chunk_overlap=config.overlap_tokens,
-            length_function=tokenization.count_content,
-        )
-        pieces = splitter.split_text(document.text)
-        return _peer_chunks(document, locate_pieces(document.text, pieces), tokenization)
-
-
-class SemchunkChunker:
-    """``semchunk.chunk`` with the same token counter, size and overlap."""
-
-    @property
-    def name(self) -> str:
-        return "semchunk"
-
-    def chunk(
-        self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
-    ) -> list[IndexedChunk]:
-        semchunk = _peer_module("semchunk", "semchunk")
-        pieces, offsets = semchunk.chunk(
-            document.text,
-            chunk_size=config.max_tokens,
-            token_counter=tokenization.count_content,
-            offsets=True,
-            overlap=config.overlap_tokens or None,
-        )
-        hints: list[int | None] = [int(start) for start, _ in offsets]
-        return _peer_chunks(
-            document, locate_pieces(document.text, list(pieces), hints), tokenization
-        )
-
-
 def _fast_tokenizer(tokenization: Tokenization, peer: str) -> Any:
     """The ``tokenizers.Tokenizer`` behind ``tokenization``, as a peer's users pass it."""
     tokenizer = getattr(tokenization, "tokenizer", None)
@@ -256,47 +220,130 @@ def _fast_tokenizer(tokenization: Tokenization, peer: str) -> Any:
     return tokenizer
 
 
-class SemanticTextSplitterChunker:
+#: A peer splitter built once, called as its users call it: a document's text to its
+#: pieces, each ``(start the peer claims, text)``, in document order.
+PeerSplit = Callable[[str], list[tuple[int, str]]]
+
+
+def langchain_split(config: ChunkingConfig, tokenization: Tokenization) -> PeerSplit:
+    """``RecursiveCharacterTextSplitter`` measuring content tokens of the tokenizer (what
+    ``from_huggingface_tokenizer`` measures), with ``add_start_index``."""
+    module = _peer_module("langchain_text_splitters", "langchain-text-splitters")
+    splitter = module.RecursiveCharacterTextSplitter(
+        chunk_size=config.max_tokens,
+        chunk_overlap=config.overlap_tokens,
+        length_function=tokenization.count_content,
+        add_start_index=True,
+    )
+
+    def split(text: str) -> list[tuple[int, str]]:
+        return [
+            (int(document.metadata["start_index"]), str(document.page_content))
+            for document in splitter.create_documents([text])
+        ]
+
+    return split
+
+
+def semchunk_split(config: ChunkingConfig, tokenization: Tokenization) -> PeerSplit:
+    """``semchunk.chunkerify(tokenizer, chunk_size)(text, offsets=True, overlap=...)``;
+    a tokenization without a Hugging Face tokenizer is given as its content counter."""
+    semchunk = _peer_module("semchunk", "semchunk")
+    tokenizer = getattr(tokenization, "tokenizer", None) or tokenization.count_content
+    chunker = semchunk.chunkerify(tokenizer, chunk_size=config.max_tokens)
+
+    def split(text: str) -> list[tuple[int, str]]:
+        pieces, offsets = chunker(text, offsets=True, overlap=config.overlap_tokens or None)
+        return [(int(start), str(piece)) for piece, (start, _) in zip(pieces, offsets, strict=True)]
+
+    return split
+
+
+def semantic_text_splitter_split(config: ChunkingConfig, tokenization: Tokenization) -> PeerSplit:
+    """``TextSplitter.from_huggingface_tokenizer(tokenizer, capacity, overlap)``,
+    ``chunk_indices``."""
+    module = _peer_module("semantic_text_splitter", "semantic-text-splitter")
+    splitter = module.TextSplitter.from_huggingface_tokenizer(
+        _fast_tokenizer(tokenization, "semantic-text-splitter"),
+        config.max_tokens,
+        overlap=config.overlap_tokens,
+    )
+
+    def split(text: str) -> list[tuple[int, str]]:
+        return [(int(start), str(piece)) for start, piece in splitter.chunk_indices(text)]
+
+    return split
+
+
+def chonkie_split(config: ChunkingConfig, tokenization: Tokenization) -> PeerSplit:
+    """``chonkie.RecursiveChunker(tokenizer=..., chunk_size=...)`` (it has no overlap)."""
+    module = _peer_module("chonkie", "chonkie")
+    chunker = module.RecursiveChunker(
+        tokenizer=_fast_tokenizer(tokenization, "chonkie"), chunk_size=config.max_tokens
+    )
+
+    def split(text: str) -> list[tuple[int, str]]:
+        return [(int(chunk.start_index), str(chunk.text)) for chunk in chunker.chunk(text)]
+
+    return split
+
+
+class _PeerChunker:
+    """A peer's ``PeerSplit`` for one document, its pieces located exactly."""
+
+    #: The peer's name for tables and plots.
+    peer = ""
+    #: Whether the starts it claims are used as hints (LangChain's are found with
+    #: ``str.find`` and can point at a later copy of repeated text: not used).
+    trusted_starts = True
+
+    @staticmethod
+    def make(config: ChunkingConfig, tokenization: Tokenization) -> PeerSplit:
+        raise NotImplementedError
+
+    @property
+    def name(self) -> str:
+        return self.peer
+
+    def chunk(
+        self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
+    ) -> list[IndexedChunk]:
+        found = self.make(config, tokenization)(document.text)
+        hints: list[int | None] | None = (
+            [start for start, _ in found] if self.trusted_starts else None
+        )
+        pieces = [piece for _, piece in found]
+        return _peer_chunks(document, locate_pieces(document.text, pieces, hints), tokenization)
+
+
+class LangChainRecursiveChunker(_PeerChunker):
+    """LangChain's ``RecursiveCharacterTextSplitter`` counting tokens of the same tokenizer."""
+
+    peer = "langchain-recursive"
+    trusted_starts = False
+    make = staticmethod(langchain_split)
+
+
+class SemchunkChunker(_PeerChunker):
+    """``semchunk`` with the same tokenizer, size and overlap."""
+
+    peer = "semchunk"
+    make = staticmethod(semchunk_split)
+
+
+class SemanticTextSplitterChunker(_PeerChunker):
     """``semantic_text_splitter.TextSplitter.from_huggingface_tokenizer`` with the same
     tokenizer, capacity and overlap; ``chunk_indices`` gives its offsets."""
 
-    @property
-    def name(self) -> str:
-        return "semantic-text-splitter"
-
-    def chunk(
-        self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
-    ) -> list[IndexedChunk]:
-        module = _peer_module("semantic_text_splitter", "semantic-text-splitter")
-        splitter = module.TextSplitter.from_huggingface_tokenizer(
-            _fast_tokenizer(tokenization, self.name),
-            config.max_tokens,
-            overlap=config.overlap_tokens,
-        )
-        found = list(splitter.chunk_indices(document.text))
-        hints: list[int | None] = [int(start) for start, _ in found]
-        pieces = [str(piece) for _, piece in found]
-        return _peer_chunks(document, locate_pieces(document.text, pieces, hints), tokenization)
+    peer = "semantic-text-splitter"
+    make = staticmethod(semantic_text_splitter_split)
 
 
-class ChonkieChunker:
+class ChonkieChunker(_PeerChunker):
     """``chonkie.RecursiveChunker`` with the same tokenizer and size (it has no overlap)."""
 
-    @property
-    def name(self) -> str:
-        return "chonkie"
-
-    def chunk(
-        self, document: CorpusDocument, config: ChunkingConfig, tokenization: Tokenization
-    ) -> list[IndexedChunk]:
-        module = _peer_module("chonkie", "chonkie")
-        chunker = module.RecursiveChunker(
-            tokenizer=_fast_tokenizer(tokenization, self.name), chunk_size=config.max_tokens
-        )
-        found = chunker.chunk(document.text)
-        hints: list[int | None] = [int(chunk.start_index) for chunk in found]
-        pieces = [str(chunk.text) for chunk in found]
-        return _peer_chunks(document, locate_pieces(document.text, pieces, hints), tokenization)
+    peer = "chonkie"
+    make = staticmethod(chonkie_split)
 
 
 #: Peers by the name the command line accepts.

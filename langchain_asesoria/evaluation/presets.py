@@ -34,7 +34,7 @@ from langchain_asesoria.evaluation.retrievers import (
 from langchain_asesoria.evaluation.runner import RetrievalSetup
 from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
-from langchain_asesoria.tokenization import HuggingFaceTokenization, load_tokenization
+from langchain_asesoria.tokenization import LoadedTokenization, load_tokenization
 from langchain_asesoria.tokenization._hub import hub_unreachable
 
 __all__ = [
@@ -80,8 +80,8 @@ class Preset:
 
     name: str
     description: str
-    tokenization: Callable[[PresetOptions], HuggingFaceTokenization]
-    build: Callable[[PresetOptions, HuggingFaceTokenization], RetrievalSetup]
+    tokenization: Callable[[PresetOptions], LoadedTokenization]
+    build: Callable[[PresetOptions, LoadedTokenization], RetrievalSetup]
 
 
 def minilm_folder() -> Path:
@@ -109,7 +109,7 @@ def _file_hash(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def _revision(tokenization: HuggingFaceTokenization, folder: Path | None = None) -> str:
+def _revision(tokenization: LoadedTokenization, folder: Path | None = None) -> str:
     parts = [f"tokenizer sha256:{tokenization.fingerprint}"]
     weights = folder / "model.safetensors" if folder is not None else None
     if weights is not None and weights.is_file():
@@ -121,11 +121,11 @@ def _bm25_source(options: PresetOptions) -> str:
     return options.bm25_tokenizer or str(minilm_folder() / "tokenizer.json")
 
 
-def _bm25_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
+def _bm25_tokenization(options: PresetOptions) -> LoadedTokenization:
     return load_tokenization(model=_bm25_source(options), max_input_tokens=options.bm25_max_tokens)
 
 
-def _bm25(options: PresetOptions, tokenization: HuggingFaceTokenization) -> RetrievalSetup:
+def _bm25(options: PresetOptions, tokenization: LoadedTokenization) -> RetrievalSetup:
     return RetrievalSetup(
         name="bm25",
         retriever=BM25Retriever(),
@@ -146,7 +146,7 @@ def _dense(
     name: str,
     model: str,
     folder: Path | None,
-    tokenization: HuggingFaceTokenization,
+    tokenization: LoadedTokenization,
     description: str,
 ) -> RetrievalSetup:
     embeddings = AsesoriaEmbeddings(
@@ -163,11 +163,11 @@ def _dense(
     )
 
 
-def _minilm_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
+def _minilm_tokenization(options: PresetOptions) -> LoadedTokenization:
     return load_tokenization(model=str(minilm_folder()))
 
 
-def _minilm(options: PresetOptions, tokenization: HuggingFaceTokenization) -> RetrievalSetup:
+def _minilm(options: PresetOptions, tokenization: LoadedTokenization) -> RetrievalSetup:
     return _dense(
         "minilm",
         MINILM_MODEL,
@@ -179,7 +179,7 @@ def _minilm(options: PresetOptions, tokenization: HuggingFaceTokenization) -> Re
     )
 
 
-def _e5_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
+def _e5_tokenization(options: PresetOptions) -> LoadedTokenization:
     if Path(options.e5_model).is_dir():
         return load_tokenization(model=options.e5_model)
     reason = hub_unreachable()
@@ -195,7 +195,7 @@ def _e5_tokenization(options: PresetOptions) -> HuggingFaceTokenization:
         raise SetupUnavailableError(f"{options.e5_model} could not be loaded: {error}") from error
 
 
-def _e5(options: PresetOptions, tokenization: HuggingFaceTokenization) -> RetrievalSetup:
+def _e5(options: PresetOptions, tokenization: LoadedTokenization) -> RetrievalSetup:
     folder = Path(options.e5_model)
     return _dense(
         "e5",

@@ -5,8 +5,12 @@
     from langchain_asesoria.tokenization import load_tokenization
     tokenization = load_tokenization(model="sentence-transformers/all-MiniLM-L6-v2")
 
-``HuggingFaceTokenization`` wraps a ``tokenizers.Tokenizer`` (padding and truncation
-off); ``ModelProfile`` rows (``PROFILES``) give a model's prefixes and real limit.
+A tokenizer family is one module: a ``TokenizationBase`` subclass that defines where
+tokens start (counts and estimates follow), and a row of ``FAMILIES``, the table
+``load_tokenization`` picks the family from (``README.md`` in this folder says how to
+add one). ``HuggingFaceTokenization`` wraps a ``tokenizers.Tokenizer`` (padding and
+truncation off), ``TiktokenTokenization`` an OpenAI encoding (the ``tiktoken``
+extra); ``ModelProfile`` rows (``PROFILES``) give a model's prefixes and real limit.
 The protocols themselves (``Tokenization`` and its parts) belong to the engine and are
 re-exported here.
 """
@@ -18,21 +22,31 @@ from langchain_asesoria.engine import (
     TokenIndex,
     Tokenization,
 )
+from langchain_asesoria.tokenization._base import LoadedTokenization, TokenizationBase
 from langchain_asesoria.tokenization._huggingface import HuggingFaceTokenization
-from langchain_asesoria.tokenization._loading import load_tokenization
+from langchain_asesoria.tokenization._loading import FAMILIES, Family, load_tokenization
 from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
-from langchain_asesoria.tokenization._profiles import PROFILES, profile_for
+from langchain_asesoria.tokenization._profiles import PROFILES, profile_for, with_explicit_limit
+from langchain_asesoria.tokenization._tiktoken import TiktokenTokenization
+from langchain_asesoria.tokenization._word_index import word_index
 
 __all__ = [
+    "FAMILIES",
     "PROFILES",
     "Estimator",
+    "Family",
     "HuggingFaceTokenization",
+    "LoadedTokenization",
     "ModelInput",
     "ModelProfile",
     "ProfiledTokenization",
+    "TiktokenTokenization",
     "TokenCounter",
     "TokenIndex",
     "Tokenization",
+    "TokenizationBase",
     "load_tokenization",
     "profile_for",
+    "with_explicit_limit",
+    "word_index",
 ]

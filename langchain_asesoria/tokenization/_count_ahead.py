@@ -9,13 +9,14 @@ the engine plans the next. The engine's own code stays single-threaded.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, islice
 from typing import TypeVar
 
-__all__ = ["AHEAD", "BATCH", "COUNT_HERE", "completed", "count_ahead"]
+__all__ = ["AHEAD", "BATCH", "COUNT_HERE", "completed", "count_ahead", "many_cpus"]
 
 T = TypeVar("T")
 
@@ -42,6 +43,13 @@ def _batches(texts: Iterable[str]) -> Iterator[list[str]]:
     iterator = iter(texts)
     while batch := list(islice(iterator, BATCH)):
         yield batch
+
+
+def many_cpus() -> bool:
+    """Whether this process may run on more than one CPU: on one (``taskset -c 0``, a
+    one-CPU container) a helper thread overlaps nothing, it only adds switches and
+    counts a batch or two ahead that a correction may throw away."""
+    return len(os.sched_getaffinity(0)) > 1 if hasattr(os, "sched_getaffinity") else True
 
 
 def completed(value: T) -> Future[T]:

@@ -1,9 +1,11 @@
-"""Hugging Face ``tokenizers`` behind the engine's ``Tokenization`` protocol."""
+"""The Hugging Face family: a ``tokenizers.Tokenizer`` (``tokenizer.json``) behind the
+engine's ``Tokenization`` protocol; its rows of the loading table are ``SOURCES``."""
 
 from __future__ import annotations
 
 import copy
 import hashlib
+import importlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -12,18 +14,21 @@ from typing import Any
 from tokenizers import Tokenizer
 
 from langchain_asesoria.engine import TokenIndex
-from langchain_asesoria.errors import MissingSettingError, TokenizerLoadError
-from langchain_asesoria.tokenization._count_ahead import count_ahead
-from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
+from langchain_asesoria.errors import MissingDependencyError, TokenizerLoadError
+from langchain_asesoria.tokenization._base import TokenizationBase
+from langchain_asesoria.tokenization._count_ahead import count_ahead, many_cpus
+from langchain_asesoria.tokenization._hub import check_model_available
+from langchain_asesoria.tokenization._profile import ModelProfile
 from langchain_asesoria.tokenization._profiles import (
     NO_LIMIT_SENTINEL,
+    OFFLINE_PACKAGES,
     folder_profile,
     profile_for,
     with_explicit_limit,
 )
-from langchain_asesoria.tokenization._word_index import token_starts_of, word_index
+from langchain_asesoria.tokenization._word_index import word_index
 
-__all__ = ["HuggingFaceTokenization", "read_tokenizer"]
+__all__ = ["HuggingFaceTokenization", "load_file", "load_folder", "load_named", "read_tokenizer"]
 
 
 def read_tokenizer(path: Path) -> Tokenizer:
@@ -40,7 +45,7 @@ def read_tokenizer(path: Path) -> Tokenizer:
         ) from error
 
 
-class HuggingFaceTokenization(ProfiledTokenization):
+class HuggingFaceTokenization(TokenizationBase):
     """A ``tokenizers.Tokenizer`` with truncation and padding switched off.
 
     The tokenizer is copied, so the caller's object keeps its own configuration.
@@ -54,24 +59,17 @@ class HuggingFaceTokenization(ProfiledTokenization):
         MissingSettingError: the profile has no input limit.
     """
 
-    __slots__ = ("_fingerprint", "_helpers", "_limit", "_tokenizer")
+    __slots__ = ("_fingerprint", "_helpers", "_tokenizer")
 
     def __init__(
         self, tokenizer: Tokenizer, profile: ModelProfile, name: str = "tokenizer"
     ) -> None:
-        if profile.max_input_tokens is None:
-            raise MissingSettingError(
-                f"the tokenizer {name!r} declares no real input limit: set "
-                "EMBEDDING_MAX_TOKENS (or pass max_input_tokens) to the model's limit.",
-                expected="EMBEDDING_MAX_TOKENS",
-            )
         super().__init__(profile, name)
         serialized = tokenizer.to_str()
         own = Tokenizer.from_str(serialized)
         own.no_truncation()
         own.no_padding()
         self._tokenizer = own
-        self._limit = profile.max_input_tokens
         self._fingerprint = hashlib.sha256(serialized.encode("utf-8")).hexdigest()[:16]
         self._helpers = True
 
@@ -87,10 +85,6 @@ class HuggingFaceTokenization(ProfiledTokenization):
         other = copy.copy(self)
         other._helpers = False
         return other
-
-    @property
-    def max_input_tokens(self) -> int:
-        return self._limit
 
     @property
     def fingerprint(self) -> str:
@@ -112,8 +106,10 @@ class HuggingFaceTokenization(ProfiledTokenization):
 
     def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
         """Exact counts in order, texts encoded 64 at a time on all cores (unless
-        ``TOKENIZERS_PARALLELISM=false``), one batch while the caller makes the next."""
-        return count_ahead(self._contents if content else self._wholes, texts, helper=self._helpers)
+        ``TOKENIZERS_PARALLELISM=false``), one batch while the caller makes the next
+        (on a helper thread, unless the process may use only one CPU)."""
+        counter = self._contents if content else self._wholes
+        return count_ahead(counter, texts, helper=self._helpers and many_cpus())
 
     def _wholes(self, texts: list[str]) -> list[int]:
         return list(map(len, self._tokenizer.encode_batch_fast(texts, add_special_tokens=True)))
@@ -132,13 +128,20 @@ class HuggingFaceTokenization(ProfiledTokenization):
 
     def token_starts(self, text: str) -> Sequence[int]:
         """Start offsets of the text's content tokens, from its own encoding."""
-        return token_starts_of(self._tokenizer, text)
+        return [
+            start for start, _ in self._tokenizer.encode(text, add_special_tokens=False).offsets
+        ]
+
+    def token_starts_many(self, texts: list[str]) -> list[Sequence[int]]:
+        """``token_starts`` of each text, encoded together on all cores."""
+        encodings = self._tokenizer.encode_batch(texts, add_special_tokens=False)
+        return [[start for start, _ in encoding.offsets] for encoding in encodings]
 
     def token_index(self, text: str) -> TokenIndex:
         """Tokens per whitespace-delimited word, each distinct word tokenized once
         (``word_index``): exact counts between word boundaries for tokenizers that
         pre-split at whitespace, estimates for the others."""
-        return word_index(self._tokenizer, text, helper=self._helpers)
+        return word_index(self.token_starts_many, text, helper=self._helpers and many_cpus())
 
     # -- constructors ---------------------------------------------------------------
 
@@ -185,3 +188,106 @@ class HuggingFaceTokenization(ProfiledTokenization):
         if isinstance(declared, int) and declared < NO_LIMIT_SENTINEL:
             base = replace(base, max_input_tokens=base.max_input_tokens or declared)
         return cls(backend, with_explicit_limit(base, max_input_tokens, name), name)
+
+
+# -- loading: the family's rows of ``_loading.FAMILIES`` ---------------------------------
+
+
+def load_file(source: str, explicit: int | None) -> HuggingFaceTokenization:
+    """A ``tokenizer.json`` file; ``explicit`` (``EMBEDDING_MAX_TOKENS``) is its limit."""
+    tokenizer = read_tokenizer(Path(source).expanduser())
+    return _with_limit(tokenizer, ModelProfile(), explicit, source)
+
+
+def load_folder(source: str, explicit: int | None) -> HuggingFaceTokenization:
+    """A local model folder (``tokenizer.json``, else converted by ``transformers``)."""
+    tokenizer, profile = _folder(Path(source).expanduser(), profile_for(source))
+    return _with_limit(tokenizer, profile, explicit, source)
+
+
+def load_named(source: str, explicit: int | None) -> HuggingFaceTokenization:
+    """A Hugging Face model name: an offline package that ships it, the cache, the Hub."""
+    tokenizer, profile = _named(source)
+    return _with_limit(tokenizer, profile, explicit, source)
+
+
+def _with_limit(
+    tokenizer: Tokenizer, profile: ModelProfile, explicit: int | None, source: str
+) -> HuggingFaceTokenization:
+    limited = with_explicit_limit(profile, explicit, source)
+    return HuggingFaceTokenization(tokenizer, limited, source)
+
+
+def _folder(folder: Path, known: ModelProfile | None) -> tuple[Tokenizer, ModelProfile]:
+    tokenizer_file = folder / "tokenizer.json"
+    if tokenizer_file.is_file():
+        tokenizer = read_tokenizer(tokenizer_file)
+    else:
+        tokenizer = _convert_with_transformers(str(folder))
+    return tokenizer, folder_profile(folder, known)
+
+
+def _offline_folder(name: str) -> Path | None:
+    entry = OFFLINE_PACKAGES.get(name.strip().lower())
+    if entry is None:
+        return None
+    module_name, function_name = entry
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return None
+    folder = Path(getattr(module, function_name)())
+    return folder if (folder / "tokenizer.json").is_file() else None
+
+
+_HUB_FILES = (
+    "sentence_bert_config.json",
+    "tokenizer_config.json",
+    "config_sentence_transformers.json",
+)
+
+
+def _named(name: str) -> tuple[Tokenizer, ModelProfile]:
+    known = profile_for(name)
+    offline = _offline_folder(name)
+    if offline is not None:
+        return _folder(offline, known)
+    check_model_available(name)  # at once, not after the Hub client's retries
+    try:
+        from huggingface_hub import hf_hub_download
+    except ImportError as error:  # pragma: no cover - tokenizers depends on it
+        raise MissingDependencyError("huggingface_hub is needed to load a model by name") from error
+    try:
+        tokenizer_file = Path(hf_hub_download(name, "tokenizer.json"))
+    except Exception as error:
+        raise TokenizerLoadError(
+            f"cannot load the tokenizer of {name!r} from the Hugging Face Hub or its cache "
+            f"({type(error).__name__}: {error}). Offline, set EMBEDDING_MODEL to a local "
+            "model folder or a tokenizer.json path."
+        ) from error
+    folder = tokenizer_file.parent
+    for extra in _HUB_FILES:
+        try:
+            hf_hub_download(name, extra)
+        except Exception:  # optional files: absent for many models
+            continue
+    return read_tokenizer(tokenizer_file), folder_profile(folder, known)
+
+
+def _convert_with_transformers(source: str) -> Tokenizer:
+    """A fast tokenizer for folders without ``tokenizer.json`` (the ``transformers`` extra)."""
+    try:
+        transformers = importlib.import_module("transformers")
+    except ImportError as error:
+        raise MissingDependencyError(
+            f"{source!r} has no tokenizer.json; converting its tokenizer needs the "
+            "'transformers' extra: pip install 'langchain-asesoria[transformers]'."
+        ) from error
+    try:
+        loaded = transformers.AutoTokenizer.from_pretrained(source, use_fast=True)
+    except Exception as error:
+        raise TokenizerLoadError(f"cannot load a tokenizer from {source!r}: {error}") from error
+    backend = getattr(loaded, "backend_tokenizer", None)
+    if not isinstance(backend, Tokenizer):
+        raise TokenizerLoadError(f"{source!r} has no fast tokenizer to count with.")
+    return backend

@@ -22,12 +22,13 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from itertools import accumulate, compress, islice
 from typing import Any, TypeAlias
 
-from tokenizers import Tokenizer
-
 from langchain_asesoria.engine import TokenIndex, offsets_typecode
 from langchain_asesoria.tokenization._count_ahead import completed
 
-__all__ = ["token_starts_of", "word_index"]
+__all__ = ["StartsOf", "word_index"]
+
+#: Token starts of each text, in order: a family's ``token_starts_many``.
+StartsOf: TypeAlias = Callable[[list[str]], list[Sequence[int]]]
 
 _PIECES = re.compile(r"(\S+)")
 _SPACE = re.compile(r"\s")
@@ -105,14 +106,11 @@ def _place(
     totals.extend(islice(accumulate(counts[done:], initial=totals[-1]), 1, None))
 
 
-def _separator_costs(tokenizer: Tokenizer, separators: list[str]) -> dict[str, int]:
+def _separator_costs(starts_of: StartsOf, separators: list[str]) -> dict[str, int]:
     """Tokens each whitespace run adds beyond a single space, measured between two
     letters: 0 for tokenizers that drop whitespace (WordPiece); a line break or a run
     of spaces is a token of its own for byte-level BPE."""
-    encodings = tokenizer.encode_batch(
-        [f"a{sep}a" for sep in [" ", *separators]], add_special_tokens=False
-    )
-    base, *measured = (len(encoding.ids) for encoding in encodings)
+    base, *measured = map(len, starts_of([f"a{sep}a" for sep in [" ", *separators]]))
     return {sep: max(0, count - base) for sep, count in zip(separators, measured, strict=True)}
 
 
@@ -150,7 +148,7 @@ class _CallingThread(Executor):
         return completed(fn(*args))
 
 
-def word_index(tokenizer: Tokenizer, text: str, *, helper: bool = True) -> TokenIndex:
+def word_index(starts_of: StartsOf, text: str, *, helper: bool = True) -> TokenIndex:
     """The word-grouped ``TokenIndex`` of ``text`` (content tokens, no special tokens).
 
     A pipeline of one block: while a helper thread encodes the words first seen in a
@@ -158,7 +156,8 @@ def word_index(tokenizer: Tokenizer, text: str, *, helper: bool = True) -> Token
     counts are placed once its words are known. Without ``helper``, each block's new
     words are encoded on the calling thread: the same index. Whitespace that the
     tokenizer counts (a line break for byte-level BPE) is a group of its own, at the
-    whitespace.
+    whitespace. ``starts_of`` gives the content tokens' starts of each text of a list
+    (any family's ``token_starts_many``).
     """
     tokens_of: dict[str, int] = {}
     long_words: dict[str, array[int]] = {}
@@ -190,7 +189,7 @@ def word_index(tokenizer: Tokenizer, text: str, *, helper: bool = True) -> Token
         runs = pieces[0::2]
         new = [run for run in dict.fromkeys(runs) if run not in separator_cost]
         if new:
-            separator_cost.update(_separator_costs(tokenizer, new))
+            separator_cost.update(_separator_costs(starts_of, new))
         costs = list(map(separator_cost.__getitem__, runs))
         found = list(compress(range(len(costs)), costs))
         if not found:
@@ -215,7 +214,7 @@ def word_index(tokenizer: Tokenizer, text: str, *, helper: bool = True) -> Token
             words = pieces[1::2]
             new = [word for word in dict.fromkeys(words) if word not in tokens_of]
             tokens_of.update(dict.fromkeys(new, 0))  # known from now on; counted below
-            encoded = encoder.submit(_word_tokens, tokenizer, new) if new else None
+            encoded = encoder.submit(_word_tokens, starts_of, new) if new else None
             starts = array(
                 typecode, islice(accumulate(map(len, pieces), initial=start), 1, len(pieces), 2)
             )
@@ -227,22 +226,17 @@ def word_index(tokenizer: Tokenizer, text: str, *, helper: bool = True) -> Token
     return TokenIndex(positions, totals)
 
 
-def token_starts_of(tokenizer: Tokenizer, text: str) -> list[int]:
-    """Start offsets of the content tokens of ``text``, from its own encoding."""
-    return [start for start, _ in tokenizer.encode(text, add_special_tokens=False).offsets]
-
-
-def _blob_starts(tokenizer: Tokenizer, word: str) -> array[int]:
+def _blob_starts(starts_of: StartsOf, word: str) -> array[int]:
     """Token starts of a word longer than ``_BLOB``, encoded in pieces of
     ``_BLOB_PIECE`` characters (tokens at the pieces' edges are estimates)."""
     starts = array(offsets_typecode(len(word)))
     for piece in range(0, len(word), _BLOB_PIECE):
-        offsets = token_starts_of(tokenizer, word[piece : piece + _BLOB_PIECE])
+        (offsets,) = starts_of([word[piece : piece + _BLOB_PIECE]])
         starts.extend(piece + offset for offset in offsets)
     return starts
 
 
-def _word_tokens(tokenizer: Tokenizer, unique: list[str]) -> _Encoded:
+def _word_tokens(starts_of: StartsOf, unique: list[str]) -> _Encoded:
     """Tokens of each distinct word, and every token's start within the long ones.
 
     Words are joined by spaces into groups of about ``_GROUP`` characters, encoded
@@ -258,18 +252,15 @@ def _word_tokens(tokenizer: Tokenizer, unique: list[str]) -> _Encoded:
     for group in _groups(unique):
         if len(group) == 1 and len(group[0]) > _BLOB:
             word = group[0]
-            long_words[word] = starts = _blob_starts(tokenizer, word)
+            long_words[word] = starts = _blob_starts(starts_of, word)
             tokens_of[word] = len(starts)
         else:
             groups.append(group)
-    lead = len(tokenizer.encode(_LEAD.rstrip(), add_special_tokens=False).ids)
+    lead = len(starts_of([_LEAD.rstrip()])[0])
     for first in range(0, len(groups), _GROUPS_PER_CALL):
         batch = groups[first : first + _GROUPS_PER_CALL]
-        encodings = tokenizer.encode_batch(
-            [_LEAD + " ".join(group) for group in batch], add_special_tokens=False
-        )
-        for group, encoding in zip(batch, encodings, strict=True):
-            offsets = [start for start, _ in encoding.offsets]
+        encoded = starts_of([_LEAD + " ".join(group) for group in batch])
+        for group, offsets in zip(batch, encoded, strict=True):
             position, index = len(_LEAD), lead
             for word in group:
                 end = position + len(word)

@@ -32,12 +32,22 @@ from typing import Literal
 from fpdf import FPDF
 from hypothesis import strategies as st
 from pypdf import PdfReader, PdfWriter
-from strategies import letters
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, chunk_document
 from langchain_asesoria.pdf import MIN_PAGES
 from langchain_asesoria.reading import read_document
 from langchain_asesoria.testing import ByteTokenization
+
+
+def letters(number: int) -> str:
+    """``number`` spelled in letters ("a", "b", ..., "ba"): a unique word without digits."""
+    spelled = ""
+    while True:
+        number, rest = divmod(number, 26)
+        spelled = "abcdefghijklmnopqrstuvwxyz"[rest] + spelled
+        if not number:
+            return spelled
+
 
 __all__ = [
     "NUMBER_FORMS",
