@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from langchain_asesoria.reading import ReadOptions, read_text_document
 from langchain_asesoria.structure.headings import sections_of
-from langchain_asesoria.structure.legal import applies, legal_lines, legal_unit, relevel
+from langchain_asesoria.structure.legal import NUMERAL, applies, legal_lines, legal_unit, relevel
 from langchain_asesoria.structure.markdown import markdown_headings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -245,3 +245,28 @@ def test_the_boe_pages_anexo_and_disposiciones_hang_from_the_law(page: Path) -> 
         if "anexo" in names:
             assert "disposición" not in names, span.section_path
     assert any("ANEXO" in span.section_path for span in spans)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*LAWS, *sorted((ROOT / "corpus" / "html").glob("*.html"))],
+    ids=lambda path: path.name,
+)
+def test_a_disposicions_path_is_the_law_and_the_disposicion(path: Path) -> None:
+    """On the laws and the web pages: the law's title, the group heading where the
+    text has one, the disposición; never a TÍTULO, CAPÍTULO or the page's version."""
+    from langchain_asesoria.reading import read_document
+
+    spans = read_document(path).sections() or []
+    disposiciones = [
+        span
+        for span in spans
+        if (legal_unit(span.section_label or "") or NUMERAL).name == "disposición"
+    ]
+    assert disposiciones
+    for span in disposiciones:
+        *ancestors, own = span.section_path
+        assert own == span.section_label
+        kinds = [legal_unit(title) for title in ancestors]
+        assert all(unit is None or unit.name == "disposiciones" for unit in kinds), ancestors
+        assert len([unit for unit in kinds if unit is None]) == 1, ancestors  # the law alone

@@ -67,6 +67,10 @@ class FileExtras:
             return cls(reader, line_heights, outline_problem=str(error))
 
 
+#: Headings of a web page that name the version it shows, not a part of the law.
+VERSION_LABELS: Final = frozenset({"TEXTO ORIGINAL", "TEXTO CONSOLIDADO"})
+
+
 #: A step: the document so far, the options, what only the file gives -> the document.
 StepFunction = Callable[[DocumentPages, ReadOptions, FileExtras], DocumentPages]
 
@@ -154,7 +158,9 @@ def _html_headings(
     if document.starts is not None or extras.html_headings is None or not document.pages:
         return document
     text = document.joined(READING_SEPARATOR).text
-    headings = extras.html_headings
+    # The BOE's "TEXTO ORIGINAL" / "Texto consolidado" says which text the page shows: no
+    # section (its words stay in the text), so no law's path names it.
+    headings = [h for h in extras.html_headings if h.title.upper() not in VERSION_LABELS]
     legal = options.legal([heading.title for heading in headings])
     return _with_headings(document, text, headings, legal, HTML_HEADINGS.name)
 
