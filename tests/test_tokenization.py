@@ -19,6 +19,7 @@ from langchain_asesoria import (
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
+    ConfigurationError,
     HuggingFaceTokenization,
     LoadedPage,
     MissingSettingError,
@@ -503,3 +504,12 @@ def test_from_transformers_reads_the_folder_real_limit(minilm_folder: Path) -> N
     assert wrapped.max_input_tokens == 256
     with pytest.raises(ModelLimitError):
         HuggingFaceTokenization.from_transformers(FolderTokenizer(), max_input_tokens=400)
+
+
+def test_load_tokenization_takes_the_model_itself(minilm_folder: Path) -> None:
+    """The one-call start: a model name, a folder or a ``tokenizer.json`` path."""
+    by_name = load_tokenization("sentence-transformers/all-MiniLM-L6-v2")
+    assert by_name.max_input_tokens == 256
+    assert load_tokenization(minilm_folder).count("Hola") == by_name.count("Hola")
+    with pytest.raises(ConfigurationError, match="model twice"):
+        load_tokenization("a", model="b")

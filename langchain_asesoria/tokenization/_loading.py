@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from os import PathLike
 from pathlib import Path
 
+from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import _huggingface, _tiktoken
 from langchain_asesoria.tokenization._base import LoadedTokenization
@@ -58,13 +60,15 @@ FAMILIES: tuple[Family, ...] = (
 
 
 def load_tokenization(
-    settings: Settings | None = None,
+    settings: Settings | str | PathLike[str] | None = None,
     *,
     model: str | None = None,
     max_input_tokens: int | None = None,
 ) -> LoadedTokenization:
     """Loads only the tokenizer of the embedding model.
 
+    ``settings`` may also be the model itself (``load_tokenization("sentence-transformers/
+    all-MiniLM-L6-v2")``, a folder or a ``tokenizer.json`` path): the one-call start.
     ``model`` (default ``settings.embedding_model``) may be a ``tokenizer.json`` path,
     a local model folder, a Hugging Face model name (an offline package that ships
     it, the local cache, or the Hub), or an OpenAI embedding model
@@ -79,6 +83,13 @@ def load_tokenization(
         MissingSettingError: no real input limit is known.
         ModelLimitError: the configured limit exceeds the model's real limit.
     """
+    if isinstance(settings, str | PathLike):
+        if model is not None:
+            raise ConfigurationError(
+                f"got the model twice ({settings!r} and model={model!r}): give one.",
+                expected="a model name or path, once",
+            )
+        settings, model = None, str(settings)
     settings = settings or get_settings()
     source = model or settings.embedding_model
     explicit = max_input_tokens if max_input_tokens is not None else settings.embedding_max_tokens
