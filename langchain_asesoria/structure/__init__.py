@@ -5,9 +5,11 @@ Pure functions over text and pages, one concept per module, no I/O (the reading 
 
 - ``anchors``: ``SectionStart`` (a section's start as page and offset) and the spans of
   any joined text;
-- ``markdown``: ATX headings as CommonMark defines them, fenced code ignored;
+- ``markdown``: ATX headings as CommonMark defines them, fenced code ignored, and HTML
+  comment blocks;
 - ``front_matter``: a Markdown file's YAML front matter, blanked, never chunked;
 - ``headings``: ``Heading`` and ``sections_of``, the one nesting rule;
+- ``legal``: Spanish legal units and their ranks, which re-level any heading list;
 - ``html``: a web page's main content as text, its ``<hN>`` headings and tables, and
   what was left out (site navigation, menus, forms...).
 """
