@@ -254,3 +254,18 @@ def test_chunks_start_where_sentences_start_not_where_printed_lines_wrap(
     # (10 of the AEAT chapter's 46 did).
     dangling = [chunk.text[-40:] for chunk in chunks if DANGLING_BULLET.search(chunk.text)]
     assert not dangling
+
+
+def test_the_boe_articles_carry_their_titulo_by_legal_rank() -> None:
+    """The BOE outline lists TÍTULO, CAPÍTULO and Artículo as siblings; by rank, every
+    article of the Reglamento sits under its TÍTULO (the Real Decreto's own Artículo
+    único has none)."""
+    spans = read(ROOT / "corpus" / "pdf" / BOE).sections() or []
+    articles = [s for s in spans if (s.section_label or "").startswith("Artículo")]
+    with_titulo = [s for s in articles if any(t.startswith("TÍTULO") for t in s.section_path)]
+    assert len(articles) > 100
+    assert len(with_titulo) >= 0.95 * len(articles)
+    assert [s.section_label for s in articles if s not in with_titulo] == [
+        "Artículo único. Aprobación del Reglamento del Impuesto sobre la Renta de las Personas "
+        "Físicas."
+    ]
