@@ -41,9 +41,97 @@ SECTION_CONTEXTS: tuple[SectionContext, ...] = get_args(SectionContext)
 #: The default context: cheap, and always within ``ChunkingConfig.context_share``.
 DEFAULT_SECTION_CONTEXT: SectionContext = "compact"
 
-#: Separators tried from the coarsest to the finest: paragraphs (a blank line), lines
+#: Item labels that open a line of law and end with a period ("2.", "IV.", "Ocho."):
+#: they belong to the text after them, so a period right after one ends no sentence.
+ITEM_LABELS: tuple[str, ...] = (
+    r"\d\.",
+    r"\d\d\.",
+    r"\d\d\d\.",
+    r"[IVXL]\.",
+    r"[IVXL]{2}\.",
+    r"[IVXL]{3}\.",
+    r"[IVXL]{4}\.",
+    *(
+        rf"{word}\."
+        for word in (
+            "Uno",
+            "Dos",
+            "Tres",
+            "Cuatro",
+            "Cinco",
+            "Seis",
+            "Siete",
+            "Ocho",
+            "Nueve",
+            "Diez",
+            "Once",
+            "Doce",
+            "Trece",
+            "Catorce",
+            "Quince",
+        )
+    ),
+)
+
+#: Spanish abbreviations whose period ends no sentence ("art. 5", "núm. 3", "S.A. de").
+ABBREVIATIONS: tuple[str, ...] = (
+    "art",
+    "arts",
+    "núm",
+    "núms",
+    "apdo",
+    "apdos",
+    "aptdo",
+    "pág",
+    "págs",
+    "Sr",
+    "Sra",
+    "Sres",
+    "Srs",
+    "Dña",
+    "Excmo",
+    "Excma",
+    "Ilmo",
+    "Ilma",
+    "etc",
+    "S.A",
+    "S.L",
+    "S.L.U",
+    "EE.UU",
+    "vid",
+    "cfr",
+    "ss",
+    "op",
+    "cit",
+)
+
+
+def _after_no_label() -> str:
+    """Lookbehinds: the text before is no item label alone at a line's start."""
+    return "".join(rf"(?<![\r\n]{label})(?<!^{label})" for label in ITEM_LABELS)
+
+
+def _line_end() -> str:
+    """Line ends, but not after a space (a wrapped PDF line), a lone bullet or a lone
+    item label: those open the text below them."""
+    return rf"(?<![^\S\r\n])(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}(?:\r\n?|\n)\s*"
+
+
+def _sentence_end() -> str:
+    """Sentence ends: a period, ``!``, ``?`` or ``…`` then space, closing quotes and
+    brackets kept with their sentence, but not after a line's item label or an
+    abbreviation (fixed-width lookbehinds, one per form)."""
+    labels = _after_no_label()
+    abbreviations = "".join(rf"(?<!\b{re.escape(word)}\.)" for word in ABBREVIATIONS)
+    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+"  # noqa: RUF001
+
+
+#: Separators tried from the coarsest to the finest: paragraphs (a blank line; a lone
+#: item label, "Ocho.", opens the paragraph after it), lines
 #: (``\n``, ``\r\n`` or a lone ``\r`` right after text), sentence ends (closing quotes
-#: and brackets stay with their sentence), clause ends (``;``, ``:``, ``,``), spaces. A
+#: and brackets stay with their sentence; not after an item label that opens a line,
+#: "2. Las personas", nor after an abbreviation, ``ITEM_LABELS``, ``ABBREVIATIONS``),
+#: clause ends (``;``, ``:``, ``,``), spaces. A
 #: line break after a space or tab is no line: PDF text extraction (pypdf) leaves one
 #: where a printed line wraps inside a sentence ("del \ncontribuyente"), and a chunk
 #: should not start there. Nor is one after a line holding only a bullet ("•\nEl
@@ -52,9 +140,9 @@ DEFAULT_SECTION_CONTEXT: SectionContext = "compact"
 #: each match, so a separator's characters stay with the unit before it, and outer
 #: whitespace is then trimmed. Overlap starts at the coarsest of them that fits.
 DEFAULT_SEPARATORS: tuple[str, ...] = (
-    r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
-    r"(?<![^\S\r\n])(?<![\r\n][•·▪◦●‣∙])(?:\r\n?|\n)\s*",
-    r"(?<=[.!?…])[\"'»”’)\]]*\s+",  # noqa: RUF001 - closing quotes, on purpose
+    _after_no_label() + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
+    _line_end(),
+    _sentence_end(),
     r"(?<=[;:,])\s+",
     r"\s+",
 )

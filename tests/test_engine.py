@@ -420,11 +420,18 @@ def test_given_sections_that_fit_are_one_chunk_each():
     ("text", "max_tokens", "expected", "separators"),
     [
         pytest.param(
-            "Uno.\n\nDos tres.\nCuatro.",
+            "Sol.\n\nDos tres.\nCuatro.",
             22,
-            ["Uno.", "Dos tres.\nCuatro."],
+            ["Sol.", "Dos tres.\nCuatro."],
             None,
             id="paragraphs-before-lines",
+        ),
+        pytest.param(
+            "Pagos fraccionados.\n\n2. Las personas físicas.\n\nOcho.\n\nUno. Los bienes.",
+            30,
+            ["Pagos fraccionados.", "2. Las personas físicas.", "Ocho.\n\nUno. Los bienes."],
+            None,
+            id="an-item-label-opens-its-text",
         ),
         pytest.param(
             "Uno dos tres cuatro.\nCinco. Seis siete.",
@@ -588,10 +595,10 @@ def test_overlap_is_used_when_possible():
             id="only-whole-units-of-the-split-overlap",
         ),
         pytest.param(
-            "Una frase.\nDos.\nY la última frase, que es larga.",
+            "Una frase.\nSol.\nY la última frase, que es larga.",
             26,
             8,
-            [("Una frase.\nDos.", 0), ("Dos.\nY la última frase,", 4), ("que es larga.", 0)],
+            [("Una frase.\nSol.", 0), ("Sol.\nY la última frase,", 4), ("que es larga.", 0)],
             id="a-whole-line-within-the-target-overlaps",
         ),
         pytest.param(

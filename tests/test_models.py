@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pydantic
@@ -311,3 +312,41 @@ def test_invalid_settings_are_refused(monkeypatch: pytest.MonkeyPatch, name: str
     monkeypatch.setenv(name, value)
     with pytest.raises(pydantic.ValidationError):
         get_settings()
+
+
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("según el art. 5 de la Ley", "art."),
+        ("en el núm. 3 del apartado", "núm."),
+        ("el apdo. 2 dice", "apdo."),
+        ("Sr. García", "Sr."),
+        ("Construcciones S.A. de Madrid", "S.A."),
+        ("rentas, etc. y otras", "etc."),
+        ("Pagos.\n2. Las personas físicas", "\n2."),
+        ("Pagos.\n\nIV. Régimen especial", "\nIV."),
+        ("Siete. Los valores.\nOcho. Se modifica", "\nOcho."),
+    ],
+)
+def test_a_label_or_an_abbreviation_ends_no_sentence(text: str, period: str) -> None:
+    after = text.index(period) + len(period)
+    starts = [m.start() for m in re.finditer(DEFAULT_SEPARATORS[2], text)]
+    assert after not in starts
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("Fin. Otra frase.", [5]),
+        ("Pagos.\n\n2. Las personas. Y más.", [8, 25]),
+        ("Ocho.\n\nUno. Los bienes. Dos.", [24]),
+    ],
+)
+def test_sentences_still_end_where_they_end(text: str, ends: list[int]) -> None:
+    assert [m.end() for m in re.finditer(DEFAULT_SEPARATORS[2], text)] == ends
+
+
+def test_a_lone_item_label_opens_the_paragraph_after_it() -> None:
+    paragraph, line = (re.compile(pattern) for pattern in DEFAULT_SEPARATORS[:2])
+    assert [m.end() for m in paragraph.finditer("Texto.\n\nOcho.\n\nUno. Algo.")] == [8]
+    assert [m.end() for m in line.finditer("Texto.\nOcho.\nUno. Algo.")] == [7]
