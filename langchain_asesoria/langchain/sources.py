@@ -47,18 +47,12 @@ __all__ = [
     "SourcePages",
     "SourceReader",
     "group_sources",
-    "with_source",
 ]
 
 #: Fields whose disagreement between metadata and arguments could leak a document.
 _PRIVACY_FIELDS: Final = frozenset({SOURCE_SCOPE, SESSION_ID})
 
 _E = TypeVar("_E", bound=AsesoriaError)
-
-
-def with_source(error: _E, name: str) -> _E:
-    """``error`` naming the source ``name``, unless it already names one (attributes)."""
-    return error.with_context(source=name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +267,7 @@ class SourceReader:
         try:
             return ChunkMetadata(**values)
         except AsesoriaError as error:
-            raise with_source(error, name) from error
+            raise error.with_context(source=name) from error
 
 
 def _check_numbers(numbers: Sequence[int], name: str, page_key: str) -> None:

@@ -39,7 +39,6 @@ from langchain_asesoria.langchain.documents import (
     config_options,
 )
 from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
-from langchain_asesoria.langchain.sources import with_source
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.reading import (
     ReadOptions,
@@ -340,7 +339,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 )
             )
         except AsesoriaError as error:
-            self._skipped(name, with_source(error, name))
+            self._skipped(name, error.with_context(source=name))
             return []
 
     def create_documents(
@@ -367,7 +366,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             try:
                 starts = page_starts(base, text, name)
             except AsesoriaError as error:
-                self._skipped(name, with_source(error, name))
+                self._skipped(name, error.with_context(source=name))
                 continue
             base = {key: value for key, value in base.items() if key not in STRUCTURE_KEYS}
             source = base.get("source")

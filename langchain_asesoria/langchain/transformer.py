@@ -57,7 +57,6 @@ from langchain_asesoria.langchain.sources import (
     SourcePages,
     SourceReader,
     group_sources,
-    with_source,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig, SourceScope
 from langchain_asesoria.reading import (
@@ -244,7 +243,7 @@ class AsesoriaDocumentTransformer(
             ):
                 yield self._document(chunk, pages, positions, source.key)
         except AsesoriaError as error:
-            raise with_source(error, pages.name) from error
+            raise error.with_context(source=pages.name) from error
 
     def _document(
         self,

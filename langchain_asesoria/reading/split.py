@@ -74,10 +74,8 @@ def split_document(
     Raises:
         As ``chunk_document``.
     """
-    plain, sections = _engine_input(document, config)
-    chunks = iter_chunks(
-        document.pages, metadata, config=plain, tokenization=tokenization, sections=sections
-    )
-    built = tuple(chunks)
+    chunks = iter_document_chunks(document, metadata, config=config, tokenization=tokenization)
+    built = tuple(chunks)  # its checks first: a bad document raises before anything else
     joined = document.joined(config.page_separator)
+    sections = document.sections(config.page_separator)
     return ChunkedDocument(document, joined, tuple(sections or ()), built)

@@ -102,10 +102,11 @@ def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> D
     blocks = comment_blocks(first.text)
     if not blocks:
         return document
-    text = first.text
+    parts, position = [], 0
     for start, end in blocks:
-        text = text[:start] + re.sub(r"[^\r\n]", " ", text[start:end]) + text[end:]
-    blanked = replace(first, text=text)
+        parts += [first.text[position:start], re.sub(r"[^\r\n]", " ", first.text[start:end])]
+        position = end
+    blanked = replace(first, text="".join([*parts, first.text[position:]]))
     return replace(document, pages=(blanked, *rest), comments=len(blocks))
 
 
@@ -126,6 +127,10 @@ def _with_headings(
     )
 
 
+#: A heading line whose ``#`` run is glued to its title (no ATX heading for CommonMark).
+_GLUED: Final = re.compile(r" {0,3}#{1,6}[^\s#]")
+
+
 def _is_legal_unit(title: str) -> bool:
     return legal_unit(title) is not None
 
@@ -138,7 +143,9 @@ def _markdown_headings(
     text = document.joined(READING_SEPARATOR).text
     found = markdown_headings(text, glued=_is_legal_unit)
     legal = options.legal([heading.title for heading in found])
-    headings = found if legal else markdown_headings(text)
+    if not legal and any(_GLUED.match(text, h.start, h.end) for h in found):
+        found = markdown_headings(text)  # a glued "#####Artículo 16" is a heading in a law only
+    headings = found
     return _with_headings(document, text, headings, legal, MARKDOWN_HEADINGS.name)
 
 
