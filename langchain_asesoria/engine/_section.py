@@ -46,6 +46,10 @@ class Section:
         levels: For each of ``starts``, the separator level cutting there (0 is the
             coarsest): overlap prefers to start at the coarsest.
         doc_id: For error messages.
+        lead_starts: Ascending starts of the stretches whose chunks carry a lead (a
+            list's lead-in, a table's header) in their context, flattened: each runs to
+            the next start, and ``lead_contexts``/``lead_fixed`` say what its chunks
+            get (``None``: the section's own context, outside every list and table).
     """
 
     text: str
@@ -63,6 +67,9 @@ class Section:
     starts: Sequence[int]
     levels: Sequence[int]
     doc_id: str
+    lead_starts: Sequence[int] = ()
+    lead_contexts: Sequence[str | None] = ()
+    lead_fixed: Sequence[int] = ()
 
     @classmethod
     def build(
@@ -79,17 +86,23 @@ class Section:
         separators: Sequence[re.Pattern[str]],
         doc_id: str,
         title_end: int | None = None,
+        leads: Sequence[tuple[int, int, str, int]] = (),
     ) -> Section:
         """The section ``text[span[0]:span[1]]``, which holds some non-whitespace; no
         chunk ends right after its title when ``title_end`` says where that is. Its
         first chunk gets ``opening`` (context, fixed cost) when given, else the same
-        context as the others.
+        context as the others. A chunk starting inside one of ``leads`` (start, end,
+        context, fixed cost; nested or disjoint, the innermost applies) gets its context.
 
         Raises:
             ContextTooLongError: the fixed cost alone fills the budget.
         """
         opening_context, opening_fixed = (context, fixed) if opening is None else opening
-        worst_fixed, worst = max((fixed, context), (opening_fixed, opening_context))
+        worst_fixed, worst = max(
+            (fixed, context),
+            (opening_fixed, opening_context),
+            *((cost, lead) for *_, lead, cost in leads),
+        )
         if worst_fixed >= budget:
             raise ContextTooLongError(
                 f"section at {span[0]}: the model prefix, special tokens and section "
@@ -104,7 +117,8 @@ class Section:
         start = lstrip_at(text, span[0], span[1])
         end = rstrip_at(text, start, span[1])
 
-        most = max(fixed, opening_fixed)
+        most = max(fixed, opening_fixed, *(cost for *_, cost in leads))
+        lead_starts, lead_contexts, lead_fixed = _flattened(leads, start, end)
 
         def oversized(unit_start: int, unit_end: int) -> bool:
             return most + index.count(unit_start, unit_end) > budget
@@ -128,15 +142,25 @@ class Section:
             starts,
             active.levels,
             doc_id,
+            lead_starts,
+            lead_contexts,
+            lead_fixed,
         )
 
     def context_at(self, start: int) -> str:
         """The context of the chunk starting at ``start``."""
-        return self.opening_context if start == self.start else self.context
+        if start == self.start:
+            return self.opening_context
+        at = bisect_right(self.lead_starts, start) - 1
+        lead = self.lead_contexts[at] if at >= 0 else None
+        return self.context if lead is None else lead
 
     def fixed_at(self, start: int) -> int:
         """The fixed cost of the chunk starting at ``start``."""
-        return self.opening_fixed if start == self.start else self.fixed
+        if start == self.start:
+            return self.opening_fixed
+        at = bisect_right(self.lead_starts, start) - 1
+        return self.fixed if at < 0 or self.lead_contexts[at] is None else self.lead_fixed[at]
 
     def estimate(self, start: int, end: int) -> int:
         """Fixed cost plus the content tokens the index places in ``[start, end)``."""
@@ -153,3 +177,33 @@ class Section:
         low = bisect_right(ends, after)
         index = bisect_right(ends, self.reach(start), low) - 1
         return ends[index] if index >= low else None
+
+
+def _flattened(
+    leads: Sequence[tuple[int, int, str, int]], start: int, end: int
+) -> tuple[list[int], list[str | None], list[int]]:
+    """Nested or disjoint lead stretches (clipped to ``[start, end)``) as ascending
+    starts, each running to the next, with the innermost lead's context and cost there
+    (``None`` and 0 where none applies)."""
+    clipped = sorted(
+        (
+            (max(a, start), min(b, end), context, cost)
+            for a, b, context, cost in leads
+            if min(b, end) > max(a, start)
+        ),
+        key=lambda lead: (lead[0], -lead[1]),
+    )
+    points = sorted({p for a, b, *_ in clipped for p in (a, b)})
+    starts: list[int] = []
+    contexts: list[str | None] = []
+    costs: list[int] = []
+    for point in points:
+        # the innermost stretch holding ``point``: the latest-starting that contains it
+        holding = [lead for lead in clipped if lead[0] <= point < lead[1]]
+        context, cost = (holding[-1][2], holding[-1][3]) if holding else (None, 0)
+        if contexts and contexts[-1] == context:
+            continue
+        starts.append(point)
+        contexts.append(context)
+        costs.append(cost)
+    return starts, contexts, costs
