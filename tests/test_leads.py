@@ -254,3 +254,38 @@ def test_invariants_hold_with_leads(tokenization: ByteTokenization, data: st.Dat
         if holding and context:
             lead = holding[-1].lead
             assert lead.split()[0] in context, (lead, context)
+
+
+# -- where chunks end ---------------------------------------------------------------------
+
+
+def _word_chunks(text: str, max_tokens: int) -> list:  # type: ignore[type-arg]
+    config = ChunkingConfig(max_tokens=max_tokens, overlap_tokens=0, carry_leads=False)
+    return chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="x"),
+        config=config,
+        tokenization=WordTokenization(),
+    )
+
+
+def test_a_lead_in_starts_the_chunk_of_its_list_rather_than_ending_one() -> None:
+    intro = " ".join(["uno"] * 30) + "."
+    items = "\n\n".join(f"{label}) " + " ".join(["cosa"] * 12) + "." for label in "abc")
+    text = f"{intro}\n\nSon requisitos:\n\n{items}"
+    chunks = _word_chunks(text, 48)
+    assert not any(c.text.endswith(":") for c in chunks), [c.text for c in chunks]
+    assert any(c.text.startswith("Son requisitos:\n\na)") for c in chunks)
+
+
+def test_a_chunk_ends_at_a_boundary_within_reach_rather_than_inside_a_sentence() -> None:
+    first = " ".join(["uno"] * 36) + "."
+    second = "Dos tres cuatro. " + " ".join(["cinco"] * 30) + "."
+    chunks = _word_chunks(f"{first}\n\n{second}", 48)
+    # the furthest fitting end is a space inside "cinco cinco…"; the sentence end just
+    # before it is within an eighth of the room, so the chunk ends there
+    assert chunks[0].text == f"{first}\n\nDos tres cuatro."
+    # far from the budget, no end is given up: the chunk runs to the furthest space
+    long_first = " ".join(["uno"] * 8) + "."
+    chunks = _word_chunks(f"{long_first}\n\nDos tres. " + " ".join(["cuatro"] * 60) + ".", 48)
+    assert chunks[0].text.startswith(long_first + "\n\nDos tres. cuatro")

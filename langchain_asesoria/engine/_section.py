@@ -17,11 +17,22 @@ from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
 from langchain_asesoria.engine._estimate import TokenIndex
 from langchain_asesoria.errors import ContextTooLongError
 
-__all__ = ["SLACK", "Section"]
+__all__ = ["COARSER_WITHIN", "LEAD_IN_WITHIN", "SLACK", "Section"]
 
 #: How far (in tokens) past the budget an estimate may be and still deserve an exact
 #: try: offsets-based estimates are off by a token or two at the edges.
 SLACK = 2
+
+#: The share of a chunk's room for content given up to end at a paragraph or line
+#: rather than inside one (``Section.preferred_end``).
+COARSER_WITHIN = 0.125
+#: The share given up so that a lead-in (a line ending in a colon) starts the next
+#: chunk with its list instead of ending this one.
+LEAD_IN_WITHIN = 0.5
+#: Separator levels up to this one (paragraphs, lines) end a unit a reader sees whole.
+_LINE_LEVEL = 1
+#: Added to the level of an end right after a colon: any other end is preferred.
+_LEAD_IN_PENALTY = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +124,6 @@ class Section:
                 position=span[0],
                 expected=f"a context below {budget} tokens",
             )
-        cuts = SectionCuts.find(text, span[0], span[1], separators, glued=title_end)
         start = lstrip_at(text, span[0], span[1])
         end = rstrip_at(text, start, span[1])
 
@@ -122,6 +132,11 @@ class Section:
 
         def oversized(unit_start: int, unit_end: int) -> bool:
             return most + index.count(unit_start, unit_end) > budget
+
+        title_too_large = title_end is not None and oversized(start, max(start, title_end))
+        cuts = SectionCuts.find(
+            text, span[0], span[1], separators, glued=title_end, title_too_large=title_too_large
+        )
 
         active = cuts.active_cuts(oversized)
         ends = [*(rstrip_at(text, start, cut) for cut in active.cuts), end]
@@ -172,11 +187,40 @@ class Section:
         return len(self.text) + 1 if reach is None else reach
 
     def estimated_end(self, start: int, after: int) -> int | None:
-        """The furthest unit end beyond ``after`` estimated to fit from ``start``."""
+        """The unit end beyond ``after`` to plan from ``start``: the furthest estimated
+        to fit, or a coarser one a little before it (``preferred_end``)."""
         ends = self.ends
         low = bisect_right(ends, after)
         index = bisect_right(ends, self.reach(start), low) - 1
-        return ends[index] if index >= low else None
+        return ends[self.preferred_end(start, low, index)] if index >= low else None
+
+    def preferred_end(self, start: int, low: int, index: int) -> int:
+        """Of ``ends[low:index + 1]``, the index of the end to plan: ``index`` (the
+        furthest that fits) unless it ends inside a paragraph or line, or right after a
+        lead-in (a colon), and a coarser end lies within reach before it. Reach is
+        ``COARSER_WITHIN`` of the room for content (a paragraph end rather than the
+        next paragraph's first sentences), ``LEAD_IN_WITHIN`` to keep a lead-in with
+        its list; the coarsest within reach wins, the furthest of that level."""
+        ends, text = self.ends, self.text
+        if index == len(ends) - 1:
+            return index  # the section's end
+
+        def rank(at: int) -> int:
+            lead_in = text[ends[at] - 1] == ":"
+            return self.levels[at] + (_LEAD_IN_PENALTY if lead_in else 0)
+
+        worst = rank(index)
+        if worst <= _LINE_LEVEL:
+            return index
+        room = self.budget - self.fixed_at(start)
+        within = room * (LEAD_IN_WITHIN if worst >= _LEAD_IN_PENALTY else COARSER_WITHIN)
+        best, best_rank = index, worst
+        at = index - 1
+        while at >= low and self.index.count(ends[at], ends[index]) <= within:
+            if (found := rank(at)) < best_rank:
+                best, best_rank = at, found
+            at -= 1
+        return best
 
 
 def _flattened(
