@@ -227,18 +227,22 @@ class SourceReader:
                 arguments that disagree on ``source_scope`` or ``session_id``.
         """
         name = source.name
-        pages, page_metadata = self._numbered(source)
+        pages, page_metadata = self.pages_of(source)
         metadata = self._metadata(source, name)
         return SourcePages(name, pages, page_metadata, metadata)
 
-    def _numbered(
+    def pages_of(
         self, source: Source
     ) -> tuple[tuple[LoadedPage, ...], tuple[Mapping[str, Any], ...]]:
         """The source's pages sorted and numbered, with their metadata; a PDF's pages
-        from a loader read as one PDF when ``reading`` is given."""
+        from a loader read as one PDF when ``reading`` is given (the module docstring).
+
+        Raises:
+            InvalidPagesError: as ``read``.
+        """
         name = source.name
         numbered = sorted(
-            ((self._page_number(document, name), document) for document in source.documents),
+            ((self.page_number(document, name), document) for document in source.documents),
             key=lambda item: item[0],
         )
         _check_numbers([number for number, _ in numbered], name, self.page_key)
@@ -248,7 +252,7 @@ class SourceReader:
             LoadedPage(document.page_content, number, name) for number, document in numbered
         )
         page_metadata = tuple(document.metadata for _, document in numbered)
-        if self.reading is None or not self._loaded_pdf(source):
+        if self.reading is None or not self.is_loaded_pdf(source):
             return pages, page_metadata
         try:
             document = read_loaded_pages(pages, "pdf", self.reading)
@@ -260,7 +264,7 @@ class SourceReader:
             for metadata, page_keys in zip(page_metadata, keys, strict=True)
         )
 
-    def _loaded_pdf(self, source: Source) -> bool:
+    def is_loaded_pdf(self, source: Source) -> bool:
         """Whether the source is a PDF's pages from a loader, not read yet."""
         return (
             kind_of_name(source.key) == "pdf"
@@ -268,7 +272,8 @@ class SourceReader:
             and not any(SECTION_STARTS in document.metadata for document in source.documents)
         )
 
-    def _page_number(self, document: Document, name: str) -> int:
+    def page_number(self, document: Document, name: str) -> int:
+        """The 1-based page number of ``document``; 0 without one."""
         raw = document.metadata.get(self.page_key)
         if raw is None:
             return 0  # no page: valid only for a one-page source (checked after sorting)
@@ -378,7 +383,7 @@ def read_pdf_page_texts(
     """A splitter's texts, each run of consecutive pages of one PDF read as that PDF.
 
     A run is consecutive texts whose metadata name the same source, a PDF
-    (``….pdf``), and give each a page number (``SourceReader._loaded_pdf``); its pages
+    (``….pdf``), and give each a page number (``SourceReader.is_loaded_pdf``); its pages
     may come in any order. Each text of a run becomes its page's text once read (running
     headers and footers removed), and its metadata gains the keys ``PdfPageLoader``
     gives (``page_structure``): the splitter then chunks each page with its sections.
@@ -392,11 +397,13 @@ def read_pdf_page_texts(
     for run in _pdf_runs(metadatas, reader):
         documents = tuple(Document(texts[i], metadata=dict(metadatas[i])) for i in run)
         source = Source(_source_key(documents[0], reader.source_key), documents)
-        pages, page_metadata = reader._numbered(source)
-        by_number = dict(zip((page.page for page in pages), zip(pages, page_metadata)))
+        pages, page_metadata = reader.pages_of(source)
+        by_number = {
+            page.page: (page.text, item) for page, item in zip(pages, page_metadata, strict=True)
+        }
         for index, document in zip(run, documents, strict=True):
-            page, metadata = by_number[reader._page_number(document, source.name)]
-            out_texts[index], out_metadatas[index] = page.text, dict(metadata)
+            text, metadata = by_number[reader.page_number(document, source.name)]
+            out_texts[index], out_metadatas[index] = text, dict(metadata)
     return out_texts, out_metadatas
 
 
@@ -408,7 +415,7 @@ def _pdf_runs(metadatas: Sequence[Mapping[str, Any]], reader: SourceReader) -> l
         key = metadata.get(reader.source_key)
         name = None if key is None or key == "" else str(key)
         alone = Source(name, (Document("", metadata=dict(metadata)),))
-        if name is None or not reader._loaded_pdf(alone):
+        if name is None or not reader.is_loaded_pdf(alone):
             previous = None
             continue
         if name == previous:
