@@ -158,19 +158,24 @@ def test_a_few_pages_out_of_order_are_read_and_cited_right(
         assert original_text(chunk) in page.page_content
 
 
-def test_two_pages_keep_their_furniture_but_are_cited_right(
-    minilm: HuggingFaceTokenization,
+def test_two_pages_lose_the_furniture_their_file_shows_and_are_cited_right(
+    minilm: HuggingFaceTokenization, tmp_path: Path
 ) -> None:
-    """Fewer than three pages: nothing to compare, so no line is taken for furniture;
-    the text before the first title on them has no section (it began on a page not
-    given)."""
+    """Two pages give nothing to compare: the lines removed from the file's own pages
+    say which are furniture. Without the file nothing is removed. The text before the
+    first title on them has no section (it began on a page not given)."""
     pages = _pages("PyPDFLoader")[40:42]
     chunks = _transform(pages, minilm)
-    assert any(FURNITURE.search(c.page_content) for c in chunks)
+    assert [c.page_content for c in chunks if FURNITURE.search(c.page_content)] == []
     sectioned = [bool(c.metadata.get(SECTION_PATH)) for c in chunks]
     assert any(sectioned)
     assert sectioned == sorted(sectioned)  # once a section opens, every chunk has one
     _cited_pages_hold_their_text(chunks, pages)
+    one = _transform(pages[:1], minilm)
+    assert [c.page_content for c in one if FURNITURE.search(c.page_content)] == []
+    for page in pages:
+        page.metadata["source"] = str(tmp_path / "reglamento.pdf")
+    assert any(FURNITURE.search(c.page_content) for c in _transform(pages, minilm))
 
 
 def test_without_the_file_legal_heading_lines_give_the_sections(

@@ -6,7 +6,9 @@ them (``read.read_loaded_pages`` with kind ``"pdf"``) does what those pages allo
 
 1. running headers and footers are found by text alone (``pdf.furniture`` without
    heights: lines placed by their rank from the page's edges) and removed, as is a
-   table of contents; they need ``pdf.furniture.MIN_PAGES`` pages with text;
+   table of contents; with fewer than ``pdf.furniture.MIN_PAGES`` pages with text there
+   is nothing to compare, and the lines removed from the file's own pages (step 2's
+   file) say which are furniture (``pdf.known_furniture``); without the file, none is;
 2. the outline is read from the file the pages name (their ``source``), when it asks
    for it (``ReadOptions.outline_sections``), the file exists, opens, and has every page
    the pages number; its titles are then located in the loader's text
@@ -21,11 +23,14 @@ always the pages' own: a file with another page count is never used to place the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from langchain_asesoria.errors import AsesoriaError
 from langchain_asesoria.models import LoadedPage
+from langchain_asesoria.pdf.extract import extract_page
+from langchain_asesoria.pdf.furniture import MIN_PAGES, Furniture, find_furniture
 from langchain_asesoria.pdf.open import open_pdf
 from langchain_asesoria.reading.document import PdfFileReport
 from langchain_asesoria.reading.options import ReadOptions
@@ -51,7 +56,25 @@ def loaded_pdf_extras(
     reader, report = _pdf_file(pages, options.password)
     if reader is None:
         return FileExtras(line_heights=no_heights), report
-    return FileExtras.of_pdf(reader, no_heights), report
+    extras = FileExtras.of_pdf(reader, no_heights)
+    if options.remove_page_furniture and sum(bool(p.text.strip()) for p in pages) < MIN_PAGES:
+        known = _file_furniture(reader, report, options, extras)
+        extras = replace(extras, known_furniture=known)
+    return extras, report
+
+
+def _file_furniture(
+    reader: PdfReader, report: PdfFileReport, options: ReadOptions, extras: FileExtras
+) -> Furniture:
+    """The running headers and footers of the PDF's own pages (our extraction, heights),
+    as reading the file finds them."""
+    path = report.path or ""
+    extracted = [
+        extract_page(reader, index, path, options.extraction_mode)
+        for index in range(len(reader.pages))
+    ]
+    heights = [tuple(item.line_heights) for item in extracted]
+    return find_furniture([item.page for item in extracted], heights, titles=extras.outline)
 
 
 def _pdf_file(

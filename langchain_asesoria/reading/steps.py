@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Final
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pdf.contents import contents_lines
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine, find_furniture
+from langchain_asesoria.pdf.known_furniture import furniture_as_in
 from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import locate_titles
@@ -48,7 +49,9 @@ class FileExtras:
     empty tuple per page (``reading.loaded_pdf``): furniture found by text alone.
     ``html_headings``: a web page's ``<hN>`` headings as its text was extracted from
     its markup (``structure.html``), positions in the pages joined by
-    ``READING_SEPARATOR``; ``None`` for any other document.
+    ``READING_SEPARATOR``; ``None`` for any other document. ``known_furniture``: the
+    lines removed from the PDF's own pages, for a loader's pages too few to compare
+    (``pdf.known_furniture``).
     """
 
     reader: PdfReader | None = None
@@ -56,6 +59,7 @@ class FileExtras:
     html_headings: tuple[Heading, ...] | None = None
     outline: tuple[OutlineEntry, ...] = ()
     outline_problem: str | None = None
+    known_furniture: Furniture | None = None
 
     @classmethod
     def of_pdf(
@@ -195,6 +199,8 @@ def _page_furniture(
     lines: set[FurnitureLine] = set()
     if options.remove_page_furniture:
         found = find_furniture(document.pages, extras.line_heights, titles=extras.outline)
+        if not found.lines and extras.known_furniture is not None:
+            found = furniture_as_in(document.pages, extras.known_furniture)
         lines.update(found.lines)
     contents = contents_lines(document.pages) if options.remove_contents else ()
     lines.update(contents)
