@@ -36,8 +36,9 @@ from langchain_asesoria.langchain.page_structure import (
     OUTLINE_MISSING,
     SECTIONS_FROM,
 )
+from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
-from langchain_asesoria.reading import ReadOptions
+from langchain_asesoria.reading import ReadOptions, read_loaded_pages
 from langchain_asesoria.records import PAGE, SECTION_LABEL, SECTION_PATH
 from langchain_asesoria.tokenization import HuggingFaceTokenization
 
@@ -271,3 +272,33 @@ def test_pdf_legal_heading_lines(line: str, heading: bool) -> None:
         assert text[item.start : item.end] == line
         assert item.title == " ".join(line.split())
         assert not item.body_is_empty
+
+
+def test_each_run_of_one_pdfs_pages_is_read_as_its_own_pdf(
+    minilm: HuggingFaceTokenization, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copia.pdf"
+    shutil.copy(BOE, copy)
+    first = _pages("PyPDFLoader")[20:25]
+    second = _pages("PyPDFLoader")[20:25]
+    for page in second:
+        page.metadata["source"] = str(copy)
+    chunks = _split([*first, *second], minilm)
+    files = [c.metadata[OUTLINE_FILE] for c in chunks]
+    assert set(files) == {str(BOE), str(copy)}
+    assert files == sorted(files, key=[str(BOE), str(copy)].index)  # input order kept
+    halves = [[c.page_content for c in chunks if c.metadata[OUTLINE_FILE] == f] for f in files]
+    assert halves[0] == halves[-1]  # the same pages, the same chunks
+
+
+def test_pages_that_name_no_file_say_so() -> None:
+    pages = [LoadedPage(f"Artículo {n}.  Objeto.\nTexto {n}.", n) for n in range(1, 4)]
+    document = read_loaded_pages(pages, "pdf")
+    assert document.pdf_file is not None
+    assert document.pdf_file.problem == "the pages name no single file"
+    assert document.structure == "pdf legal heading lines"
+    assert [start.label for start in document.starts or ()] == [
+        "Artículo 1. Objeto.",
+        "Artículo 2. Objeto.",
+        "Artículo 3. Objeto.",
+    ]
