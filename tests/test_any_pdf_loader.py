@@ -21,9 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.documents import Document
 
 from langchain_asesoria import ChunkingConfig
+from langchain_asesoria.engine import join_pages
 from langchain_asesoria.errors import InvalidPagesError
 from langchain_asesoria.langchain import (
     AsesoriaDocumentTransformer,
@@ -36,10 +39,19 @@ from langchain_asesoria.langchain.page_structure import (
     OUTLINE_MISSING,
     SECTIONS_FROM,
 )
+from langchain_asesoria.langchain.sources import SourceReader, group_sources
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
 from langchain_asesoria.reading import ReadOptions, read_loaded_pages
-from langchain_asesoria.records import PAGE, SECTION_LABEL, SECTION_PATH
+from langchain_asesoria.records import (
+    END_INDEX,
+    PAGE,
+    SECTION_LABEL,
+    SECTION_PATH,
+    START_INDEX,
+    TEXT,
+)
+from langchain_asesoria.testing import ByteTokenization
 from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -302,3 +314,37 @@ def test_pages_that_name_no_file_say_so() -> None:
         "Artículo 2. Objeto.",
         "Artículo 3. Objeto.",
     ]
+
+
+_LINES = st.sampled_from(
+    ["BOLETÍN OFICIAL DEL ESTADO", "Artículo 4.  Objeto.", "El impuesto grava la renta.", "año"]
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    texts=st.lists(st.lists(_LINES, max_size=6).map("\n".join), min_size=1, max_size=6),
+    seed=st.integers(0, 1000),
+)
+def test_property_offsets_index_the_pages_as_read(texts: list[str], seed: int) -> None:
+    """Whatever reading removes, each chunk is the slice of the pages as read that its
+    offsets name, on the pages it cites, and every kept character is in a chunk."""
+    pages = [
+        Document(text, metadata={"source": "nowhere/ley.pdf", "page": index})
+        for index, text in enumerate(texts)
+    ]
+    shuffled = pages[:]
+    random.Random(seed).shuffle(shuffled)
+    tokenization = ByteTokenization(64)
+    chunks = AsesoriaDocumentTransformer(tokenization, ChunkingConfig(32, 4)).transform_documents(
+        shuffled
+    )
+    read = SourceReader(reading=ReadOptions()).read(group_sources(pages)[0]).pages
+    text = join_pages(read).text
+    covered = [False] * len(text)
+    for chunk in chunks:
+        start, end = chunk.metadata[START_INDEX], chunk.metadata[END_INDEX]
+        assert text[start:end] == chunk.metadata[TEXT]
+        assert chunk.metadata[PAGE] == join_pages(read).page_at(start)
+        covered[start:end] = [True] * (end - start)
+    assert all(covered[i] for i, char in enumerate(text) if not char.isspace())
