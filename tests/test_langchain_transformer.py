@@ -413,7 +413,12 @@ def test_property_pages_offsets_coverage_and_order(
     tokenization = ByteTokenization(64)
     pages = pdf_pages(texts=texts)
     random.Random(seed).shuffle(pages)
-    documents = transformer(size, overlap, tokenization).transform_documents(pages)
+    # The pages as given: a word alone on half of these one-line pages would be a running
+    # header (tests/test_any_pdf_loader.py checks the offsets once furniture is removed).
+    as_given = ReadOptions(remove_page_furniture=False, remove_contents=False)
+    documents = transformer(size, overlap, tokenization, reading=as_given).transform_documents(
+        pages
+    )
     text = joined(texts)
     covered = [False] * len(text)
     previous = -1

@@ -39,6 +39,7 @@ from langchain_asesoria.langchain.documents import (
     config_options,
 )
 from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
+from langchain_asesoria.langchain.sources import SourceReader, read_pdf_page_texts
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.reading import (
     ReadOptions,
@@ -358,6 +359,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             raise ConfigurationError(
                 f"got {len(texts)} texts but {len(metadatas)} metadatas: pass one metadata "
                 "dict per text, or none."
+            )
+        if metadatas:
+            texts, metadatas = read_pdf_page_texts(
+                texts, metadatas, SourceReader(reading=self._reading)
             )
         documents: list[Document] = []
         for index, text in enumerate(texts):

@@ -180,6 +180,7 @@ class AsesoriaDocumentTransformer(
             page_key=page_key,
             page_base=page_base,
             defaults={key: value for key, value in defaults.items() if value is not None},
+            reading=self._reading,
         )
         self._markdown_suffixes = tuple(suffix.lower() for suffix in markdown_suffixes)
 
