@@ -106,15 +106,6 @@ PAGE_LABEL_END: Final = "page_label_end"
 #: page_content mode -> (metadata key of the *other* text).
 _OTHER_KEY: Final[dict[str, str]] = {"text": EMBEDDING_TEXT, "embedding_text": TEXT}
 
-#: (page_content mode, level) -> whether the other text is kept when it equals
-#: page_content. A consumer who chose ``"text"`` finds the model input at one key.
-_OTHER_WHEN_EQUAL: Final[Mapping[tuple[str, str], bool]] = {
-    ("text", "cite"): True,
-    ("text", "full"): True,
-    ("embedding_text", "cite"): False,
-    ("embedding_text", "full"): True,
-}
-
 #: The offsets ``add_start_index=False`` leaves out, as LangChain's splitters do.
 OFFSET_KEYS: Final = frozenset({START_INDEX, END_INDEX})
 
@@ -251,18 +242,21 @@ def check_metadata_level(level: str) -> MetadataLevel:
 
 
 def chunk_texts(
-    chunk: Chunk, mode: PageContent, level: MetadataLevel = "full"
+    chunk: Chunk, mode: PageContent, level: MetadataLevel = DEFAULT_METADATA_LEVEL
 ) -> tuple[str, dict[str, MetadataValue]]:
-    """``(page_content, {other key: other text})`` of a chunk for a mode and a level.
+    """``(page_content, {key: text})``: the texts kept in metadata for a mode and level.
 
-    The other text is left out at ``"lean"``, and at ``"cite"`` when page_content is
-    the embedding text and the original is the same string (``original_text`` then
-    reads ``page_content``): no text is stored twice.
+    ``"full"`` keeps both texts; ``"lean"`` none; ``"cite"`` the other text, except the
+    original when it is the same string as the embedding text in ``page_content``
+    (``original_text`` then reads ``page_content``): no text is stored twice. A
+    consumer who chose ``"text"`` always finds the model input at ``embedding_text``.
     """
     content, other = (
         (chunk.text, chunk.embedding_text) if mode == "text" else (chunk.embedding_text, chunk.text)
     )
-    if level == "lean" or (other == content and not _OTHER_WHEN_EQUAL[mode, level]):
+    if level == "full":
+        return content, {TEXT: chunk.text, EMBEDDING_TEXT: chunk.embedding_text}
+    if level == "lean" or (mode == "embedding_text" and other == content):
         return content, {}
     return content, {_OTHER_KEY[mode]: other}
 
