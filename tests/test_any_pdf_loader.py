@@ -49,7 +49,6 @@ from langchain_asesoria.records import (
     SECTION_LABEL,
     SECTION_PATH,
     START_INDEX,
-    TEXT,
 )
 from langchain_asesoria.testing import ByteTokenization
 from langchain_asesoria.tokenization import HuggingFaceTokenization
@@ -166,8 +165,8 @@ def test_a_few_pages_out_of_order_are_read_and_cited_right(
     assert sorted(c.page_content for c in split) == sorted(
         c.page_content for c in _split(pages, minilm)
     )
-    for chunk in split:  # the splitter keeps each page's own metadata, 0-based page
-        page = next(p for p in pages if p.metadata["page"] == chunk.metadata["page"])
+    for chunk in split:  # each page on its own: the loader's 0-based page plus one
+        page = next(p for p in pages if p.metadata["page"] + 1 == chunk.metadata[PAGE])
         assert original_text(chunk) in page.page_content
 
 
@@ -344,7 +343,7 @@ def test_property_offsets_index_the_pages_as_read(texts: list[str], seed: int) -
     covered = [False] * len(text)
     for chunk in chunks:
         start, end = chunk.metadata[START_INDEX], chunk.metadata[END_INDEX]
-        assert text[start:end] == chunk.metadata[TEXT]
+        assert text[start:end] == original_text(chunk)
         assert chunk.metadata[PAGE] == join_pages(read).page_at(start)
         covered[start:end] = [True] * (end - start)
     assert all(covered[i] for i, char in enumerate(text) if not char.isspace())

@@ -47,6 +47,7 @@ __all__ = [
     "OUTLINE_FILE",
     "OUTLINE_MISSING",
     "PAGE_FURNITURE",
+    "REPORT_KEYS",
     "SECTIONS_FROM",
     "SECTION_CONTINUED",
     "SECTION_STARTS",
@@ -68,6 +69,9 @@ OUTLINE_MISSING: Final = "outline_missing"
 
 #: The page-level keys that never reach a chunk's metadata.
 STRUCTURE_KEYS: Final = (SECTION_STARTS, SECTION_CONTINUED, PAGE_FURNITURE, OUTLINE)
+#: What reading a loader's PDF pages had: in every chunk, except at ``"lean"`` (ours,
+#: not the loader's).
+REPORT_KEYS: Final = (SECTIONS_FROM, OUTLINE_FILE, OUTLINE_MISSING)
 
 
 def _section(label: str, path: Sequence[str]) -> dict[str, Any]:
