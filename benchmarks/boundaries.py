@@ -25,8 +25,9 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
 * A **list**: a block ending in ``:`` (its lead-in) whose next block opens with an item
   label; its items are the blocks with the first item's kind of label, and the blocks
   between them (an item's own paragraphs, nested lists). It ends with its last item's
-  first block, before a heading ("#", "Artículo N.") or a label of the lead-in's own
-  kind (the lead-in's sibling).
+  first block, before a heading ("#", "Artículo N.", quoted or not), a coarser label
+  (an article holds "Uno.", which holds "1.", then "a)", then "1.º", then bullets) or a
+  label of the lead-in's own kind (the lead-in's sibling).
 * A **table**: Markdown pipe rows (``|`` at a line's start), its header the first row; a
   web page's table as ``structure.html`` renders it (a row per line, cells joined by
   ``" | "``, the rows of a table inside a cell joined by ``"; "``), its header the
@@ -80,7 +81,7 @@ _CLOSERS: Final = "\"'»”’)]"  # noqa: RUF001 - closing quotes
 #: Words of a lead-in's end, or a header's start, that stand for the whole.
 SHORT_WORDS: Final = 4
 #: Lines above a PDF's numeric rows that may be their header.
-PDF_HEADER_LINES: Final = 12
+PDF_HEADER_LINES: Final = 20
 _NUMBER: Final = re.compile(r"[-\u2013]?\d[\d.,]*%?")
 
 
@@ -217,8 +218,15 @@ class Unit:
     start: int = 0
 
 
+#: How coarse each kind of label is in a Spanish law (``LABEL``'s groups): an article
+#: holds "Uno.", which holds "1.", which holds "a)", which holds "1.º"; bullets are finest.
+_RANKS: Final = {8: 0, 7: 1, 6: 2, 2: 3, 3: 3, 4: 4, 5: 4, 1: 5, 9: 6}
+
+
 def _heading(block: Block) -> bool:
-    return block.text.startswith("#") or label_kind(block.text) == _ARTICLE_KIND
+    """A Markdown heading or an article's first line, quoted ones (a modification) too."""
+    text = block.text.lstrip('«"“')
+    return text.startswith("#") or label_kind(text) == _ARTICLE_KIND
 
 
 def lists(found: Sequence[Block]) -> Iterator[Unit]:
@@ -231,7 +239,8 @@ def lists(found: Sequence[Block]) -> Iterator[Unit]:
         sibling, last = label_kind(lead.text), first
         for block in found[index + 2 :]:
             other = label_kind(block.text)
-            if _heading(block) or (sibling is not None and other == sibling != kind):
+            coarser = other is not None and _RANKS[other] < _RANKS[kind]
+            if _heading(block) or coarser or (sibling is not None and other == sibling != kind):
                 break
             if other == kind:
                 last = block

@@ -145,6 +145,16 @@ def test_a_list_runs_from_its_lead_in_to_its_last_item() -> None:
     assert b.continued(found, LIST.index("1. Se")) is None  # holds the lead-in
 
 
+def test_a_coarser_label_or_a_quoted_article_closes_a_list() -> None:
+    text = (
+        "Se modifica el Reglamento:\n\na) Primera.\n\nDos. Otra modificación.\n\n"
+        "b) Segunda.\n\nAsí:\n\na) Una.\n\n«Artículo 7. Objeto.\n\nb) Otra."
+    )
+    first, second = b.lists(b.blocks(text, pdf=False))
+    assert text[first.lead_end : first.end].strip() == "a) Primera."
+    assert text[second.lead_end : second.end].strip() == "a) Una."
+
+
 def test_a_pdf_list_joins_wrapped_lines() -> None:
     text = "Pueden ser: \nlos siguientes:\na. Saldos del \nahorro.\n\nb. Saldos\nFin."
     [unit] = b.lists(b.blocks(text, pdf=True))
