@@ -73,6 +73,8 @@ class DocumentPages:
         front_matter: The characters of YAML front matter blanked on the first page.
         comments: How many HTML comment blocks were blanked (Markdown).
         contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
+        markers_moved: How many list markers a PDF printed after their item's text were
+            put back before it (``pdf.markers``).
         headings: How many headings the structure source found.
         legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
         chrome: What a web page's reading left out (its site navigation, menus, forms,
@@ -92,6 +94,7 @@ class DocumentPages:
     front_matter: int = 0
     comments: int = 0
     contents: tuple[FurnitureLine, ...] = ()
+    markers_moved: int = 0
     headings: int = 0
     legal: bool = False
 

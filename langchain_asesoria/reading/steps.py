@@ -22,6 +22,7 @@ from langchain_asesoria.pdf.contents import contents_lines
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine, find_furniture
 from langchain_asesoria.pdf.known_furniture import furniture_as_in
 from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
+from langchain_asesoria.pdf.markers import put_markers_first
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import locate_titles
 from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, OutlineReport
@@ -191,6 +192,19 @@ def _pdf_legal_lines(
     return _with_headings(document, text, headings, True, PDF_LEGAL_LINES.name)
 
 
+def _list_markers(document: DocumentPages, _: ReadOptions, extras: FileExtras) -> DocumentPages:
+    if extras.line_heights is None:
+        return document
+    marked = [
+        put_markers_first(page, heights)
+        for page, heights in zip(document.pages, extras.line_heights, strict=True)
+    ]
+    moved = sum(item.moved for item in marked)
+    if not moved:
+        return document
+    return replace(document, pages=tuple(item.page for item in marked), markers_moved=moved)
+
+
 def _page_furniture(
     document: DocumentPages, options: ReadOptions, extras: FileExtras
 ) -> DocumentPages:
@@ -238,6 +252,7 @@ MARKDOWN_HEADINGS: Final = ReadingStep(
 LEGAL_LINES: Final = ReadingStep(
     "legal heading lines", lambda o: o.legal_structure != "off", _legal_lines
 )
+LIST_MARKERS: Final = ReadingStep("list markers", lambda o: o.list_markers, _list_markers)
 PAGE_FURNITURE: Final = ReadingStep(
     "page furniture", lambda o: o.remove_page_furniture or o.remove_contents, _page_furniture
 )
@@ -252,7 +267,7 @@ HTML_HEADINGS: Final = ReadingStep("html headings", lambda o: o.html_headings, _
 #: Each kind's steps, in the order they run.
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
     "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKDOWN_HEADINGS),
-    "pdf": (PAGE_FURNITURE, PDF_OUTLINE, PDF_LEGAL_LINES),
+    "pdf": (LIST_MARKERS, PAGE_FURNITURE, PDF_OUTLINE, PDF_LEGAL_LINES),
     "text": (LEGAL_LINES,),
     "html": (HTML_HEADINGS,),
 }
