@@ -101,10 +101,22 @@ def test_nested_lists_of_a_vat_article() -> None:
     ]
 
 
-def test_a_list_ends_at_its_owner_level_and_at_a_paragraph() -> None:
-    text = "Son requisitos:\n\na) Uno.\n\nb) Dos.\n\nLo dispuesto en este artículo.\n\nc) Suelto."
+def test_a_list_holds_the_paragraphs_between_its_items_and_ends_with_its_last_item() -> None:
+    text = (
+        "Son requisitos:\n\na) Uno.\n\nNo obstante, otra cosa.\n\nb) Dos.\n\n"
+        "Lo dispuesto en este artículo.\n\nArtículo 6. Otro.\n\nc) Suelto."
+    )
     (span,) = detect_leads(text)
-    assert (span.lead, text[span.start : span.end]) == ("Son requisitos:", "a) Uno.\n\nb) Dos.")
+    assert span.lead == "Son requisitos:"
+    assert text[span.start : span.end] == "a) Uno.\n\nNo obstante, otra cosa.\n\nb) Dos."
+
+
+def test_a_new_lead_in_of_the_same_level_ends_the_list() -> None:
+    text = "Así:\n\n• Uno.\n\n• Dos.\n\nLa renta es:\n\n• Tres.\n\n• Cuatro."
+    assert [(s.lead, text[s.start : s.end]) for s in detect_leads(text)] == [
+        ("Así:", "• Uno.\n\n• Dos."),
+        ("La renta es:", "• Tres.\n\n• Cuatro."),
+    ]
 
 
 def test_a_colon_without_items_leads_nothing() -> None:

@@ -141,8 +141,9 @@ def _compact_all(
     return chosen
 
 
-#: Words a lead keeps when it must be shortened, longest first.
-_LEAD_WORDS = (16, 8, 4)
+#: Words a lead keeps when it must be shortened, longest first; its last four always.
+_LEAD_WORDS = (16, 10, 6)
+_LEAD_TAIL = 4
 #: How much longer than the share's tokens times the document's characters per token a
 #: lead candidate may be and still be counted (the ratio varies along a document).
 _ESTIMATE_MARGIN = 1.5
@@ -161,8 +162,8 @@ def lead_contexts(
     ``(segment, its context, the lead)``: the segment's context and the lead on a line of
     its own, within ``config.context_share`` of the budget like every compact context.
 
-    What gives way, in order: for the whole lead, then the lead in 16, 8 and 4 words
-    (its first words, an ellipsis, its last two), the context whole, then its innermost
+    What gives way, in order: for the whole lead, then the lead in 16, 10 and 6 words
+    (its first words, an ellipsis, its last four), the context whole, then its innermost
     title's first six and three words; then the lead alone, in the same forms; if not
     even that fits, the chunk keeps the segment's context alone. Counted in rounds, one
     candidate of each request per round (as ``_compact_all``), every count kept in
@@ -209,12 +210,12 @@ def _lead_candidates(segment: Segment, context: str, lead: str) -> Iterator[str]
 
 
 def _elided(lead: str, words: int) -> str:
-    """``lead`` in ``words`` words: its first ones, an ellipsis, its last two (what its
-    colon announces: "… siguientes operaciones:"); the lead itself when short enough."""
+    """``lead`` in ``words`` words: its first ones, an ellipsis, its last four (what its
+    colon announces: "… las siguientes operaciones:"); the lead itself when short enough."""
     parts = lead.split()
     if len(parts) <= words:
         return lead
-    return " ".join([*parts[: words - 2], ELISION, *parts[-2:]])
+    return " ".join([*parts[: words - _LEAD_TAIL], ELISION, *parts[-_LEAD_TAIL:]])
 
 
 def _not_shown(text: str, segment: Segment) -> tuple[str, ...] | None:

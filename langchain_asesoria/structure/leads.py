@@ -11,8 +11,9 @@ context (``engine._context``), and its ``text`` stays verbatim.
   The list holds the items of that label style, the lines that continue them, items of
   other styles nested in them and lists nested in them; it ends at a line of the label
   style of an enclosing level (or of the paragraph that holds the lead-in: "Dos." after
-  "Uno. … siguientes:") or at a paragraph without a label (unless a colon announced
-  it: an item's "siguiente escala:" and its table). Its lead is the item labels
+  "Uno. … siguientes:"), at a heading or at a new lead-in of its items' level, and is
+  cut back to the end of its last item's first paragraph (paragraphs without a label
+  between its items belong to them). Its lead is the item labels
   that enclose it and the sentence that ends in ``:`` ("Uno. 22.º La exención no
   comprenderá:").
 * **Tables.** A Markdown pipe table (a header row, then its ``|---|`` line) and a block
@@ -58,6 +59,8 @@ LABEL_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
+#: At least one line in this many after a blank line: the text parts its paragraphs so.
+_BLANK_SHARE = 4
 #: Most words a lead keeps (the sentence before its colon may run long).
 _LEAD_WORDS = 40
 #: A PDF table's header: at most this many lines of at most this many characters.
@@ -69,6 +72,10 @@ _PIPE_ROW = re.compile(r"\s*\|.*\|\s*")
 _PIPE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
 _CELLS = " | "
 _FIGURE = re.compile(r"[-+]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?%?")
+_HEADING = re.compile(
+    r"\s*[«\"“]?(?:#|Art[íi]culo\s+\d|ART[ÍI]CULO\s+\d|CAP[ÍI]TULO\s|T[ÍI]TULO\s"
+    r"|Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final))"
+)
 _ENDS_PARAGRAPH = re.compile(r"[.;:!?…»”)\]]\s*$")
 
 
@@ -98,11 +105,20 @@ def label_style(line: str) -> tuple[str, str] | None:
 
 def detect_leads(text: str) -> list[LeadSpan]:
     """The lists and tables of ``text`` whose continuation chunks need a lead, in order
-    of their starts (spans nest or are disjoint; an inner span starts later)."""
+    of their starts (an inner span starts later, and may run past the end of the item
+    that holds it: the latest-starting span that holds a position applies)."""
     lines = list(_lines(text))
-    found = [*_lists(text, lines), *_pipe_tables(lines), *_cell_tables(lines)]
+    found = [*_lists(text, lines, _blank_line_paragraphs(lines)), *_pipe_tables(lines)]
+    found += _cell_tables(lines)
     found += _figure_tables(lines)
     return sorted(found, key=lambda lead: (lead.start, -lead.end))
+
+
+def _blank_line_paragraphs(lines: list[_Line]) -> bool:
+    """Whether blank lines part the text's paragraphs (Markdown, a web page's text), so
+    that a line after a sentence end is not a paragraph of its own (a table's row, a
+    cell's second line); in a PDF's text, lines follow each other with few blank ones."""
+    return sum(line.blank_before for line in lines) * _BLANK_SHARE >= len(lines)
 
 
 def _lines(text: str) -> Iterator[_Line]:
@@ -142,20 +158,29 @@ class _List:
     end: int
     owner: str  # the label of the paragraph that holds the lead-in ("" if none)
     label: str = ""  # the label of the item being read
+    in_first: bool = True  # reading the first paragraph of that item
 
 
-def _lists(text: str, lines: list[_Line]) -> Iterator[LeadSpan]:
+def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpan]:
     open_lists: list[_List] = []
     for number, line in enumerate(lines):
         labelled = None if line.wrapped else label_style(line.text)
         style = labelled[0] if labelled else None
-        while open_lists and _ends(open_lists[-1], line, style, lines, number):
+        while open_lists and _ends(open_lists[-1], line, style):
             done = open_lists.pop()
             yield LeadSpan(done.start, done.end, done.lead)
-        if open_lists and labelled and style == open_lists[-1].item_style:
-            open_lists[-1].label = labelled[1]
         if open_lists:
-            open_lists[-1].end = line.end
+            _read_line(open_lists[-1], line, labelled, _continues(lines, number, blank_lines))
+        if style is None and _leads_list(lines, number):
+            # a new lead-in of the same items' level ends the lists it does not go in
+            following = label_style(lines[number + 1].text)
+            assert following is not None  # _leads_list checked it
+            while open_lists and following[0] in {
+                *open_lists[-1].ending,
+                open_lists[-1].item_style,
+            }:
+                done = open_lists.pop()
+                yield LeadSpan(done.start, done.end, done.lead)
         opened = _opened(text, lines, number, open_lists)
         if opened is not None:
             open_lists.append(opened)
@@ -163,16 +188,36 @@ def _lists(text: str, lines: list[_Line]) -> Iterator[LeadSpan]:
         yield LeadSpan(done.start, done.end, done.lead)
 
 
-def _ends(current: _List, line: _Line, style: str | None, lines: list[_Line], at: int) -> bool:
-    """Whether ``line`` is past the end of ``current``."""
+def _read_line(
+    current: _List, line: _Line, labelled: tuple[str, str] | None, goes_on: bool
+) -> None:
+    """An item of ``current`` opens at ``line``, or ``line`` continues the first
+    paragraph of its last item (the list's end), or ``line`` is past that paragraph."""
+    if labelled is not None and labelled[0] == current.item_style:
+        current.label, current.end, current.in_first = labelled[1], line.end, True
+    elif current.in_first and goes_on:
+        current.end = line.end
+    else:
+        current.in_first = False
+
+
+def _continues(lines: list[_Line], at: int, blank_lines: bool) -> bool:
+    """``lines[at]`` goes on the paragraph before it (a wrapped or unbroken line)."""
+    line = lines[at]
+    if line.wrapped:
+        return True
+    if line.blank_before or label_style(line.text) is not None:
+        return False
+    return blank_lines or not _ENDS_PARAGRAPH.search(lines[at - 1].text)
+
+
+def _ends(current: _List, line: _Line, style: str | None) -> bool:
+    """Whether ``line`` is past the end of ``current``: it opens an item of an enclosing
+    level (or of the lead-in's own), or it is a heading. Paragraphs without a label
+    between items belong to them; the list ends with its last item's first paragraph."""
     if style is not None:
         return style in current.ending
-    before = lines[at - 1].text
-    if line.wrapped or before.rstrip().endswith(":"):
-        return False  # a line that continues an item, or what an item's colon announces
-    if not (line.blank_before or _ENDS_PARAGRAPH.search(before)):
-        return False
-    return not _leads_list(lines, at)  # a paragraph of its own, unless it leads a list
+    return not line.wrapped and _HEADING.match(line.text) is not None
 
 
 def _leads_list(lines: list[_Line], at: int) -> bool:
