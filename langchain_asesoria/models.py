@@ -198,12 +198,17 @@ class LeadSpan:
     Attributes:
         start: The first item or row after the lead (inclusive).
         end: The list's or table's end (exclusive); ``start < end``.
-        lead: What the chunks starting inside carry.
+        lead: What the chunks starting inside carry (lines: a list's lead-in, then a
+            table's header row when the table is in a list's item).
+        table: Whether ``lead`` ends with a table's header: shortened, a header keeps
+            its first words (the first columns), a lead-in its last ones (what its
+            colon announces).
     """
 
     start: int
     end: int
     lead: str
+    table: bool = False
 
 
 @dataclass(frozen=True, slots=True)

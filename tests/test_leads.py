@@ -135,8 +135,9 @@ def test_a_pdf_list_and_its_table() -> None:
         "Base para calcular el tipo de retención – Hasta euros Cuota de retención – Euros "
         "Tipo aplicable – Porcentaje"
     )
-    assert header in leads
-    table = spans[leads.index(header)]
+    # the table is in item 1.º: it leads with the list's lead-in, then its header
+    (table,) = [span for span in spans if span.table]
+    assert table.lead == f"{leads[0]}\n{header}"
     assert PDF[table.start :].startswith("0,00 0,00")
     assert PDF[: table.end].endswith("En adelante 47,00")
     # the list of 1.º and 2.º runs to "2. Otra cosa.", wrapped lines and table included

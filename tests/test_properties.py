@@ -291,21 +291,26 @@ def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: s
     if not case.config.carry_leads:
         return context
     holding = [
-        lead.lead
+        lead
         for lead in detect_leads(case.joined)
         if lead.start <= chunk.start < lead.end and segment.start < lead.start < segment.end
     ]
     if not holding:
         return context
-    titles, _, lead = context.rpartition("\n")
-    if _elides(lead, holding[-1]):
+    parts = holding[-1].lead.split("\n")
+    lines = context.split("\n")
+    titles, lead = "\n".join(lines[: -len(parts)]), lines[-len(parts) :]
+    if len(lines) >= len(parts) and all(map(_elides, lead, parts)):
         return titles
     return context  # the lead did not fit: the section's own context
 
 
 def _elides(form: str, lead: str) -> bool:
-    """``form`` is ``lead`` or its first words, an ellipsis and its last words."""
+    """``form`` is ``lead``, or its first words, an ellipsis and its last words, or its
+    first words and an ellipsis (a table's header)."""
     if form == lead:
+        return True
+    if form.endswith(" …") and lead.startswith(form.removesuffix(" …")):
         return True
     head, marker, tail = form.partition(" … ")
     return bool(marker) and lead.startswith(head) and lead.endswith(tail)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._sections import Segment
-from langchain_asesoria.models import ChunkingConfig, SectionContext
+from langchain_asesoria.models import ChunkingConfig, LeadSpan, SectionContext
 
 __all__ = [
     "ELISION",
@@ -152,7 +152,7 @@ _TITLE_WORDS = (6, 3)
 
 
 def lead_contexts(
-    requests: Sequence[tuple[Segment, str, str]],
+    requests: Sequence[tuple[Segment, str, LeadSpan]],
     config: ChunkingConfig,
     tokenization: Tokenization,
     costs: FixedCosts,
@@ -197,11 +197,21 @@ def lead_contexts(
     return chosen
 
 
-def _lead_candidates(segment: Segment, context: str, lead: str) -> Iterator[str]:
+def _lead_candidates(segment: Segment, context: str, span: LeadSpan) -> Iterator[str]:
     titles = _titles(segment)
     inners = [_shortened(titles[-1], words) for words in _TITLE_WORDS] if titles else []
     owns = list(dict.fromkeys([context, *(inner for inner in inners if inner)]))
-    forms = list(dict.fromkeys([lead, *(_elided(lead, words) for words in _LEAD_WORDS)]))
+    lead = span.lead
+    parts = lead.split("\n")  # a table's header after its list's lead-in: each shortened
+    header = len(parts) - 1 if span.table else len(parts)
+    shortened = (
+        "\n".join(
+            _shortened(part, words) if number == header else _elided(part, words)
+            for number, part in enumerate(parts)
+        )
+        for words in _LEAD_WORDS
+    )
+    forms = list(dict.fromkeys([lead, *shortened]))
     for form in forms:
         for own in owns:
             yield f"{own}\n{form}" if own else form

@@ -216,7 +216,7 @@ def _sections(
     count_fixed(tokenization, fixed, [*contexts, *openings])  # sections share contexts
     inside = _segment_leads(segments, leads)
     requests = [
-        (segment, context, lead.lead)
+        (segment, context, lead)
         for segment, context, held in zip(segments, contexts, inside, strict=True)
         for lead in held
     ]

@@ -20,7 +20,8 @@ context (``engine._context``), and its ``text`` stays verbatim.
   of cell rows (``" | "`` between cells, as a web page's tables are read) lead with their
   header row; a PDF table, extracted as lines of figures ("12.450,00 2.365,50 7.750,00
   24,00"), leads with the short lines just above its first row (its column names),
-  when they follow a line that ends in ``:`` or a blank line.
+  when they follow a line that ends in ``:`` or a blank line. A table inside a list's
+  item leads with the list's lead-in too, on a line before its header.
 
 Only strict forms: a list is found only after a lead-in, a PDF table only where at least
 two lines in a row hold nothing but figures. A line break after a space or a tab is a
@@ -108,10 +109,20 @@ def detect_leads(text: str) -> list[LeadSpan]:
     of their starts (an inner span starts later, and may run past the end of the item
     that holds it: the latest-starting span that holds a position applies)."""
     lines = list(_lines(text))
-    found = [*_lists(text, lines, _blank_line_paragraphs(lines)), *_pipe_tables(lines)]
-    found += _cell_tables(lines)
-    found += _figure_tables(lines)
+    lists = list(_lists(text, lines, _blank_line_paragraphs(lines)))
+    tables = [*_pipe_tables(lines), *_cell_tables(lines), *_figure_tables(lines)]
+    found = [*lists, *(_in_list(table, lists) for table in tables)]
     return sorted(found, key=lambda lead: (lead.start, -lead.end))
+
+
+def _in_list(table: LeadSpan, lists: list[LeadSpan]) -> LeadSpan:
+    """A table inside a list item leads with the list's lead-in, then its header (on a
+    line of its own): its rows are read as that item's."""
+    holding = [lead for lead in lists if lead.start <= table.start < lead.end]
+    if not holding:
+        return table
+    outer = max(holding, key=lambda lead: lead.start)
+    return LeadSpan(table.start, table.end, f"{outer.lead}\n{table.lead}", table=True)
 
 
 def _blank_line_paragraphs(lines: list[_Line]) -> bool:
@@ -297,7 +308,9 @@ def _pipe_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
         while last + 1 < len(lines) and _PIPE_ROW.fullmatch(lines[last + 1].text):
             last += 1
         if _PIPE_ROW.fullmatch(lines[number + 2].text):
-            yield LeadSpan(lines[number + 2].start, lines[last].end, _cells(header.text))
+            yield LeadSpan(
+                lines[number + 2].start, lines[last].end, _cells(header.text), table=True
+            )
         number = last + 1
 
 
@@ -318,7 +331,8 @@ def _cell_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
             last += 1
         rows = sum(_CELLS in line.text for line in lines[number + 1 : last + 1])
         if rows:
-            yield LeadSpan(lines[number + 1].start, lines[last].end, " ".join(header.text.split()))
+            header_row = " ".join(header.text.split())
+            yield LeadSpan(lines[number + 1].start, lines[last].end, header_row, table=True)
         number = last + 1
 
 
@@ -342,7 +356,7 @@ def _figure_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
             last += 1
         header = _figure_header(lines, number)
         if header:
-            yield LeadSpan(lines[number].start, lines[last].end, header)
+            yield LeadSpan(lines[number].start, lines[last].end, header, table=True)
         number = last + 1
 
 
