@@ -175,12 +175,7 @@ def lead_contexts(
     # token) is not counted: a few exact counts per lead, not one per candidate.
     longest = int(max(1, allowed - costs[""]) * chars_per_token * _ESTIMATE_MARGIN)
     candidates = [
-        (
-            candidate
-            for candidate in _lead_candidates(segment, context, lead)
-            if len(candidate) <= longest or candidate == context
-        )
-        for segment, context, lead in requests
+        _countable(segment, context, lead, longest) for segment, context, lead in requests
     ]
     current = {number: next(found) for number, found in enumerate(candidates)}
     chosen = [context for _, context, _ in requests]
@@ -195,6 +190,14 @@ def lead_contexts(
             else:
                 current[number] = following
     return chosen
+
+
+def _countable(segment: Segment, context: str, span: LeadSpan, longest: int) -> Iterator[str]:
+    """The candidates worth counting: none longer than ``longest`` characters, but the
+    segment's own context (the last, always there)."""
+    for candidate in _lead_candidates(segment, context, span):
+        if len(candidate) <= longest or candidate == context:
+            yield candidate
 
 
 def _lead_candidates(segment: Segment, context: str, span: LeadSpan) -> Iterator[str]:
