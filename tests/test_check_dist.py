@@ -1,33 +1,23 @@
 """``.ci/check_dist.py``, which ``.ci/run`` runs on the built packages, finds what it must.
 
 Archives are built here by hand: one as hatchling writes it, and the same with each
-kind of generated file added, which the check must name.
+kind of generated file added, which the check must name. The check runs as CI runs it,
+``python .ci/check_dist.py DIST``.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import io
+import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_checker() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("check_dist", ROOT / ".ci" / "check_dist.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-check_dist = _load_checker()
+CHECK = ROOT / ".ci" / "check_dist.py"
 
 SOURCE = ["pyproject.toml", "README.md", "langchain_asesoria/__init__.py", "docs/index.md"]
 WHEEL = [
@@ -57,10 +47,28 @@ def _wheel(folder: Path, names: list[str]) -> Path:
     return wheel
 
 
+def _check(dist: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(CHECK), str(dist)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def _problems(dist: Path) -> list[str]:
+    result = _check(dist)
+    assert result.returncode == (1 if result.stderr else 0), result.stderr
+    return result.stderr.splitlines()
+
+
 def test_clean_packages_pass(tmp_path: Path) -> None:
     _sdist(tmp_path, SOURCE)
     _wheel(tmp_path, WHEEL)
-    assert check_dist.main([str(tmp_path)]) == 0
+    result = _check(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "no generated file, nothing missing" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -80,19 +88,24 @@ def test_clean_packages_pass(tmp_path: Path) -> None:
 )
 def test_a_generated_file_in_the_source_archive_is_named(tmp_path: Path, generated: str) -> None:
     archive = _sdist(tmp_path, [*SOURCE, generated])
-    assert check_dist.sdist_problems(archive) == [f"{archive.name}: {generated} is generated"]
+    _wheel(tmp_path, WHEEL)
+    assert _problems(tmp_path) == [f"{archive.name}: {generated} is generated"]
 
 
 def test_gitignore_decides_too(tmp_path: Path) -> None:
-    """A file only ``.gitignore`` knows as generated (``.env``, ``*.egg-info/``)."""
+    """A file only ``.gitignore`` knows as generated (``*.egg-info/``)."""
     if not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout")
-    assert check_dist.git_ignored(["x.egg-info/PKG-INFO", "README.md"]) == ["x.egg-info/PKG-INFO"]
+        pytest.skip("not a git checkout: the check asks git what .gitignore covers")
+    archive = _sdist(tmp_path, [*SOURCE, "x.egg-info/PKG-INFO"])
+    _wheel(tmp_path, WHEEL)
+    assert _problems(tmp_path) == [f"{archive.name}: x.egg-info/PKG-INFO is generated"]
 
 
 def test_a_wheel_with_strays_or_without_its_assets_is_refused(tmp_path: Path) -> None:
+    _sdist(tmp_path, SOURCE)
     wheel = _wheel(tmp_path, [*WHEEL[:2], "tests/test_engine.py"])
-    problems = check_dist.wheel_problems(wheel)
-    assert f"{wheel.name}: tests/test_engine.py is outside the package" in problems
-    assert f"{wheel.name}: langchain_asesoria/cli/inspect.js is missing" in problems
-    assert f"{wheel.name}: the license is missing" in problems
+    assert set(_problems(tmp_path)) == {
+        f"{wheel.name}: tests/test_engine.py is outside the package",
+        f"{wheel.name}: langchain_asesoria/cli/inspect.js is missing",
+        f"{wheel.name}: the license is missing",
+    }
