@@ -66,6 +66,7 @@ from langchain_asesoria.models import (
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
+    LeadSpan,
     LoadedPage,
     SectionSpan,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "IndivisibleCharacterError",
     "InvalidPagesError",
     "InvalidSectionsError",
+    "LeadSpan",
     "LoadedPage",
     "MissingDependencyError",
     "MissingSettingError",

@@ -26,6 +26,7 @@ __all__ = [
     "Chunk",
     "ChunkMetadata",
     "ChunkingConfig",
+    "LeadSpan",
     "LoadedPage",
     "SectionContext",
     "SectionSpan",
@@ -186,6 +187,26 @@ class SectionSpan:
 
 
 @dataclass(frozen=True, slots=True)
+class LeadSpan:
+    """A stretch of a list or a table whose chunks need what precedes it to be read.
+
+    A chunk that starts in ``[start, end)`` (global offsets of the joined text) carries
+    ``lead`` (a list's lead-in, "La exención no comprenderá:", or a table's header row)
+    in its ``embedding_text``, inside the section context's share and counted like it;
+    its ``text`` stays verbatim. Spans nest or are disjoint: the innermost applies.
+
+    Attributes:
+        start: The first item or row after the lead (inclusive).
+        end: The list's or table's end (exclusive); ``start < end``.
+        lead: What the chunks starting inside carry.
+    """
+
+    start: int
+    end: int
+    lead: str
+
+
+@dataclass(frozen=True, slots=True)
 class ChunkMetadata:
     """Document fields, and the per-chunk fields the chunker fills in.
 
@@ -310,6 +331,10 @@ class ChunkingConfig:
             specification defines them, its whole ``"path"``, its ``"label"`` only, or
             ``"none"`` (a context that fills the budget is then an error).
         context_share: The share of ``max_tokens`` a ``"compact"`` context may take.
+        carry_leads: With the ``"compact"`` context, a chunk that starts inside a list
+            or a table carries the list's lead-in ("La exención no comprenderá:") or the
+            table's header row in its context, within ``context_share`` and counted
+            like it (``LeadSpan``, ``structure.leads``); ``text`` stays verbatim.
 
     Raises:
         ConfigurationError: a budget below 1, an overlap outside ``[0, max_tokens)``,
@@ -324,6 +349,7 @@ class ChunkingConfig:
     page_separator: str = "\n\n"
     section_context: SectionContext = DEFAULT_SECTION_CONTEXT
     context_share: float = 0.125
+    carry_leads: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int):
@@ -366,6 +392,11 @@ class ChunkingConfig:
                 f"context_share must be a number in (0, 1], got {self.context_share!r}: the "
                 "share of max_tokens a compact section context may take (default 0.125).",
                 expected="(0, 1]",
+            )
+        if not isinstance(self.carry_leads, bool):
+            raise ConfigurationError(
+                f"carry_leads must be True or False, got {self.carry_leads!r}.",
+                expected="a bool",
             )
         if self.section_context not in SECTION_CONTEXTS:
             choices = ", ".join(map(repr, SECTION_CONTEXTS))

@@ -43,6 +43,7 @@ __all__ = [
     "configs",
     "document_metadata",
     "examples",
+    "legal_list",
     "markdown_documents",
     "page_lists",
     "page_texts",
@@ -203,12 +204,46 @@ def _sentence(draw: st.DrawFn) -> str:
     return body + draw(st.sampled_from([".", ".", "?", "!", "…", ":", ".»", ")."]))
 
 
+_LABELS = st.sampled_from(["1.", "2.º", "3.ª", "a)", "b´)", "Uno.", "IV.", "-", "•", "c."])  # noqa: RUF001
+
+
+@st.composite
+def legal_list(draw: st.DrawFn) -> str:
+    """A lead-in ending in a colon, then labelled items (some with a nested list), or
+    a pipe table: what ``structure.leads`` gives a lead to."""
+    if draw(st.integers(0, 3)) == 0:
+        cells = draw(st.lists(words, min_size=1, max_size=4))
+        rows = draw(st.lists(st.lists(amounts, min_size=1, max_size=4), min_size=1, max_size=8))
+        lines = ["| " + " | ".join(cells) + " |", "|" + "---|" * len(cells)]
+        lines += ["| " + " | ".join(row) + " |" for row in rows]
+        return "\n".join(lines)
+    lead = draw(_sentence()).rstrip(".?!…»)") + ":"
+    label = draw(_LABELS)
+    items = draw(st.lists(_sentence(), min_size=1, max_size=6))
+    nested = draw(st.booleans())
+    parts = [lead]
+    for number, item in enumerate(items):
+        parts.append(f"{label} {item}")
+        if nested and number == 0:
+            parts.append(draw(_sentence()).rstrip(".?!…»)") + ":")
+            parts += [
+                f"{draw(_LABELS)} {sentence}"
+                for sentence in draw(st.lists(_sentence(), min_size=1, max_size=3))
+            ]
+    return draw(st.sampled_from(["\n\n", "\n"])).join(parts)
+
+
 @st.composite
 def spanish_text(draw: st.DrawFn, *, max_paragraphs: int = 6, long_words_too: bool = True) -> str:
-    """Spanish-like paragraphs of sentences: words, amounts, emoji, odd whitespace."""
+    """Spanish-like paragraphs of sentences: words, amounts, emoji, odd whitespace,
+    lists with their lead-ins and pipe tables."""
     paragraphs = draw(
         st.lists(
-            st.lists(_sentence(), min_size=1, max_size=6).map(" ".join),
+            st.one_of(
+                st.lists(_sentence(), min_size=1, max_size=6).map(" ".join),
+                st.lists(_sentence(), min_size=1, max_size=6).map(" ".join),
+                legal_list(),
+            ),
             max_size=max_paragraphs,
         )
     )

@@ -28,10 +28,15 @@ def _reference(text: str, limit: int, glued: int | None) -> tuple[list[int], lis
     """Cuts and levels of the recursive split with every separator searched over the
     whole text first; a unit is too large when longer than ``limit`` characters."""
     resume = 0 if glued is None else lstrip_at(text, glued, len(text))
-    levels = [
-        [m.end() for m in pattern.finditer(text) if resume < m.end() < len(text)]
-        for pattern in PATTERNS
-    ]
+    title_end = 0 if glued is None or glued <= limit else glued  # cut only when too large
+
+    def allowed(cut: int) -> bool:
+        if resume < cut < len(text):
+            return True  # after the title and the whitespace that follows it
+        # inside the title: only at its words, never at its line breaks
+        return 0 < cut < title_end and not re.search(r"[\r\n]\s*$", text[:cut])
+
+    levels = [[m.end() for m in pattern.finditer(text) if allowed(m.end())] for pattern in PATTERNS]
     cuts: list[int] = []
     made_by: list[int] = []
 
@@ -63,7 +68,8 @@ def test_the_lazy_split_makes_the_cuts_of_whole_section_searches(
     text: str, limit: int, glued: int | None
 ) -> None:
     glued = None if glued is None else min(glued, len(text))
-    cuts = SectionCuts.find(text, 0, len(text), PATTERNS, glued=glued)
+    large = glued is not None and glued > limit
+    cuts = SectionCuts.find(text, 0, len(text), PATTERNS, glued=glued, title_too_large=large)
     active = cuts.active_cuts(lambda start, end: end - start > limit)
     assert (active.cuts, active.levels) == _reference(text, limit, glued)
 

@@ -574,18 +574,23 @@ def test_overlap_is_used_when_possible():
     ("text", "max_tokens", "overlap", "expected"),
     [
         pytest.param(
+            "Uno dos. Tres cuatro. Cinco seis. Siete ocho. Nueve diez.",
+            34,
+            12,
+            [
+                ("Uno dos. Tres cuatro.", 0),
+                ("Tres cuatro. Cinco seis.", 12),
+                ("Cinco seis. Siete ocho.", 11),
+                ("Siete ocho. Nueve diez.", 11),
+            ],
+            id="sentences",
+        ),
+        pytest.param(
             "uno dos tres cuatro cinco seis siete ocho nueve diez",
             18,
             6,
-            [
-                ("uno dos tres", 0),
-                ("tres cuatro", 4),
-                ("cuatro cinco", 6),
-                ("cinco seis siete", 5),
-                ("siete ocho nueve", 5),
-                ("nueve diez", 5),
-            ],
-            id="words",
+            [("uno dos tres", 0), ("cuatro cinco", 0), ("seis siete ocho", 0), ("nueve diez", 0)],
+            id="no-overlap-from-a-word",
         ),
         pytest.param(
             "Una frase. Otra frase más. Y la última frase.",

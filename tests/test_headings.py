@@ -80,3 +80,33 @@ def test_sections_of_takes_any_source_of_headings() -> None:
         (0, 30, ("Ley", "Artículo 1")),
         (30, 50, ("Ley", "Artículo 2")),
     ]
+
+
+def test_a_title_too_long_for_the_room_is_cut_at_words_not_characters() -> None:
+    """With the whole path as context, a 300-character title leaves little room: its
+    chunks are cut at spaces (the contract's order), never inside a word."""
+    from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
+    from langchain_asesoria.testing import WordTokenization
+
+    title = (
+        "Disposición adicional primera. Derechos de los contribuyentes en los procedimientos "
+        "de comprobación e investigación tributaria y régimen de las deducciones por "
+        "inversión en actividades económicas realizadas en territorios de régimen foral"
+    )
+    text = f"# Ley\n\n## {title}\n\nEl texto de la disposición dice así. Otra frase más.\n"
+    tokenization = WordTokenization()
+    context = tokenization.count(tokenization.prepare("", f"Ley > {title}"))
+    config = ChunkingConfig(
+        max_tokens=context + 8,
+        overlap_tokens=0,
+        detect_markdown_headings=True,
+        section_context="path",
+    )
+    chunks = chunk_document(
+        [LoadedPage(text, 1)], ChunkMetadata(doc_id="ley"), config=config, tokenization=tokenization
+    )
+    assert len(chunks) > 3
+    for chunk in chunks:
+        before = text[chunk.start - 1] if chunk.start else " "
+        assert not (before.isalnum() and text[chunk.start].isalnum()), chunk.text
+        assert not (text[chunk.end - 1].isalnum() and text[chunk.end : chunk.end + 1].isalnum())

@@ -128,10 +128,14 @@ def test_a_line_wrapped_by_pdf_extraction_is_no_line() -> None:
 
 def test_overlap_candidates_stay_within_the_target() -> None:
     tokenization = WordTokenization(512)
-    text = " ".join(["palabra"] * 60)
+    text = " ".join(["Palabra."] * 60)
     section = section_of(text, tokenization, budget=64, overlap=5)
     starts = overlap_starts(section, Span(0, len(text)))
     assert starts
     for start in starts:
         assert tokenization.count_content(text[start:]) <= 5
     assert overlap_starts(section_of(text, tokenization, budget=64), Span(0, len(text))) == []
+    # no sentence start within the target: no overlap from a word (OVERLAP_FINEST_LEVEL)
+    words = " ".join(["palabra"] * 60)
+    section = section_of(words, tokenization, budget=64, overlap=5)
+    assert overlap_starts(section, Span(0, len(words))) == []

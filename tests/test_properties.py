@@ -56,6 +56,7 @@ from langchain_asesoria import (
     detect_markdown_sections,
     join_pages,
 )
+from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 from langchain_asesoria.tokenization import TiktokenTokenization
 
@@ -272,14 +273,34 @@ def _checked_compact_context(case: ChunkingCase, segment: Segment, chunk: Chunk)
         left = titles_left(path, case.joined[segment.start : segment.title_end])
         if left != [title for title in path if title.strip()]:
             label, path = None, left
+    titles = _without_lead(case, segment, chunk, context)
     check_compact_context(
-        context,
+        titles,
         label,
         path,
         added=added,
         allowance=int(config.max_tokens * config.context_share),
     )
     return context
+
+
+def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: str) -> str:
+    """The titles of a compact context, once the lead of the list or table the chunk
+    starts in (``structure.leads``), whole or shortened at words, is checked and
+    taken off its end."""
+    if not case.config.carry_leads:
+        return context
+    holding = [
+        lead.lead
+        for lead in detect_leads(case.joined)
+        if lead.start <= chunk.start < lead.end and segment.start < lead.start < segment.end
+    ]
+    if not holding:
+        return context
+    titles, _, lead = context.rpartition("\n")
+    if lead == holding[-1] or holding[-1].startswith(lead.removesuffix(" …")):
+        return titles
+    return context  # the lead did not fit: the section's own context
 
 
 def check_coverage(case: ChunkingCase, chunks: list[Chunk]) -> None:

@@ -24,6 +24,7 @@ __all__ = [
     "FixedCosts",
     "contexts",
     "count_fixed",
+    "lead_contexts",
     "opening_contexts",
     "section_context",
 ]
@@ -138,6 +139,60 @@ def _compact_all(
             else:
                 current[number] = next(candidates[number], None)
     return chosen
+
+
+#: Words a lead keeps when it must be shortened, longest first.
+_LEAD_WORDS = (16, 8, 4)
+#: Words of the innermost title kept beside a lead when the whole context does not fit.
+_TITLE_WORDS = 6
+
+
+def lead_contexts(
+    requests: Sequence[tuple[Segment, str, str]],
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    costs: FixedCosts,
+) -> list[str]:
+    """The context of the chunks that start inside a list or a table, for each
+    ``(segment, its context, the lead)``: the segment's context and the lead on a line of
+    its own, within ``config.context_share`` of the budget like every compact context.
+
+    What must give way, in order: the lead is shortened (at words, an ellipsis after
+    them) while the context stays; then the context is cut to its innermost title's
+    first words; then the lead stands alone; if not even four of its words fit, the
+    chunk keeps the segment's context alone. Counted in rounds, one candidate of each
+    request per round (as ``_compact_all``), every count kept in ``costs``.
+    """
+    count_fixed(tokenization, costs, [""])
+    allowed = min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
+    candidates = [_lead_candidates(segment, context, lead) for segment, context, lead in requests]
+    current = {number: next(found) for number, found in enumerate(candidates)}
+    chosen = [context for _, context, _ in requests]
+    while current:
+        count_fixed(tokenization, costs, current.values())
+        for number, candidate in list(current.items()):
+            if costs[candidate] <= allowed:
+                chosen[number] = candidate
+                del current[number]
+            elif (following := next(candidates[number], None)) is None:
+                del current[number]  # the segment's own context: ``chosen`` already
+            else:
+                current[number] = following
+    return chosen
+
+
+def _lead_candidates(segment: Segment, context: str, lead: str) -> Iterator[str]:
+    titles = _titles(segment)
+    inner = _shortened(titles[-1], _TITLE_WORDS) if titles else ""
+    owns = [context, *([inner] if inner and inner != context else [])]
+    forms = [lead, *(_shortened(lead, words) for words in _LEAD_WORDS)]
+    forms = list(dict.fromkeys(forms))
+    for form in forms:
+        for own in owns:
+            yield f"{own}\n{form}" if own else form
+    for form in forms:
+        yield form
+    yield context
 
 
 def _not_shown(text: str, segment: Segment) -> tuple[str, ...] | None:

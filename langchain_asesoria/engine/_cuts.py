@@ -82,13 +82,30 @@ def _is_regional_indicator(char: str) -> bool:
     return "\U0001f1e6" <= char <= "\U0001f1ff"
 
 
-def _cuts(text: str, start: int, end: int, pattern: re.Pattern[str], after: int) -> Sequence[int]:
+def _cuts(
+    text: str, start: int, end: int, pattern: re.Pattern[str], title: tuple[int, int]
+) -> Sequence[int]:
     """Ends of the separator's matches searched in ``text[start:end]`` (its lookbehinds
-    see the text before ``start``), strictly inside ``(max(start, after), end)``; an
-    array: a megabyte of prose has 170,000 spaces."""
+    see the text before ``start``), strictly inside ``(start, end)``; an array: a
+    megabyte of prose has 170,000 spaces. None from the end of the title (``title``:
+    where it ends, where the text after it starts) to that text; inside the title only
+    those within a line (its words), so that its lines stay together."""
     matches = pattern.finditer(text, start, end)
     cuts = array(offsets_typecode(len(text)), (match.end() for match in matches))
-    return cuts[bisect_right(cuts, max(start, after)) : bisect_left(cuts, end)]
+    title_end, resume = title
+    after = cuts[bisect_right(cuts, max(start, resume)) : bisect_left(cuts, end)]
+    if resume <= start:
+        return after
+    inside = cuts[bisect_right(cuts, start) : bisect_left(cuts, min(title_end, end))]
+    words = [cut for cut in inside if not _breaks_title(text, start, cut)]
+    return array(cuts.typecode, [*words, *after]) if words else after
+
+
+def _breaks_title(text: str, start: int, cut: int) -> bool:
+    """The whitespace just before ``cut`` holds a line break: no cut there inside a
+    title (its words may be cut, as the contract orders: spaces before characters)."""
+    before = text[rstrip_at(text, start, cut) : cut]
+    return "\n" in before or "\r" in before
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +124,8 @@ class SectionCuts:
     A separator is searched only where it is needed: the coarsest in the whole
     section, each finer one inside a unit that the coarser ones leave too large (the
     recursive split), or inside a stretch being cut by exact search. No cut lies
-    before ``resume``, so a title stays with what follows it.
+    between ``title_end`` and ``resume``, so a title stays with what follows it, and
+    inside the title only cuts within a line (when even the title is too large).
     """
 
     text: str
@@ -115,6 +133,7 @@ class SectionCuts:
     end: int
     separators: tuple[re.Pattern[str], ...]
     resume: int
+    title_end: int
 
     @classmethod
     def find(
@@ -124,16 +143,20 @@ class SectionCuts:
         end: int,
         separators: Sequence[re.Pattern[str]],
         glued: int | None = None,
+        title_too_large: bool = False,
     ) -> SectionCuts:
-        """The cuts of ``[start, end)``; none from its start to ``glued`` (where the
-        title that opens it ends) and the whitespace after it, so that the title stays
-        whole and with the text after it (finer cuts are token starts, if ever needed)."""
+        """The cuts of ``[start, end)``; none between ``glued`` (where the title that
+        opens it ends) and the text after it, none at the title's own line breaks: the
+        title stays with the text after it, and is cut only at its words (spaces,
+        sentence ends), and only when ``title_too_large`` to fit whole in one chunk."""
         resume = start if glued is None else lstrip_at(text, glued, end)
-        return cls(text, start, end, tuple(separators), resume)
+        title_end = glued if glued is not None and title_too_large else start
+        return cls(text, start, end, tuple(separators), resume, title_end)
 
     def level_cuts(self, level: int, start: int, end: int) -> Sequence[int]:
         """Cuts of separator ``level``, searched in ``[start, end)``, strictly inside."""
-        return _cuts(self.text, start, end, self.separators[level], self.resume)
+        title = (self.title_end, self.resume)
+        return _cuts(self.text, start, end, self.separators[level], title)
 
     def active_cuts(self, oversized: OversizedTest) -> ActiveCuts:
         """Coarsest cuts, plus finer cuts inside every unit too large to fit alone.

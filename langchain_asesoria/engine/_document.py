@@ -14,7 +14,12 @@ from bisect import bisect_right
 from collections.abc import Container, Iterable, Iterator, Sequence
 from itertools import groupby
 
-from langchain_asesoria.engine._context import FixedCosts, count_fixed, opening_contexts
+from langchain_asesoria.engine._context import (
+    FixedCosts,
+    count_fixed,
+    lead_contexts,
+    opening_contexts,
+)
 from langchain_asesoria.engine._context import contexts as section_contexts
 from langchain_asesoria.engine._pack import measure, pack_section
 from langchain_asesoria.engine._pages import JoinedText, join_pages
@@ -28,9 +33,11 @@ from langchain_asesoria.models import (
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
+    LeadSpan,
     LoadedPage,
     SectionSpan,
 )
+from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.markdown import detect_markdown_sections
 
 __all__ = ["check_budget", "chunk_document", "iter_chunks"]
@@ -74,6 +81,7 @@ def chunk_document(
     config: ChunkingConfig,
     tokenization: Tokenization,
     sections: Iterable[SectionSpan] | None = None,
+    leads: Iterable[LeadSpan] | None = None,
 ) -> list[Chunk]:
     """Splits one document into chunks that fit the model exactly and cite their source.
 
@@ -81,6 +89,9 @@ def chunk_document(
     positions in that joined text (``join_pages(pages, config.page_separator).text``).
     Sections come from ``sections`` (reliable spans from an earlier stage) or, with
     ``config.detect_markdown_headings``, from ATX headings; chunks never cross them.
+    With ``config.carry_leads`` (and the compact context), a chunk that starts inside a
+    list or a table carries its lead-in or header row in its context: ``leads`` when
+    given, else those ``structure.leads.detect_leads`` finds in the joined text.
 
     Guarantees, for every returned chunk ``c`` and ``joined`` text:
         ``joined[c.start:c.end] == c.text``, with no outer whitespace;
@@ -99,7 +110,14 @@ def chunk_document(
         IndivisibleCharacterError: one character that cannot fit even alone.
     """
     return list(
-        iter_chunks(pages, metadata, config=config, tokenization=tokenization, sections=sections)
+        iter_chunks(
+            pages,
+            metadata,
+            config=config,
+            tokenization=tokenization,
+            sections=sections,
+            leads=leads,
+        )
     )
 
 
@@ -110,6 +128,7 @@ def iter_chunks(
     config: ChunkingConfig,
     tokenization: Tokenization,
     sections: Iterable[SectionSpan] | None = None,
+    leads: Iterable[LeadSpan] | None = None,
 ) -> Iterator[Chunk]:
     """``chunk_document``, built one chunk at a time: the same chunks, in order.
 
@@ -131,7 +150,8 @@ def iter_chunks(
     check_budget(config, tokenization, doc_id)
     joined = join_pages(pages, config.page_separator, doc_id)
     segments = _segments(joined.text, config, sections, doc_id)
-    built = _sections(joined.text, segments, config, tokenization, doc_id)
+    found = _leads(joined.text, config, leads)
+    built = _sections(joined.text, segments, config, tokenization, doc_id, found)
     return _chunks(joined, segments, built, metadata, tokenization)
 
 
@@ -155,12 +175,35 @@ def _segments(
     ]
 
 
+def _leads(text: str, config: ChunkingConfig, leads: Iterable[LeadSpan] | None) -> list[LeadSpan]:
+    """The lists and tables whose chunks carry a lead: none unless the context is
+    compact and ``config.carry_leads``; ``leads`` when given, else those found."""
+    if not config.carry_leads or config.section_context != "compact":
+        return []
+    return sorted(detect_leads(text) if leads is None else leads, key=lambda s: s.start)
+
+
+def _segment_leads(segments: Sequence[Segment], leads: Sequence[LeadSpan]) -> list[list[LeadSpan]]:
+    """For each segment, the leads that start inside it, after its first character."""
+    starts = [lead.start for lead in leads]
+    return [
+        [
+            lead
+            for lead in leads[
+                bisect_right(starts, segment.start) : bisect_right(starts, segment.end - 1)
+            ]
+        ]
+        for segment in segments
+    ]
+
+
 def _sections(
     text: str,
     segments: Sequence[Segment],
     config: ChunkingConfig,
     tokenization: Tokenization,
     doc_id: str,
+    leads: Sequence[LeadSpan] = (),
 ) -> list[Section]:
     """Each segment as a ``Section``: context, exact fixed cost, unit ends.
 
@@ -172,6 +215,14 @@ def _sections(
     contexts = section_contexts(segments, config, tokenization, fixed)
     openings = opening_contexts(text, segments, config, tokenization, contexts, fixed)
     count_fixed(tokenization, fixed, [*contexts, *openings])  # sections share contexts
+    inside = _segment_leads(segments, leads)
+    requests = [
+        (segment, context, lead.lead)
+        for segment, context, held in zip(segments, contexts, inside, strict=True)
+        for lead in held
+    ]
+    chosen = iter(lead_contexts(requests, config, tokenization, fixed) if requests else ())
+    with_leads = [[(lead.start, lead.end, next(chosen)) for lead in held] for held in inside]
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     return [
         Section.build(
@@ -186,8 +237,11 @@ def _sections(
             separators=separators,
             doc_id=doc_id,
             title_end=segment.title_end,
+            leads=[(a, b, lead, fixed[lead]) for a, b, lead in held],
         )
-        for segment, context, opening in zip(segments, contexts, openings, strict=True)
+        for segment, context, opening, held in zip(
+            segments, contexts, openings, with_leads, strict=True
+        )
     ]
 
 

@@ -17,11 +17,22 @@ from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
 from langchain_asesoria.engine._estimate import TokenIndex
 from langchain_asesoria.errors import ContextTooLongError
 
-__all__ = ["SLACK", "Section"]
+__all__ = ["COARSER_WITHIN", "LEAD_IN_WITHIN", "SLACK", "Section"]
 
 #: How far (in tokens) past the budget an estimate may be and still deserve an exact
 #: try: offsets-based estimates are off by a token or two at the edges.
 SLACK = 2
+
+#: The share of a chunk's room for content given up to end at a paragraph or line
+#: rather than inside one (``Section.preferred_end``).
+COARSER_WITHIN = 0.125
+#: The share given up so that a lead-in (a line ending in a colon) starts the next
+#: chunk with its list instead of ending this one.
+LEAD_IN_WITHIN = 0.5
+#: Separator levels up to this one (paragraphs, lines) end a unit a reader sees whole.
+_LINE_LEVEL = 1
+#: Added to the level of an end right after a colon: any other end is preferred.
+_LEAD_IN_PENALTY = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +57,10 @@ class Section:
         levels: For each of ``starts``, the separator level cutting there (0 is the
             coarsest): overlap prefers to start at the coarsest.
         doc_id: For error messages.
+        lead_starts: Ascending starts of the stretches whose chunks carry a lead (a
+            list's lead-in, a table's header) in their context, flattened: each runs to
+            the next start, and ``lead_contexts``/``lead_fixed`` say what its chunks
+            get (``None``: the section's own context, outside every list and table).
     """
 
     text: str
@@ -63,6 +78,9 @@ class Section:
     starts: Sequence[int]
     levels: Sequence[int]
     doc_id: str
+    lead_starts: Sequence[int] = ()
+    lead_contexts: Sequence[str | None] = ()
+    lead_fixed: Sequence[int] = ()
 
     @classmethod
     def build(
@@ -79,17 +97,23 @@ class Section:
         separators: Sequence[re.Pattern[str]],
         doc_id: str,
         title_end: int | None = None,
+        leads: Sequence[tuple[int, int, str, int]] = (),
     ) -> Section:
         """The section ``text[span[0]:span[1]]``, which holds some non-whitespace; no
         chunk ends right after its title when ``title_end`` says where that is. Its
         first chunk gets ``opening`` (context, fixed cost) when given, else the same
-        context as the others.
+        context as the others. A chunk starting inside one of ``leads`` (start, end,
+        context, fixed cost; nested or disjoint, the innermost applies) gets its context.
 
         Raises:
             ContextTooLongError: the fixed cost alone fills the budget.
         """
         opening_context, opening_fixed = (context, fixed) if opening is None else opening
-        worst_fixed, worst = max((fixed, context), (opening_fixed, opening_context))
+        worst_fixed, worst = max(
+            (fixed, context),
+            (opening_fixed, opening_context),
+            *((cost, lead) for *_, lead, cost in leads),
+        )
         if worst_fixed >= budget:
             raise ContextTooLongError(
                 f"section at {span[0]}: the model prefix, special tokens and section "
@@ -100,14 +124,19 @@ class Section:
                 position=span[0],
                 expected=f"a context below {budget} tokens",
             )
-        cuts = SectionCuts.find(text, span[0], span[1], separators, glued=title_end)
         start = lstrip_at(text, span[0], span[1])
         end = rstrip_at(text, start, span[1])
 
-        most = max(fixed, opening_fixed)
+        most = max(fixed, opening_fixed, *(cost for *_, cost in leads))
+        lead_starts, lead_contexts, lead_fixed = _flattened(leads, start, end)
 
         def oversized(unit_start: int, unit_end: int) -> bool:
             return most + index.count(unit_start, unit_end) > budget
+
+        title_too_large = title_end is not None and oversized(start, max(start, title_end))
+        cuts = SectionCuts.find(
+            text, span[0], span[1], separators, glued=title_end, title_too_large=title_too_large
+        )
 
         active = cuts.active_cuts(oversized)
         ends = [*(rstrip_at(text, start, cut) for cut in active.cuts), end]
@@ -128,15 +157,25 @@ class Section:
             starts,
             active.levels,
             doc_id,
+            lead_starts,
+            lead_contexts,
+            lead_fixed,
         )
 
     def context_at(self, start: int) -> str:
         """The context of the chunk starting at ``start``."""
-        return self.opening_context if start == self.start else self.context
+        if start == self.start:
+            return self.opening_context
+        at = bisect_right(self.lead_starts, start) - 1
+        lead = self.lead_contexts[at] if at >= 0 else None
+        return self.context if lead is None else lead
 
     def fixed_at(self, start: int) -> int:
         """The fixed cost of the chunk starting at ``start``."""
-        return self.opening_fixed if start == self.start else self.fixed
+        if start == self.start:
+            return self.opening_fixed
+        at = bisect_right(self.lead_starts, start) - 1
+        return self.fixed if at < 0 or self.lead_contexts[at] is None else self.lead_fixed[at]
 
     def estimate(self, start: int, end: int) -> int:
         """Fixed cost plus the content tokens the index places in ``[start, end)``."""
@@ -148,8 +187,67 @@ class Section:
         return len(self.text) + 1 if reach is None else reach
 
     def estimated_end(self, start: int, after: int) -> int | None:
-        """The furthest unit end beyond ``after`` estimated to fit from ``start``."""
+        """The unit end beyond ``after`` to plan from ``start``: the furthest estimated
+        to fit, or a coarser one a little before it (``preferred_end``)."""
         ends = self.ends
         low = bisect_right(ends, after)
         index = bisect_right(ends, self.reach(start), low) - 1
-        return ends[index] if index >= low else None
+        return ends[self.preferred_end(start, low, index)] if index >= low else None
+
+    def preferred_end(self, start: int, low: int, index: int) -> int:
+        """Of ``ends[low:index + 1]``, the index of the end to plan: ``index`` (the
+        furthest that fits) unless it ends inside a paragraph or line, or right after a
+        lead-in (a colon), and a coarser end lies within reach before it. Reach is
+        ``COARSER_WITHIN`` of the room for content (a paragraph end rather than the
+        next paragraph's first sentences), ``LEAD_IN_WITHIN`` to keep a lead-in with
+        its list; the coarsest within reach wins, the furthest of that level."""
+        ends, text = self.ends, self.text
+        if index == len(ends) - 1:
+            return index  # the section's end
+
+        def rank(at: int) -> int:
+            lead_in = text[ends[at] - 1] == ":"
+            return self.levels[at] + (_LEAD_IN_PENALTY if lead_in else 0)
+
+        worst = rank(index)
+        if worst <= _LINE_LEVEL:
+            return index
+        room = self.budget - self.fixed_at(start)
+        within = room * (LEAD_IN_WITHIN if worst >= _LEAD_IN_PENALTY else COARSER_WITHIN)
+        best, best_rank = index, worst
+        at = index - 1
+        while at >= low and self.index.count(ends[at], ends[index]) <= within:
+            if (found := rank(at)) < best_rank:
+                best, best_rank = at, found
+            at -= 1
+        return best
+
+
+def _flattened(
+    leads: Sequence[tuple[int, int, str, int]], start: int, end: int
+) -> tuple[list[int], list[str | None], list[int]]:
+    """Nested or disjoint lead stretches (clipped to ``[start, end)``) as ascending
+    starts, each running to the next, with the innermost lead's context and cost there
+    (``None`` and 0 where none applies)."""
+    clipped = sorted(
+        (
+            (max(a, start), min(b, end), context, cost)
+            for a, b, context, cost in leads
+            if min(b, end) > max(a, start)
+        ),
+        key=lambda lead: (lead[0], -lead[1]),
+    )
+    points = sorted({p for a, b, *_ in clipped for p in (a, b)})
+    starts: list[int] = []
+    contexts: list[str | None] = []
+    costs: list[int] = []
+    for point in points:
+        # the innermost stretch holding ``point``: the latest-starting that contains it
+        holding = [lead for lead in clipped if lead[0] <= point < lead[1]]
+        context, cost = (holding[-1][2], holding[-1][3]) if holding else (None, 0)
+        if contexts and contexts[-1] == context:
+            continue
+        starts.append(point)
+        contexts.append(context)
+        costs.append(cost)
+    return starts, contexts, costs

@@ -1,0 +1,320 @@
+"""What a list's or a table's continuation needs to be read: its lead-in or its header.
+
+A chunk that starts inside a list ("La exención no comprenderá:" then "a´) …", "b´) …")
+or inside a table (rows under a header row) says nothing of what the list or the table
+is about. ``detect_leads`` finds, in a document's text, the stretches whose chunks need
+that, as ``LeadSpan``s: a chunk starting in ``[start, end)`` carries ``lead`` in its
+context (``engine._context``), and its ``text`` stays verbatim.
+
+* **Lists.** A line that ends with ``:`` followed by a line that opens with an item label
+  (``LABEL_STYLES``: "1.", "2.º", "a)", "b´)", "Uno.", "I.", a bullet...) leads a list.
+  The list holds the items of that label style, the lines that continue them, items of
+  other styles nested in them and lists nested in them; it ends at a line of the label
+  style of an enclosing level (or of the paragraph that holds the lead-in: "Dos." after
+  "Uno. … siguientes:") or at a paragraph without a label (unless a colon announced
+  it: an item's "siguiente escala:" and its table). Its lead is the item labels
+  that enclose it and the sentence that ends in ``:`` ("Uno. 22.º La exención no
+  comprenderá:").
+* **Tables.** A Markdown pipe table (a header row, then its ``|---|`` line) and a block
+  of cell rows (``" | "`` between cells, as a web page's tables are read) lead with their
+  header row; a PDF table, extracted as lines of figures ("12.450,00 2.365,50 7.750,00
+  24,00"), leads with the short lines just above its first row (its column names),
+  when they follow a line that ends in ``:`` or a blank line.
+
+Only strict forms: a list is found only after a lead-in, a PDF table only where at least
+two lines in a row hold nothing but figures. A line break after a space or a tab is a
+wrapped printed line (PDF extraction), never a line start.
+"""
+
+# ruff: noqa: RUF002
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from langchain_asesoria.models import LeadSpan
+
+__all__ = ["LABEL_STYLES", "detect_leads", "label_style"]
+
+#: Item label forms at a line start, by style: items of one list share a style.
+LABEL_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (style, re.compile(pattern))
+    for style, pattern in (
+        ("ordinal", r"\d{1,3}\.?\s?[ºª°]\.?(?=\s)"),
+        ("number", r"\d{1,3}\.(?=\s)"),
+        ("number)", r"\d{1,3}\)(?=\s)"),
+        ("letter´)", r"[a-zñ][´'’]{1,2}\)(?=\s)"),  # noqa: RUF001 - the BOE's primes
+        ("letter)", r"[a-zñ]\)(?=\s)"),
+        ("LETTER)", r"[A-ZÑ]\)(?=\s)"),
+        ("letter.", r"[a-zñ]\.(?=\s)"),
+        ("roman", r"[IVXLC]{1,6}\.(?=\s)"),
+        (
+            "word",
+            r"(?:Uno|Dos|Tres|Cuatro|Cinco|Seis|Siete|Ocho|Nueve|Diez|Once|Doce|Trece"
+            r"|Catorce|Quince|Dieciséis|Diecisiete|Dieciocho|Diecinueve|Veinte)\.(?=\s)",
+        ),
+        ("bullet", r"[-–•·▪◦●‣∙*](?=\s)"),  # noqa: RUF001 - an en dash bullet
+    )
+)
+
+#: Most words a lead keeps (the sentence before its colon may run long).
+_LEAD_WORDS = 40
+#: A PDF table's header: at most this many lines of at most this many characters.
+_HEADER_LINES, _HEADER_CHARS = 16, 320
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?…]\s+|\n\s*\n\s*)(?=\S)")
+_PIPE_ROW = re.compile(r"\s*\|.*\|\s*")
+_PIPE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
+_CELLS = " | "
+_FIGURE = re.compile(r"[-+]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?%?")
+_ENDS_PARAGRAPH = re.compile(r"[.;:!?…»”)\]]\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A line of the text: ``[start, end)`` without its line break."""
+
+    start: int
+    end: int
+    text: str
+    wrapped: bool  # it continues the line before (that one ends with a space or a tab)
+    blank_before: bool  # a blank line (or the text's start) comes before it
+
+    @property
+    def stripped(self) -> str:
+        return self.text.strip()
+
+
+def label_style(line: str) -> tuple[str, str] | None:
+    """``(style, label)`` of the item label ``line`` opens with, or None."""
+    body = line.lstrip()
+    for style, pattern in LABEL_STYLES:
+        if match := pattern.match(body):
+            return style, match.group()
+    return None
+
+
+def detect_leads(text: str) -> list[LeadSpan]:
+    """The lists and tables of ``text`` whose continuation chunks need a lead, in order
+    of their starts (spans nest or are disjoint; an inner span starts later)."""
+    lines = list(_lines(text))
+    found = [*_lists(text, lines), *_pipe_tables(lines), *_cell_tables(lines)]
+    found += _figure_tables(lines)
+    return sorted(found, key=lambda lead: (lead.start, -lead.end))
+
+
+def _lines(text: str) -> Iterator[_Line]:
+    previous_blank, previous_end_char = True, ""
+    for match in _LINE.finditer(text):
+        raw = match.group()
+        if not raw and match.start() == len(text) and text:
+            return
+        body = raw.rstrip("\r\n")
+        start = match.start()
+        if body.strip():
+            yield _Line(
+                start,
+                start + len(body),
+                body,
+                wrapped=previous_end_char in (" ", "\t"),
+                blank_before=previous_blank,
+            )
+            previous_blank, previous_end_char = False, body[-1]
+        else:
+            previous_blank, previous_end_char = True, ""
+        if match.end() >= len(text):
+            return
+
+
+# -- lists ------------------------------------------------------------------------------
+
+
+@dataclass
+class _List:
+    """A list being read: its items' style, the styles that end it, its lead."""
+
+    item_style: str
+    ending: frozenset[str]
+    lead: str
+    start: int
+    end: int
+    owner: str  # the label of the paragraph that holds the lead-in ("" if none)
+    label: str = ""  # the label of the item being read
+
+
+def _lists(text: str, lines: list[_Line]) -> Iterator[LeadSpan]:
+    open_lists: list[_List] = []
+    for number, line in enumerate(lines):
+        labelled = None if line.wrapped else label_style(line.text)
+        style = labelled[0] if labelled else None
+        while open_lists and _ends(open_lists[-1], line, style, lines, number):
+            done = open_lists.pop()
+            yield LeadSpan(done.start, done.end, done.lead)
+        if open_lists and labelled and style == open_lists[-1].item_style:
+            open_lists[-1].label = labelled[1]
+        if open_lists:
+            open_lists[-1].end = line.end
+        opened = _opened(text, lines, number, open_lists)
+        if opened is not None:
+            open_lists.append(opened)
+    for done in reversed(open_lists):
+        yield LeadSpan(done.start, done.end, done.lead)
+
+
+def _ends(current: _List, line: _Line, style: str | None, lines: list[_Line], at: int) -> bool:
+    """Whether ``line`` is past the end of ``current``."""
+    if style is not None:
+        return style in current.ending
+    before = lines[at - 1].text
+    if line.wrapped or before.rstrip().endswith(":"):
+        return False  # a line that continues an item, or what an item's colon announces
+    if not (line.blank_before or _ENDS_PARAGRAPH.search(before)):
+        return False
+    return not _leads_list(lines, at)  # a paragraph of its own, unless it leads a list
+
+
+def _leads_list(lines: list[_Line], at: int) -> bool:
+    """``lines[at]`` ends its sentence with a colon and the next line opens an item."""
+    following = at + 1
+    return (
+        lines[at].stripped.endswith(":")
+        and following < len(lines)
+        and not lines[following].wrapped
+        and label_style(lines[following].text) is not None
+    )
+
+
+def _opened(text: str, lines: list[_Line], at: int, open_lists: list[_List]) -> _List | None:
+    """The list that ``lines[at]`` leads, if it leads one."""
+    if not _leads_list(lines, at):
+        return None
+    first = lines[at + 1]
+    item = label_style(first.text)
+    assert item is not None  # _leads_list checked it
+    owner = _paragraph_start(lines, at)
+    owned = label_style(lines[owner].text)
+    ending = {owned[0]} if owned else set()
+    if open_lists:
+        ending |= open_lists[-1].ending | {open_lists[-1].item_style}
+    if item[0] in ending:
+        return None  # a sibling of an enclosing item, not a list of its own
+    label = owned[1] if owned else ""
+    sentence = _lead_sentence(text, lines[owner], lines[at], owned[1] if owned else None)
+    path = [part for current in open_lists for part in (current.owner, current.label)]
+    labels = [
+        part for number, part in enumerate([*path, label]) if part and part not in path[:number]
+    ]
+    return _List(
+        item[0], frozenset(ending), " ".join([*labels, sentence]), first.start, first.end, label
+    )
+
+
+def _paragraph_start(lines: list[_Line], at: int) -> int:
+    """The first line of the paragraph (or item) ``lines[at]`` belongs to."""
+    start = at
+    while start > 0:
+        line = lines[start]
+        if line.blank_before or (not line.wrapped and label_style(line.text)):
+            break
+        if not line.wrapped and _ENDS_PARAGRAPH.search(lines[start - 1].text):
+            break
+        start -= 1
+    return start
+
+
+def _lead_sentence(text: str, owner: _Line, lead_line: _Line, label: str | None) -> str:
+    """The sentence that ends with the lead-in's colon, without the paragraph's label."""
+    body = text[owner.start : lead_line.end]
+    if label is not None:
+        body = body.lstrip()[len(label) :]
+    starts = [match.end() for match in _SENTENCE_START.finditer(body)]
+    sentence = " ".join(body[starts[-1] if starts else 0 :].split())
+    words = sentence.split(" ")
+    return sentence if len(words) <= _LEAD_WORDS else "… " + " ".join(words[-_LEAD_WORDS:])
+
+
+# -- tables -----------------------------------------------------------------------------
+
+
+def _pipe_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
+    """Markdown pipe tables: a header row, its rule line, then rows."""
+    number = 0
+    while number + 2 < len(lines):
+        header, rule = lines[number], lines[number + 1]
+        if not (_PIPE_ROW.fullmatch(header.text) and _PIPE_RULE.fullmatch(rule.text)):
+            number += 1
+            continue
+        last = number + 2
+        while last + 1 < len(lines) and _PIPE_ROW.fullmatch(lines[last + 1].text):
+            last += 1
+        if _PIPE_ROW.fullmatch(lines[number + 2].text):
+            yield LeadSpan(lines[number + 2].start, lines[last].end, _cells(header.text))
+        number = last + 1
+
+
+def _cells(row: str) -> str:
+    return " | ".join(cell.strip() for cell in row.strip().strip("|").split("|"))
+
+
+def _cell_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
+    """Blocks of cell rows (a web page's tables as read): the first row heads them."""
+    number = 0
+    while number < len(lines):
+        header = lines[number]
+        if not (header.blank_before and _CELLS in header.text and "|" not in header.text[:1]):
+            number += 1
+            continue
+        last = number
+        while last + 1 < len(lines) and not lines[last + 1].blank_before:
+            last += 1
+        rows = sum(_CELLS in line.text for line in lines[number + 1 : last + 1])
+        if rows:
+            yield LeadSpan(lines[number + 1].start, lines[last].end, " ".join(header.text.split()))
+        number = last + 1
+
+
+def _figures_only(line: _Line, share: float = 2 / 3) -> bool:
+    """A table row of figures: two or more numbers, and numbers at least ``share`` of
+    its words (two thirds; half for a row that continues a table: "En adelante")."""
+    words = line.stripped.split()
+    figures = sum(bool(_FIGURE.fullmatch(word)) for word in words)
+    return figures >= 2 and figures >= share * len(words)
+
+
+def _figure_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
+    """Runs of figure rows (a PDF table) headed by the short lines just above them."""
+    number = 0
+    while number + 1 < len(lines):
+        if not (_figures_only(lines[number]) and _figures_only(lines[number + 1])):
+            number += 1
+            continue
+        last = number + 1
+        while last + 1 < len(lines) and _figures_only(lines[last + 1], 1 / 2):
+            last += 1
+        header = _figure_header(lines, number)
+        if header:
+            yield LeadSpan(lines[number].start, lines[last].end, header)
+        number = last + 1
+
+
+def _figure_header(lines: list[_Line], first_row: int) -> str | None:
+    """The column names above a figure table: the lines back to one that ends in a
+    colon or a blank line, if they are few and short; None when unsure."""
+    top = first_row
+    while top > 0 and first_row - top < _HEADER_LINES:
+        line = lines[top - 1]
+        if line.stripped.endswith(":") or _figures_only(line):
+            break
+        top -= 1
+        if line.blank_before:
+            break
+    else:
+        if top > 0:
+            return None
+    header = lines[top:first_row]
+    text = " ".join(" ".join(line.stripped for line in header).split())
+    if not header or len(text) > _HEADER_CHARS:
+        return None
+    return text

@@ -1,0 +1,291 @@
+"""Lists and tables whose continuation chunks carry a lead (``structure.leads``)."""
+
+# ruff: noqa: RUF001 - the BOE's prime letters and the PDF table's en dashes
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from langchain_asesoria import (
+    ChunkingConfig,
+    ChunkMetadata,
+    IndivisibleCharacterError,
+    LeadSpan,
+    LoadedPage,
+    chunk_document,
+    join_pages,
+)
+from langchain_asesoria.structure.leads import detect_leads, label_style
+from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from tests.strategies import PROFILE, examples, legal_list, spanish_text
+from tests.test_properties import ChunkingCase, check_all
+
+VAT = """Artículo 20. Exenciones en operaciones interiores.
+
+Uno. Estarán exentas de este impuesto las siguientes operaciones:
+
+1.º Las entregas de bienes que se efectúen en el territorio.
+
+22.º A) Las segundas y ulteriores entregas de edificaciones.
+
+La exención no comprenderá:
+
+a´) Los arrendamientos de terrenos para estacionamientos de vehículos.
+
+b´) Los arrendamientos de maquinaria y otros bienes muebles.
+
+23.º Los arrendamientos que tengan la consideración de servicios.
+
+Dos. Las exenciones relativas a los números 20.º y 22.º anteriores.
+"""
+
+# The BOE IRPF regulation as pypdf extracts it: wrapped lines end with a space.
+PDF = (
+    "Artículo 85.  Cuota de retención.\n"
+    "1. Para calcular la cuota de retención se practicarán, sucesivamente, las siguientes \n"
+    "operaciones:\n"
+    "1.º A la base para calcular el tipo de retención a que se refiere el artículo 83 de este \n"
+    "Reglamento se le aplicarán los tipos que se indican en la siguiente escala:\n\n\n"
+    "Base para calcular el \ntipo de retención\n–\nHasta euros\nCuota de retención\n–\nEuros\n"
+    "Tipo aplicable\n–\nPorcentaje\n"
+    "0,00 0,00 12.450,00 19,00\n"
+    "12.450,00 2.365,50 7.750,00 24,00\n"
+    "300.000,00 125.901,50 En adelante 47,00\n"
+    "2.º La cuantía resultante se minorará en el importe derivado de aplicar al importe del \n"
+    "mínimo personal y familiar.\n"
+    "2. Otra cosa.\n"
+)
+
+
+def _spans(text: str) -> list[tuple[str, str, str]]:
+    """(lead, first 12 characters, last 12 characters) of each span."""
+    return [
+        (s.lead, text[s.start : s.start + 12], text[s.end - 12 : s.end]) for s in detect_leads(text)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("1. Las personas", ("number", "1.")),
+        ("2.º Los descendientes", ("ordinal", "2.º")),
+        ("3.ª La tercera", ("ordinal", "3.ª")),
+        ("1.° Que persigan", ("ordinal", "1.°")),
+        ("a) A expresar", ("letter)", "a)")),
+        ("b´) Los arrendamientos", ("letter´)", "b´)")),
+        ("A) Las segundas", ("LETTER)", "A)")),
+        ("Uno. Estarán exentos", ("word", "Uno.")),
+        ("IV. Cuarto", ("roman", "IV.")),
+        ("• El saldo", ("bullet", "•")),
+        ("c. Los elementos", ("letter.", "c.")),
+        ("1.500 euros", None),
+        ("Artículo 5.", None),
+        ("El art. 5", None),
+        ("2.ºLos", None),
+    ],
+)
+def test_label_styles(line: str, expected: tuple[str, str] | None) -> None:
+    assert label_style(line) == expected
+
+
+def test_nested_lists_of_a_vat_article() -> None:
+    assert _spans(VAT) == [
+        (
+            "Uno. Estarán exentas de este impuesto las siguientes operaciones:",
+            "1.º Las entr",
+            "e servicios.",
+        ),
+        ("Uno. 22.º La exención no comprenderá:", "a´) Los arre", "nes muebles."),
+    ]
+
+
+def test_a_list_ends_at_its_owner_level_and_at_a_paragraph() -> None:
+    text = "Son requisitos:\n\na) Uno.\n\nb) Dos.\n\nLo dispuesto en este artículo.\n\nc) Suelto."
+    (span,) = detect_leads(text)
+    assert (span.lead, text[span.start : span.end]) == ("Son requisitos:", "a) Uno.\n\nb) Dos.")
+
+
+def test_a_colon_without_items_leads_nothing() -> None:
+    assert detect_leads("Dice así:\n\nEl texto sigue.\n\n1. Luego un número.") == []
+    assert detect_leads("Son:\n\n1.500 euros al año.") == []
+
+
+def test_a_pdf_list_and_its_table() -> None:
+    spans = detect_leads(PDF)
+    leads = [span.lead for span in spans]
+    assert leads[0] == (
+        "1. Para calcular la cuota de retención se practicarán, sucesivamente, las siguientes "
+        "operaciones:"
+    )
+    header = (
+        "Base para calcular el tipo de retención – Hasta euros Cuota de retención – Euros "
+        "Tipo aplicable – Porcentaje"
+    )
+    assert header in leads
+    table = spans[leads.index(header)]
+    assert PDF[table.start :].startswith("0,00 0,00")
+    assert PDF[: table.end].endswith("En adelante 47,00")
+    # the list of 1.º and 2.º runs to "2. Otra cosa.", wrapped lines and table included
+    listed = spans[0]
+    assert PDF[listed.start :].startswith("1.º A la base")
+    assert PDF[: listed.end].endswith("mínimo personal y familiar.")
+
+
+def test_figures_without_a_header_above_lead_nothing() -> None:
+    prose = "".join(f"Una línea de texto número {n} que sigue \n" for n in range(20))
+    assert detect_leads(prose + "1,00 2,00\n3,00 4,00\n") == []
+
+
+def test_tables_lead_with_their_header_row() -> None:
+    markdown = "Texto.\n\n| Base | Tipo |\n|---|---:|\n| 0,00 | 19 |\n| 12.450,00 | 24 |\n\nFin."
+    (span,) = detect_leads(markdown)
+    assert span.lead == "Base | Tipo"
+    assert markdown[span.start : span.end] == "| 0,00 | 19 |\n| 12.450,00 | 24 |"
+    cells = (
+        "Texto.\n\nPosiciones | Naturaleza | Descripción\n"
+        "9-17 | Alfanumérico | NIF.\nSe consignará.\n\nFin."
+    )
+    (span,) = detect_leads(cells)
+    assert span.lead == "Posiciones | Naturaleza | Descripción"
+    assert cells[span.start : span.end] == "9-17 | Alfanumérico | NIF.\nSe consignará."
+
+
+# -- the engine -------------------------------------------------------------------------
+
+
+def _chunks(text: str, **options: object) -> list:  # type: ignore[type-arg]
+    config = ChunkingConfig(
+        **{"max_tokens": 160, "overlap_tokens": 0, "detect_markdown_headings": True, **options}  # type: ignore[arg-type]
+    )
+    return chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="iva"),
+        config=config,
+        tokenization=ByteTokenization(),
+    )
+
+
+def test_continuation_chunks_carry_the_lead_and_keep_their_text() -> None:
+    text = "# Ley\n\n## " + VAT
+    chunks = _chunks(text, context_share=0.5)
+    tok = ByteTokenization()
+    found = {span.lead: span for span in detect_leads(text)}
+    inner = found["Uno. 22.º La exención no comprenderá:"]
+    inside = [c for c in chunks if inner.start <= c.start < inner.end]
+    assert inside, chunks
+    for chunk in chunks:
+        assert text[chunk.start : chunk.end] == chunk.text
+        assert chunk.token_count == tok.count(chunk.embedding_text) <= 160
+        context = chunk.embedding_text[: -len(chunk.text)]
+        assert tok.count(tok.prepare("", context.strip())) <= tok.count(tok.prepare("")) + 80
+    for chunk in inside:
+        assert "La exención no comprenderá:" in chunk.embedding_text
+        assert "La exención no comprenderá:" not in chunk.text
+    outer = [c for c in chunks if c.text.startswith("23.º")]
+    assert outer
+    assert all("siguientes operaciones" in c.embedding_text for c in outer)
+
+
+def test_leads_switched_off_and_in_the_explicit_modes() -> None:
+    text = "# Ley\n\n## " + VAT
+    for options in ({"carry_leads": False}, {"section_context": "path"}):
+        for chunk in _chunks(text, context_share=0.5, **options):
+            assert "comprenderá:" not in chunk.embedding_text[: -len(chunk.text)]
+
+
+def test_given_leads_replace_the_detected_ones() -> None:
+    text = "Intro.\n\nSon:\n\na) Uno.\n\nb) Dos.\n\nc) Tres."
+    at = text.index("b)")
+    config = ChunkingConfig(max_tokens=8, overlap_tokens=0, context_share=0.9)
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="x"),
+        config=config,
+        tokenization=WordTokenization(),
+        leads=[LeadSpan(at, len(text), "Dado")],
+    )
+    starting = [c for c in chunks if c.start >= at]
+    assert starting
+    assert all(c.embedding_text.startswith("Dado") for c in starting)
+
+
+# -- invariants with leads --------------------------------------------------------------
+
+
+@st.composite
+def _list_documents(draw: st.DrawFn) -> str:
+    parts = draw(
+        st.lists(st.one_of(legal_list(), spanish_text(max_paragraphs=2)), min_size=1, max_size=5)
+    )
+    return "\n\n".join(parts)
+
+
+@pytest.mark.parametrize(
+    "tokenization", [ByteTokenization(), WordTokenization()], ids=["bytes", "words"]
+)
+@settings(PROFILE, max_examples=examples(30), deadline=None)
+@given(data=st.data())
+def test_invariants_hold_with_leads(tokenization: ByteTokenization, data: st.DataObject) -> None:
+    """Leads are counted, never truncated, keep the compact share and the budget."""
+    text = data.draw(_list_documents(), label="text")
+    if not text.strip():
+        return
+    max_tokens = data.draw(st.integers(64, 512), label="max_tokens")
+    overlap = data.draw(st.sampled_from([0, max_tokens // 8]), label="overlap")
+    share = data.draw(st.sampled_from([0.125, 0.25, 0.5]), label="share")
+    config = ChunkingConfig(max_tokens=max_tokens, overlap_tokens=overlap, context_share=share)
+    pages = [LoadedPage(text, 1)]
+    metadata = ChunkMetadata(doc_id="listas")
+    try:
+        chunks = chunk_document(pages, metadata, config=config, tokenization=tokenization)
+    except IndivisibleCharacterError:  # one emoji over a small budget: checked elsewhere
+        return
+    joined = join_pages(pages, config.page_separator).text
+    case = ChunkingCase(pages, metadata, config, tokenization, None, joined)
+    check_all(case, chunks)
+    allowed = tokenization.count(tokenization.prepare("")) + int(max_tokens * share)
+    spans = detect_leads(joined)
+    for chunk in chunks:
+        context = chunk.embedding_text[: len(chunk.embedding_text) - len(chunk.text)].rstrip()
+        assert tokenization.count(tokenization.prepare("", context)) <= allowed, chunk
+        holding = [s for s in spans if s.start <= chunk.start < s.end and chunk.start > 0]
+        if holding and context:
+            lead = holding[-1].lead
+            assert lead.split()[0] in context, (lead, context)
+
+
+# -- where chunks end ---------------------------------------------------------------------
+
+
+def _word_chunks(text: str, max_tokens: int) -> list:  # type: ignore[type-arg]
+    config = ChunkingConfig(max_tokens=max_tokens, overlap_tokens=0, carry_leads=False)
+    return chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="x"),
+        config=config,
+        tokenization=WordTokenization(),
+    )
+
+
+def test_a_lead_in_starts_the_chunk_of_its_list_rather_than_ending_one() -> None:
+    intro = " ".join(["uno"] * 30) + "."
+    items = "\n\n".join(f"{label}) " + " ".join(["cosa"] * 12) + "." for label in "abc")
+    text = f"{intro}\n\nSon requisitos:\n\n{items}"
+    chunks = _word_chunks(text, 48)
+    assert not any(c.text.endswith(":") for c in chunks), [c.text for c in chunks]
+    assert any(c.text.startswith("Son requisitos:\n\na)") for c in chunks)
+
+
+def test_a_chunk_ends_at_a_boundary_within_reach_rather_than_inside_a_sentence() -> None:
+    first = " ".join(["uno"] * 36) + "."
+    second = "Dos tres cuatro. " + " ".join(["cinco"] * 30) + "."
+    chunks = _word_chunks(f"{first}\n\n{second}", 48)
+    # the furthest fitting end is a space inside "cinco cinco…"; the sentence end just
+    # before it is within an eighth of the room, so the chunk ends there
+    assert chunks[0].text == f"{first}\n\nDos tres cuatro."
+    # far from the budget, no end is given up: the chunk runs to the furthest space
+    long_first = " ".join(["uno"] * 8) + "."
+    chunks = _word_chunks(f"{long_first}\n\nDos tres. " + " ".join(["cuatro"] * 60) + ".", 48)
+    assert chunks[0].text.startswith(long_first + "\n\nDos tres. cuatro")
