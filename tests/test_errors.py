@@ -340,6 +340,9 @@ _OURS = frozenset({*errors.__all__, "_E"})
 #: the error's attributes instead (``error.detail``, ``error.source``...).
 TEXT_USES = {
     ("langchain_asesoria/cli/main.py", "main"): "the error line on stderr",
+    ("langchain_asesoria/reading/loaded_pdf.py", "_pdf_file"): (
+        "why a loader's PDF pages got no outline: chunks' outline_missing"
+    ),
     ("langchain_asesoria/evaluation/cli.py", "_execute"): "stderr, and the report's skipped runs",
     ("langchain_asesoria/evaluation/cli.py", "main"): "the error line on stderr",
     ("langchain_asesoria/evaluation/presets.py", "_e5_tokenization"): "why a setup is skipped",

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from langchain_asesoria.evaluation.cli import ExitCode, main, parse_configs
+from langchain_asesoria.evaluation.chunkers import PEER_CHUNKERS
+from langchain_asesoria.evaluation.cli import ExitCode, _parser, main, parse_configs
+from langchain_asesoria.evaluation.presets import PRESETS
 from langchain_asesoria.models import ChunkingConfig
 
 LEY = (
@@ -222,3 +225,51 @@ def test_progress_states_the_work_ahead_then_each_configuration(
     assert lines[1] == "asesoria-eval: [1/2] [bm25] asesoria 48/8: chunking, indexing..."
     assert re.match(r"asesoria-eval: \[1/2\] \[bm25\] asesoria 48/8: \d+ chunks, .*s\)$", lines[2])
     assert lines[3].startswith("asesoria-eval: [2/2] [bm25] asesoria 96/12: chunking")
+
+
+def test_every_option_has_help() -> None:
+    parser = _parser()
+    unhelped = [
+        action.option_strings or action.dest
+        for action in parser._actions
+        if not action.help or action.help == argparse.SUPPRESS
+    ]
+    assert unhelped == []
+
+
+def test_help_lists_every_peer_and_preset_with_examples_and_exit_codes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "1000")  # no option help wrapped inside a hyphenated name
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for name in [*PEER_CHUNKERS, *PRESETS]:
+        assert re.search(rf"\b{re.escape(name)}\b", text), name
+    assert "examples: asesoria-eval " in text
+    for code in ExitCode:
+        assert re.search(rf"\b{code.value} [a-z]", text.split("exit codes:")[1]), code
+
+
+@pytest.mark.parametrize(
+    ("offline", "command"),
+    [("1", "HF_HUB_OFFLINE=1 asesoria-eval "), (None, "asesoria-eval ")],
+)
+def test_the_report_names_the_command_and_the_setting_that_decides_e5(
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    minilm_folder: Path,
+    offline: str | None,
+    command: str,
+) -> None:
+    pytest.importorskip("bm25s")
+    if offline is None:
+        monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    else:
+        monkeypatch.setenv("HF_HUB_OFFLINE", offline)
+    assert main(args(project, "--run", "bm25=48/8")) == ExitCode.OK
+    report = (project / "out" / "report.md").read_text(encoding="utf-8")
+    header = report.split("## What was measured")[0]
+    assert f"```bash\n{command}{project / 'ley.md'} " in header
+    assert "With pypdf " in header or "With tokenizers " in header

@@ -15,7 +15,11 @@ from langchain_asesoria.evaluation import (
     verdict,
 )
 from langchain_asesoria.evaluation.comparison import paired
-from langchain_asesoria.evaluation.report import results_record, write_report
+from langchain_asesoria.evaluation.report import (
+    HAND_WRITTEN_MARKER,
+    results_record,
+    write_report,
+)
 from langchain_asesoria.evaluation.runner import (
     CandidateResult,
     QuestionOutcome,
@@ -143,3 +147,36 @@ def test_write_report_writes_markdown_json_and_png(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "report.md").read_text() == (
         tmp_path / "again" / "report.md"
     ).read_text()
+
+
+def test_a_rewritten_report_keeps_what_follows_the_marker(tmp_path: Path) -> None:
+    written = write_report(EVALUATION, tmp_path, "asesoria-eval first", plot=False)
+    report = written[0]
+    generated = report.read_text(encoding="utf-8")
+    assert generated.endswith(HAND_WRITTEN_MARKER + "\n")
+    notes = "\n## Notes\n\nWritten by hand, with its own command.\n"
+    stale = generated.replace("asesoria-eval first", "asesoria-eval stale")
+    report.write_text(stale + notes, encoding="utf-8")
+    write_report(EVALUATION, tmp_path, "asesoria-eval second", plot=False)
+    rewritten = report.read_text(encoding="utf-8")
+    assert rewritten == generated.replace("asesoria-eval first", "asesoria-eval second") + notes
+    write_report(EVALUATION, tmp_path, "asesoria-eval second", plot=False)
+    assert report.read_text(encoding="utf-8") == rewritten  # a re-run changes no byte
+
+
+def test_a_report_without_the_marker_is_replaced_whole(tmp_path: Path) -> None:
+    (tmp_path / "report.md").write_text("# Something else\n", encoding="utf-8")
+    write_report(EVALUATION, tmp_path, "asesoria-eval x", plot=False)
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "Something else" not in text
+    assert text == render_markdown(EVALUATION, "asesoria-eval x")
+
+
+def test_the_versions_are_in_the_header_and_the_record(tmp_path: Path) -> None:
+    versions = (("pypdf", "7.1.1"), ("bm25s", "0.2.14"))
+    write_report(EVALUATION, tmp_path, "asesoria-eval x", plot=False, versions=versions)
+    text = (tmp_path / "report.md").read_text(encoding="utf-8")
+    header = text.split("## What was measured")[0]
+    assert "With pypdf 7.1.1, bm25s 0.2.14." in header
+    record = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    assert record["versions"] == {"pypdf": "7.1.1", "bm25s": "0.2.14"}

@@ -21,6 +21,7 @@ from langchain_asesoria.langchain import (
     AsesoriaTextSplitter,
     PdfPageLoader,
     TextFileLoader,
+    original_text,
 )
 from langchain_asesoria.langchain.page_structure import (
     OUTLINE,
@@ -39,7 +40,6 @@ from langchain_asesoria.records import (
     SECTION_LABEL,
     SECTION_PATH,
     START_INDEX,
-    TEXT,
     TOKEN_COUNT,
 )
 from langchain_asesoria.testing import ByteTokenization
@@ -166,7 +166,7 @@ def test_real_pdf_chunks_carry_the_real_pages(
     assert covered == {i + 1 for i, text in enumerate(texts) if text.strip()}
     assert any(chunk.metadata[PAGE_END] > chunk.metadata[PAGE] for chunk in chunks)
     for chunk in chunks:
-        body = chunk.metadata[TEXT]
+        body = original_text(chunk)
         first, last = chunk.metadata[PAGE], chunk.metadata[PAGE_END]
         assert body.split()[0] in texts[first - 1]
         assert body.split()[-1] in texts[last - 1]
@@ -188,15 +188,15 @@ def test_the_splitter_gives_pdf_pages_their_sections(
     chunks = splitter.split_documents(pdf_pages)
     for chunk in chunks:
         assert set(chunk.metadata).isdisjoint(STRUCTURE_KEYS)
-        page = pdf_pages[chunk.metadata[PAGE]]
+        page = pdf_pages[chunk.metadata[PAGE] - 1]  # 1-based out of PDF loaders' 0-based
         start = chunk.metadata[START_INDEX]
-        assert page.page_content[start : chunk.metadata[END_INDEX]] == chunk.page_content
+        assert page.page_content[start : chunk.metadata[END_INDEX]] == original_text(chunk)
     with_section = [chunk for chunk in chunks if SECTION_PATH in chunk.metadata]
     assert {chunk.metadata[PAGE] for chunk in chunks} - {
         chunk.metadata[PAGE] for chunk in with_section
-    } == {0}
+    } == {1}
     # A page that starts inside a section keeps it for its first chunk.
-    third = [chunk for chunk in chunks if chunk.metadata[PAGE] == 2]
+    third = [chunk for chunk in chunks if chunk.metadata[PAGE] == 3]
     assert third[0].metadata[SECTION_LABEL].startswith("Clasificación de las rentas")
 
 

@@ -25,11 +25,17 @@ from langchain_asesoria import (
     Settings,
 )
 from langchain_asesoria.langchain import SPLITTER_KEYS, AsesoriaTextSplitter
+from langchain_asesoria.langchain.documents import original_text
 from langchain_asesoria.records import (
+    CHUNK_ID,
     CHUNK_INDEX,
+    DOC_ID,
+    DOCUMENT_FIELDS,
     EMBEDDING_TEXT,
     END_INDEX,
     OVERLAP_TOKENS,
+    PAGE,
+    PAGE_END,
     SECTION_LABEL,
     SECTION_PATH,
     START_INDEX,
@@ -59,7 +65,7 @@ def assert_exact(text: str, documents: list[Document]) -> None:
     previous = -1
     for document in documents:
         start, end = document.metadata[START_INDEX], document.metadata[END_INDEX]
-        assert text[start:end] == document.page_content
+        assert text[start:end] == original_text(document)
         assert start > previous
         previous = start
 
@@ -115,7 +121,10 @@ def test_metadata_is_deep_copied_into_each_chunk() -> None:
         (TOKEN_COUNT, int),
         (OVERLAP_TOKENS, int),
         (CHUNK_INDEX, int),
-        (EMBEDDING_TEXT, str),
+        (PAGE, int),
+        (PAGE_END, int),
+        (DOC_ID, str),
+        (CHUNK_ID, str),
     ],
 )
 def test_added_metadata_keys_and_types(key: str, expected: type) -> None:
@@ -126,9 +135,10 @@ def test_added_metadata_keys_and_types(key: str, expected: type) -> None:
 def test_only_splitter_keys_are_added() -> None:
     document = splitter().create_documents(["Un texto corto."], [{"source": "a"}])[0]
     added = set(document.metadata) - {"source"}
-    assert added <= {*SPLITTER_KEYS, EMBEDDING_TEXT}
-    assert "doc_id" not in document.metadata
-    assert "page" not in document.metadata
+    assert added <= {*SPLITTER_KEYS, *DOCUMENT_FIELDS}
+    assert document.metadata[DOC_ID] == "a"
+    assert (document.metadata[PAGE], document.metadata[PAGE_END]) == (1, 1)
+    assert document.id == document.metadata[CHUNK_ID]
 
 
 def test_split_documents_keeps_input_order_and_restarts_chunk_index() -> None:
@@ -157,8 +167,8 @@ def test_budget_counts_the_whole_model_input() -> None:
     tokenization = ByteTokenization(128, document_prefix="passage: ")
     documents = splitter(40, 8, tokenization=tokenization).create_documents([REPEATED])
     for document in documents:
-        embedding_text = document.metadata[EMBEDDING_TEXT]
-        assert embedding_text == "passage: " + document.page_content
+        embedding_text = document.page_content
+        assert embedding_text == "passage: " + original_text(document)
         assert document.metadata[TOKEN_COUNT] == tokenization.count(embedding_text) <= 40
 
 
@@ -183,7 +193,7 @@ def test_markdown_headings_give_sections_when_the_config_asks() -> None:
         ("Sub", "Título > Sub"),
     ]
     # A section's first chunk opens with its own heading: the context does not repeat it.
-    assert documents[1].metadata[EMBEDDING_TEXT].startswith("Título\n\n## Sub")
+    assert documents[1].page_content.startswith("Título\n\n## Sub")
 
 
 def test_empty_and_blank_texts_give_no_chunks() -> None:
@@ -275,7 +285,7 @@ def test_from_huggingface_tokenizer_with_transformers(minilm_folder: Path) -> No
     documents = instance.create_documents([REPEATED])
     assert_exact(REPEATED, documents)
     for document in documents:
-        ids = tokenizer(document.metadata[EMBEDDING_TEXT], truncation=False)["input_ids"]
+        ids = tokenizer(document.page_content, truncation=False)["input_ids"]
         assert len(ids) == document.metadata[TOKEN_COUNT] <= 48
 
 
@@ -305,7 +315,7 @@ def test_property_offsets_budget_order_and_coverage(
     for index, document in enumerate(documents):
         metadata = document.metadata
         assert metadata[CHUNK_INDEX] == index
-        assert metadata[TOKEN_COUNT] == tokenization.count(metadata[EMBEDDING_TEXT]) <= size
+        assert metadata[TOKEN_COUNT] == tokenization.count(document.page_content) <= size
         assert 0 <= metadata[OVERLAP_TOKENS] <= overlap
         for position in range(metadata[START_INDEX], metadata[END_INDEX]):
             covered[position] = True
@@ -399,7 +409,7 @@ def test_from_huggingface_tokenizer_refuses_what_is_not_a_tokenizer_with_a_value
 
 
 def test_a_model_name_is_pointed_to_the_constructors_that_take_one() -> None:
-    with pytest.raises(ConfigurationError, match=r"from_settings\(\)"):
+    with pytest.raises(ConfigurationError, match=r"from_model\(name, chunk_size=\.\.\.\)"):
         AsesoriaTextSplitter.from_huggingface_tokenizer("foo", chunk_size=48)
 
 
@@ -414,7 +424,7 @@ def test_repr_names_the_model_and_the_budget() -> None:
     instance = AsesoriaTextSplitter(ByteTokenization(512), chunk_size=30, chunk_overlap=4)
     assert repr(instance) == (
         "AsesoriaTextSplitter(tokenization='fake-bytes', max_tokens=30, overlap_tokens=4, "
-        "page_content='text', on_error='raise')"
+        "page_content='embedding_text', metadata_level='cite', on_error='raise')"
     )
 
 

@@ -112,7 +112,7 @@ def test_pdf_pages_give_real_one_based_pages_across_page_boundaries() -> None:
     for document in documents:
         metadata = document.metadata
         start, end = metadata[START_INDEX], metadata[END_INDEX]
-        assert text[start:end] == metadata[TEXT] == original_text(document)
+        assert text[start:end] == original_text(document)
         assert metadata[PAGE] == page_of(PAGES, start)
         assert metadata[PAGE_END] == page_of(PAGES, end - 1)
         assert 1 <= metadata[PAGE] <= metadata[PAGE_END] <= len(PAGES)
@@ -413,7 +413,12 @@ def test_property_pages_offsets_coverage_and_order(
     tokenization = ByteTokenization(64)
     pages = pdf_pages(texts=texts)
     random.Random(seed).shuffle(pages)
-    documents = transformer(size, overlap, tokenization).transform_documents(pages)
+    # The pages as given: a word alone on half of these one-line pages would be a running
+    # header (tests/test_any_pdf_loader.py checks the offsets once furniture is removed).
+    as_given = ReadOptions(remove_page_furniture=False, remove_contents=False)
+    documents = transformer(size, overlap, tokenization, reading=as_given).transform_documents(
+        pages
+    )
     text = joined(texts)
     covered = [False] * len(text)
     previous = -1
@@ -422,7 +427,7 @@ def test_property_pages_offsets_coverage_and_order(
         start, end = metadata[START_INDEX], metadata[END_INDEX]
         assert start > previous
         previous = start
-        assert text[start:end] == metadata[TEXT]
+        assert text[start:end] == original_text(document)
         assert metadata[CHUNK_INDEX] == index
         assert metadata[PAGE] == page_of(texts, start)
         assert metadata[PAGE_END] == page_of(texts, end - 1)
@@ -447,22 +452,22 @@ def test_a_markdown_source_has_its_yaml_front_matter_blanked() -> None:
         _markdown(YAML_FRONT_MATTER)
     )
     assert documents
-    assert not any("title:" in d.metadata[TEXT] for d in documents)
+    assert not any("title:" in original_text(d) for d in documents)
     for document in documents:  # offsets are still positions in the loaded text
         start, end = document.metadata[START_INDEX], document.metadata[END_INDEX]
-        assert YAML_FRONT_MATTER[start:end] == document.metadata[TEXT]
+        assert YAML_FRONT_MATTER[start:end] == original_text(document)
 
 
 def test_markdown_that_only_looks_like_front_matter_is_chunked_whole() -> None:
     documents = transformer(400, 0).invoke(_markdown(FALSE_FRONT_MATTER))
-    chunked = " ".join(d.metadata[TEXT] for d in documents)
+    chunked = " ".join(original_text(d) for d in documents)
     for words in ("# Capítulo 1", "Texto que no es YAML.", "Más texto."):
         assert words in chunked
 
 
 def test_front_matter_is_blanked_in_markdown_sources_only() -> None:
     documents = transformer(400, 0).invoke(_markdown(YAML_FRONT_MATTER, source="ley.txt"))
-    assert "title: Ley de ejemplo" in documents[0].metadata[TEXT]
+    assert "title: Ley de ejemplo" in original_text(documents[0])
 
 
 # -- on_error ---------------------------------------------------------------------------------
@@ -497,5 +502,6 @@ def test_on_error_skip_chunks_the_other_sources_and_warns(
 def test_repr_names_the_model_the_budget_and_the_modes() -> None:
     assert repr(transformer(24, 6, ByteTokenization(512), on_error="skip")) == (
         "AsesoriaDocumentTransformer(tokenization='fake-bytes', max_tokens=24, "
-        "overlap_tokens=6, page_content='embedding_text', on_error='skip')"
+        "overlap_tokens=6, page_content='embedding_text', metadata_level='cite', "
+        "on_error='skip')"
     )

@@ -298,9 +298,17 @@ def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: s
     if not holding:
         return context
     titles, _, lead = context.rpartition("\n")
-    if lead == holding[-1] or holding[-1].startswith(lead.removesuffix(" …")):
+    if _elides(lead, holding[-1]):
         return titles
     return context  # the lead did not fit: the section's own context
+
+
+def _elides(form: str, lead: str) -> bool:
+    """``form`` is ``lead`` or its first words, an ellipsis and its last words."""
+    if form == lead:
+        return True
+    head, marker, tail = form.partition(" … ")
+    return bool(marker) and lead.startswith(head) and lead.endswith(tail)
 
 
 def check_coverage(case: ChunkingCase, chunks: list[Chunk]) -> None:

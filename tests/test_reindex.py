@@ -218,3 +218,56 @@ def test_bad_options_are_configuration_errors(
 def test_delete_documents_refuses_a_bare_string(records: InMemoryRecordManager) -> None:
     with pytest.raises(ConfigurationError, match=r"pass \['manual.pdf'\]"):
         delete_documents(in_memory_store(Path()), records, "manual.pdf")
+
+
+def test_langchain_incremental_index_churns_a_source_that_reindex_skips(
+    records: InMemoryRecordManager,
+) -> None:
+    """Why the docs point to ``reindex``: LangChain's ``index`` with ``"incremental"``
+    cleans up after each batch, so a source spanning batches loses the chunks of its
+    later batches on every run over unchanged input and writes them again."""
+    from langchain_core.indexing import index
+
+    store = in_memory_store(Path())
+    documents = chunks("manual.pdf", 8)
+    assert len(documents) > 6
+    options: dict[str, Any] = {
+        "cleanup": "incremental",
+        "source_id_key": DOC_ID,
+        "batch_size": 3,
+        "key_encoder": "sha256",
+    }
+    index(documents, records, store, **options)
+    again = index(chunks("manual.pdf", 8), records, store, **options)
+    assert again["num_added"] > 0
+    assert again["num_deleted"] > 0  # unchanged chunks deleted, then written again
+    scoped = InMemoryRecordManager("asesoria/scoped")
+    scoped.create_schema()
+    other = in_memory_store(Path())
+    reindex(other, documents, scoped, batch_size=3)
+    result = reindex(other, chunks("manual.pdf", 8), scoped, batch_size=3)
+    assert (result["num_added"], result["num_deleted"]) == (0, 0)
+    assert result["num_skipped"] == len(documents)
+
+
+def test_an_edit_embeds_again_the_chunks_after_it_and_skips_those_before(
+    records: InMemoryRecordManager,
+) -> None:
+    """Offsets are hashed with the chunk: after an edit, the chunks that moved are
+    written again (a copy under the old key would cite the wrong place)."""
+    store = in_memory_store(Path())
+    original = pages("manual.pdf", 6)
+    transformer = AsesoriaDocumentTransformer(E5, CONFIG, tax="IRPF")
+    first = transformer.invoke(original)
+    reindex(store, first, records)
+    edited = [
+        *original[:3],
+        Document("Añadido. " + original[3].page_content, metadata=original[3].metadata),
+        *original[4:],
+    ]
+    second = transformer.invoke(edited)
+    result = reindex(store, second, records)
+    before = [d for d in first if d.metadata["page_end"] < 4]
+    assert result["num_skipped"] == len(before)
+    assert result["num_added"] == len(second) - len(before)
+    assert len(stored(store)) == len(second)

@@ -170,6 +170,8 @@ def test_the_word_index_counts_what_the_tokenizer_counts(
 def test_plans_are_rarely_corrected(family: str, text: str, request: pytest.FixtureRequest) -> None:
     """Plans from the estimate are confirmed by their batched exact counts: a law or a
     table needs only a few single counts of corrections, not one per chunk."""
+    from langchain_asesoria.structure.leads import detect_leads
+
     inner: HuggingFaceTokenization = request.getfixturevalue(f"{family}_standin")
     counting = CountingTokenization(inner)
     chunks = chunk_document(
@@ -180,7 +182,10 @@ def test_plans_are_rarely_corrected(family: str, text: str, request: pytest.Fixt
     )
     assert len(chunks) > 20
     assert counting.single <= 12, counting.single
-    assert counting.exact <= 1.25 * len(chunks) + 2, (counting.exact, len(chunks))
+    # besides the chunks, each list's or table's lead context is counted once or twice
+    # (``engine._context.lead_contexts``), like a section's context
+    leads = len(detect_leads(text))
+    assert counting.exact <= 1.25 * len(chunks) + 2 + 2 * leads, (counting.exact, len(chunks))
 
 
 @pytest.mark.parametrize("family", ["unigram", "bpe"])

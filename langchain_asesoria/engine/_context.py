@@ -143,8 +143,11 @@ def _compact_all(
 
 #: Words a lead keeps when it must be shortened, longest first.
 _LEAD_WORDS = (16, 8, 4)
+#: How much longer than the share's tokens times the document's characters per token a
+#: lead candidate may be and still be counted (the ratio varies along a document).
+_ESTIMATE_MARGIN = 1.5
 #: Words of the innermost title kept beside a lead when the whole context does not fit.
-_TITLE_WORDS = 6
+_TITLE_WORDS = (6, 3)
 
 
 def lead_contexts(
@@ -152,20 +155,32 @@ def lead_contexts(
     config: ChunkingConfig,
     tokenization: Tokenization,
     costs: FixedCosts,
+    chars_per_token: float,
 ) -> list[str]:
     """The context of the chunks that start inside a list or a table, for each
     ``(segment, its context, the lead)``: the segment's context and the lead on a line of
     its own, within ``config.context_share`` of the budget like every compact context.
 
-    What must give way, in order: the lead is shortened (at words, an ellipsis after
-    them) while the context stays; then the context is cut to its innermost title's
-    first words; then the lead stands alone; if not even four of its words fit, the
-    chunk keeps the segment's context alone. Counted in rounds, one candidate of each
-    request per round (as ``_compact_all``), every count kept in ``costs``.
+    What gives way, in order: for the whole lead, then the lead in 16, 8 and 4 words
+    (its first words, an ellipsis, its last two), the context whole, then its innermost
+    title's first six and three words; then the lead alone, in the same forms; if not
+    even that fits, the chunk keeps the segment's context alone. Counted in rounds, one
+    candidate of each request per round (as ``_compact_all``), every count kept in
+    ``costs``; a candidate much longer than the share allows is not counted.
     """
     count_fixed(tokenization, costs, [""])
     allowed = min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
-    candidates = [_lead_candidates(segment, context, lead) for segment, context, lead in requests]
+    # A candidate far longer than the share allows (by the document's characters per
+    # token) is not counted: a few exact counts per lead, not one per candidate.
+    longest = int(max(1, allowed - costs[""]) * chars_per_token * _ESTIMATE_MARGIN)
+    candidates = [
+        (
+            candidate
+            for candidate in _lead_candidates(segment, context, lead)
+            if len(candidate) <= longest or candidate == context
+        )
+        for segment, context, lead in requests
+    ]
     current = {number: next(found) for number, found in enumerate(candidates)}
     chosen = [context for _, context, _ in requests]
     while current:
@@ -183,16 +198,23 @@ def lead_contexts(
 
 def _lead_candidates(segment: Segment, context: str, lead: str) -> Iterator[str]:
     titles = _titles(segment)
-    inner = _shortened(titles[-1], _TITLE_WORDS) if titles else ""
-    owns = [context, *([inner] if inner and inner != context else [])]
-    forms = [lead, *(_shortened(lead, words) for words in _LEAD_WORDS)]
-    forms = list(dict.fromkeys(forms))
+    inners = [_shortened(titles[-1], words) for words in _TITLE_WORDS] if titles else []
+    owns = list(dict.fromkeys([context, *(inner for inner in inners if inner)]))
+    forms = list(dict.fromkeys([lead, *(_elided(lead, words) for words in _LEAD_WORDS)]))
     for form in forms:
         for own in owns:
             yield f"{own}\n{form}" if own else form
-    for form in forms:
-        yield form
+    yield from forms
     yield context
+
+
+def _elided(lead: str, words: int) -> str:
+    """``lead`` in ``words`` words: its first ones, an ellipsis, its last two (what its
+    colon announces: "… siguientes operaciones:"); the lead itself when short enough."""
+    parts = lead.split()
+    if len(parts) <= words:
+        return lead
+    return " ".join([*parts[: words - 2], ELISION, *parts[-2:]])
 
 
 def _not_shown(text: str, segment: Segment) -> tuple[str, ...] | None:

@@ -221,7 +221,10 @@ def _sections(
         for segment, context, held in zip(segments, contexts, inside, strict=True)
         for lead in held
     ]
-    chosen = iter(lead_contexts(requests, config, tokenization, fixed) if requests else ())
+    per_token = len(text) / max(1, index.tokens)
+    chosen = iter(
+        lead_contexts(requests, config, tokenization, fixed, per_token) if requests else ()
+    )
     with_leads = [[(lead.start, lead.end, next(chosen)) for lead in held] for held in inside]
     separators = tuple(re.compile(pattern) for pattern in config.separators)
     return [

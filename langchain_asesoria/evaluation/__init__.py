@@ -15,7 +15,8 @@ source kept apart. The pieces, one concept per module:
 - ``runner``: index each configuration, retrieve, judge (refusing budgets above a
   model's limit);
 - ``comparison``: the winner and how sure we can be;
-- ``report``: Markdown, PNG and JSON; ``presets`` and ``cli``: ``asesoria-eval``.
+- ``report``: Markdown, PNG and JSON, naming the command and (``versions``) the
+  libraries the numbers depend on; ``presets`` and ``cli``: ``asesoria-eval``.
 
 Nothing heavy is imported here: ``bm25s``, ``matplotlib``, ``semchunk`` and
 ``sentence_transformers`` are imported when used, with an error naming the extra.

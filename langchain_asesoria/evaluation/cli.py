@@ -10,7 +10,10 @@ to compare under it. A configuration above the model's real limit is refused (ex
 never truncated. ``e5`` without a network is skipped with a message; when every run is
 skipped nothing is evaluated (exit 3). Progress goes to stderr: the work ahead first,
 then a line as each configuration starts and ends (a dense run embeds the whole corpus
-on the CPU for each configuration: minutes each).
+on the CPU for each configuration: minutes each). The report's header gives the command
+that regenerates it (with ``HF_HUB_OFFLINE`` when set, since it decides whether e5 runs)
+and the versions of the libraries its numbers depend on; text written by hand after
+the report's last generated line is kept when the command rewrites it.
 
 Exit codes (``cli.errors.ExitCode``, shared with ``asesoria-split``): 0 report written;
 1 a document could not be read; 2 bad arguments or an invalid question file; 3 a
@@ -21,10 +24,12 @@ cannot be written; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Final
 
 from langchain_asesoria.cli.errors import (
     ExitCode,
@@ -45,6 +50,7 @@ from langchain_asesoria.evaluation.presets import (
 from langchain_asesoria.evaluation.questions import Question, load_questions
 from langchain_asesoria.evaluation.report import write_report
 from langchain_asesoria.evaluation.runner import Candidate, Run, budget_problem, evaluate, refuse
+from langchain_asesoria.evaluation.versions import versions_for
 from langchain_asesoria.models import (
     DEFAULT_SECTION_CONTEXT,
     SECTION_CONTEXTS,
@@ -57,6 +63,45 @@ __all__ = ["ExitCode", "main", "parse_configs"]
 
 
 _CONTEXTS: dict[str, SectionContext] = {context: context for context in SECTION_CONTEXTS}
+
+#: The runs when no ``--run`` is given.
+_DEFAULT_RUN: Final = "bm25=256/32,384/48,480/64"
+
+#: Environment variables that change what runs (e5 is skipped offline): the command a
+#: report shows carries the ones that are set, so that it regenerates the same report.
+_ENVIRONMENT: Final = ("HF_HUB_OFFLINE",)
+
+_EPILOG = """\
+examples:
+  asesoria-eval docs/ --questions questions.jsonl --out eval
+  asesoria-eval docs/ --questions questions.jsonl --run bm25=256/32,384/48 \\
+      --run minilm=128/16,256/32,256/32:none --peers langchain,semchunk --out eval
+  # examples/evaluation/report.md, offline (e5 is skipped), from the repository root:
+  HF_HUB_OFFLINE=1 asesoria-eval examples/data/BOE-A-1991-14392.md \\
+      examples/data/aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf \\
+      --questions examples/evaluation/questions.jsonl --run bm25=256/32,384/48,480/64 \\
+      --run minilm=128/16,192/24,256/32,128/16:label,192/24:label,256/32:label \\
+      --run e5=256/32,384/48,480/64 --peers langchain,semchunk --out examples/evaluation
+
+configurations: MAX_TOKENS/OVERLAP_TOKENS, optionally :compact (the default section
+context), :path, :label or :none. A budget above the model's real input limit is
+refused, never truncated (minilm reads at most 256 tokens).
+
+questions: JSON Lines, one {"id", "question", "relevant": [{"doc_id", "start", "end",
+"page", "passage"}]} object a line, spans in the document's pages joined by a blank
+line; "no_source": true for a question the corpus does not answer (reported apart).
+See examples/evaluation/README.md.
+
+output: report.md (the command at its top; text written by hand after its last line is
+kept when the command rewrites it), results.json and hitk.png in --out. Progress goes to
+stderr. Needs the eval extra; minilm and e5 also need CPU PyTorch and the eval-dense
+extra.
+
+exit codes: 0 report written; 1 a document could not be read; 2 usage error or an
+invalid question file; 3 a configuration, model or dependency that cannot work, or
+every run skipped (nothing is evaluated); 4 the report cannot be written; 130
+interrupted.
+"""
 
 
 def parse_configs(text: str) -> tuple[ChunkingConfig, ...]:
@@ -164,34 +209,81 @@ def _about_corpus(questions: Sequence[Question], doc_ids: set[str]) -> tuple[Que
 
 
 def _parser() -> argparse.ArgumentParser:
+    defaults = PresetOptions()
     parser = argparse.ArgumentParser(
         prog="asesoria-eval",
-        description="Compare chunk sizes and overlaps by measured hit@k, recall@k and MRR.",
+        description="Compare chunk sizes and overlaps by measured hit@k, recall@k and MRR:\n"
+        "every configuration indexes the same corpus with the same tokenizer, retriever "
+        "and k.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("documents", nargs="+", help="corpus files or folders")
-    parser.add_argument("--questions", required=True, help="question file (JSON Lines)")
+    parser.add_argument(
+        "documents",
+        nargs="+",
+        metavar="DOCUMENT",
+        help="corpus files or folders (.md, .txt, .pdf, .html), each read as asesoria-split "
+        "reads it",
+    )
+    parser.add_argument(
+        "--questions",
+        required=True,
+        metavar="FILE.jsonl",
+        help="the annotated questions (JSON Lines, see below)",
+    )
+    presets = "; ".join(f"{name}: {preset.description}" for name, preset in PRESETS.items())
     parser.add_argument(
         "--run",
         action="append",
         metavar="NAME=CONFIGS",
-        help=f"a preset ({', '.join(PRESETS)}) and its MAX/OVERLAP configurations; "
-        "repeatable (default: bm25=256/32,384/48,480/64)",
+        help=f"a preset and its comma-separated configurations, repeatable ({presets}; "
+        f"default: {_DEFAULT_RUN})",
     )
     parser.add_argument(
-        "--peers", default="", help="peer chunkers to compare too: langchain,semchunk"
+        "--peers",
+        default="",
+        metavar="NAMES",
+        help=f"peer chunkers to compare too, comma-separated, among {', '.join(PEER_CHUNKERS)}"
+        " (default: none); each runs once per size/overlap, with no section context",
     )
-    parser.add_argument("--k", default="1,3,5,10", help="k values of the tables")
+    parser.add_argument(
+        "--k", default="1,3,5,10", metavar="K,...", help="k values of the tables (default 1,3,5,10)"
+    )
     parser.add_argument(
         "--min-overlap",
         type=float,
         default=0.5,
+        metavar="SHARE",
         help="share of the shorter span a relevant chunk must cover (default 0.5)",
     )
-    parser.add_argument("--out", default="evaluation-report", help="output folder")
-    parser.add_argument("--bm25-tokenizer", help="tokenizer counting BM25 chunks")
-    parser.add_argument("--bm25-max-tokens", type=int, default=512)
-    parser.add_argument("--e5-model", default=PresetOptions().e5_model)
-    parser.add_argument("--no-plot", action="store_true", help="skip the PNG")
+    parser.add_argument(
+        "--out",
+        default="evaluation-report",
+        metavar="FOLDER",
+        help="output folder (default: evaluation-report)",
+    )
+    parser.add_argument(
+        "--bm25-tokenizer",
+        metavar="NAME|FOLDER|tokenizer.json",
+        help="the tokenizer counting BM25 chunks (default: the offline all-MiniLM-L6-v2 "
+        "tokenizer.json)",
+    )
+    parser.add_argument(
+        "--bm25-max-tokens",
+        type=int,
+        default=defaults.bm25_max_tokens,
+        metavar="N",
+        help="the input limit BM25 chunks are counted against, as if for a model "
+        f"(default {defaults.bm25_max_tokens}, the E5 budget)",
+    )
+    parser.add_argument(
+        "--e5-model",
+        default=defaults.e5_model,
+        metavar="NAME|FOLDER",
+        help=f"the e5 preset's model: a Hub name (needs the network) or a local folder "
+        f"(default: {defaults.e5_model})",
+    )
+    parser.add_argument("--no-plot", action="store_true", help="skip hitk.png")
     parser.add_argument(
         "--only-corpus-questions",
         action="store_true",
@@ -213,7 +305,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _execute(args: argparse.Namespace, command: str) -> list[Path]:
-    runs_asked = [_parse_run(text) for text in (args.run or ["bm25=256/32,384/48,480/64"])]
+    runs_asked = [_parse_run(text) for text in (args.run or [_DEFAULT_RUN])]
     ks = _parse_list(args.k, "--k")
     peers = _peers(args.peers)
     reading = ReadOptions(
@@ -272,16 +364,28 @@ def _execute(args: argparse.Namespace, command: str) -> list[Path]:
         progress=progress,
     )
     try:
-        return write_report(evaluation, args.out, command, plot=not args.no_plot)
+        return write_report(
+            evaluation,
+            args.out,
+            command,
+            plot=not args.no_plot,
+            versions=versions_for(evaluation),
+        )
     except OSError as error:
         raise OutputError(f"cannot write the report to {args.out}: {error}") from error
+
+
+def _command(arguments: Sequence[str]) -> str:
+    """The command line that regenerates the report, with the settings it ran under."""
+    settings = [f"{name}={os.environ[name]}" for name in _ENVIRONMENT if os.environ.get(name)]
+    return shlex.join([*settings, "asesoria-eval", *arguments])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command; returns the exit code (see the module docstring)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     args = _parser().parse_args(arguments)
-    command = shlex.join(["asesoria-eval", *arguments])
+    command = _command(arguments)
     try:
         written = _execute(args, command)
     except KeyboardInterrupt:

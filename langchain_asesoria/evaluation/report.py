@@ -1,7 +1,14 @@
 """The evaluation as a Markdown report, a PNG plot of hit@k, and a JSON record.
 
 The output is deterministic for deterministic retrievers: no timestamps, fixed
-ordering, fixed number formats, so a re-run that changes nothing changes no byte.
+ordering, fixed number formats, so a re-run that changes nothing changes no byte. The
+report names the command that wrote it and the versions of the libraries its numbers
+depend on (``versions``).
+
+The generated report ends with ``HAND_WRITTEN_MARKER``. Whatever an existing
+``report.md`` holds after that line (analysis written by hand, with its own commands) is
+kept when the command rewrites the report, so that re-running the command never costs
+that analysis and nothing above the line needs editing by hand.
 """
 
 from __future__ import annotations
@@ -10,13 +17,27 @@ import importlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from langchain_asesoria.errors import MissingDependencyError
 from langchain_asesoria.evaluation.comparison import Ranked, Verdict, rank, verdict
 from langchain_asesoria.evaluation.runner import Evaluation, RunResult
 
-__all__ = ["render_markdown", "results_record", "write_plot", "write_report"]
+__all__ = [
+    "HAND_WRITTEN_MARKER",
+    "render_markdown",
+    "results_record",
+    "write_plot",
+    "write_report",
+]
+
+#: The generated report's last line; what follows it in an existing report is kept.
+HAND_WRITTEN_MARKER: Final = (
+    "<!-- asesoria-eval writes everything above this line. What follows it is written by "
+    "hand and kept when the command rewrites this report. -->"
+)
+
+Versions = Sequence[tuple[str, str]]
 
 _LINE_STYLES = {"asesoria": "-", "langchain-recursive": "--", "semchunk": ":"}
 _MARKERS = {"compact": "D", "path": "o", "label": "s", "none": "^"}
@@ -167,7 +188,14 @@ def _run_section(run: RunResult, evaluation: Evaluation) -> list[str]:
     return [*lines, ""]
 
 
-def _overview(evaluation: Evaluation, command: str) -> list[str]:
+def _versions_line(versions: Versions) -> list[str]:
+    if not versions:
+        return []
+    listed = ", ".join(f"{name} {version}" for name, version in versions)
+    return [f"With {listed}.", ""]
+
+
+def _overview(evaluation: Evaluation, command: str, versions: Versions) -> list[str]:
     questions = evaluation.questions
     answerable = [q for q in questions if not q.no_source]
     passages = sum(len(q.relevant) for q in answerable)
@@ -183,6 +211,10 @@ def _overview(evaluation: Evaluation, command: str) -> list[str]:
         "```bash",
         command,
         "```",
+        "",
+        *_versions_line(versions),
+        "Re-running it rewrites every section down to the Conclusion; sections written by "
+        "hand after the Conclusion are kept.",
         "",
         "## What was measured",
         "",
@@ -255,9 +287,15 @@ def _conclusion(evaluation: Evaluation) -> list[str]:
     ]
 
 
-def render_markdown(evaluation: Evaluation, command: str) -> str:
-    """The whole report as Markdown (see the module docstring)."""
-    lines = _overview(evaluation, command)
+def render_markdown(evaluation: Evaluation, command: str, versions: Versions = ()) -> str:
+    """The generated report as Markdown, ending with ``HAND_WRITTEN_MARKER``.
+
+    Args:
+        evaluation: What was measured.
+        command: The command that regenerates the report, shown in its header.
+        versions: ``(distribution, version)`` of the libraries the numbers depend on.
+    """
+    lines = _overview(evaluation, command, versions)
     for run in evaluation.runs:
         lines += _run_section(run, evaluation)
     if evaluation.skipped:
@@ -265,11 +303,12 @@ def render_markdown(evaluation: Evaluation, command: str) -> str:
         lines += [f"- `{name}`: {reason}" for name, reason in evaluation.skipped]
         lines.append("")
     lines += _conclusion(evaluation)
-    return "\n".join(lines)
+    return "\n".join([*lines, HAND_WRITTEN_MARKER, ""])
 
 
-def results_record(evaluation: Evaluation) -> dict[str, Any]:
-    """Every number of the report, plus each question's first relevant rank, as JSON data."""
+def results_record(evaluation: Evaluation, versions: Versions = ()) -> dict[str, Any]:
+    """Every number of the report, plus each question's first relevant rank, as JSON data
+    (with ``versions``, the libraries the numbers depend on)."""
     runs = []
     for run in evaluation.runs:
         candidates = []
@@ -322,6 +361,7 @@ def results_record(evaluation: Evaluation) -> dict[str, Any]:
         "min_overlap": evaluation.min_overlap,
         "runs": runs,
         "skipped": [list(s) for s in evaluation.skipped],
+        "versions": dict(versions),
     }
 
 
@@ -380,10 +420,35 @@ def write_plot(evaluation: Evaluation, path: str | Path) -> None:
     plt.close(figure)
 
 
+def _hand_written(report: Path) -> str:
+    """What an existing report holds after ``HAND_WRITTEN_MARKER`` ("" when nothing)."""
+    try:
+        text = report.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return ""
+    _, marker, tail = text.partition(HAND_WRITTEN_MARKER)
+    return tail.removeprefix("\n") if marker else ""
+
+
 def write_report(
-    evaluation: Evaluation, directory: str | Path, command: str, *, plot: bool = True
+    evaluation: Evaluation,
+    directory: str | Path,
+    command: str,
+    *,
+    plot: bool = True,
+    versions: Versions = (),
 ) -> list[Path]:
     """Writes ``report.md``, ``results.json`` and (with ``plot``) ``hitk.png``.
+
+    An existing ``report.md``'s text after ``HAND_WRITTEN_MARKER`` is kept after the new
+    report; everything before it is replaced.
+
+    Args:
+        evaluation: What was measured.
+        directory: The output folder, created if missing.
+        command: The command that regenerates the report.
+        plot: Whether to draw ``hitk.png``.
+        versions: ``(distribution, version)`` of the libraries the numbers depend on.
 
     Returns:
         The paths written.
@@ -391,10 +456,11 @@ def write_report(
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     report = out / "report.md"
-    report.write_text(render_markdown(evaluation, command), encoding="utf-8")
+    kept = _hand_written(report)
+    report.write_text(render_markdown(evaluation, command, versions) + kept, encoding="utf-8")
     record = out / "results.json"
     record.write_text(
-        json.dumps(results_record(evaluation), ensure_ascii=False, indent=1) + "\n",
+        json.dumps(results_record(evaluation, versions), ensure_ascii=False, indent=1) + "\n",
         encoding="utf-8",
     )
     written = [report, record]

@@ -4,7 +4,9 @@
 
     from langchain_asesoria.langchain import AsesoriaDocumentTransformer, PdfPageLoader
 
-    transformer = AsesoriaDocumentTransformer(tokenization, config, tax="IRPF")
+    transformer = AsesoriaDocumentTransformer.from_model(
+        "sentence-transformers/all-MiniLM-L6-v2", chunk_size=256, chunk_overlap=32, tax="IRPF"
+    )
     chunks = transformer.invoke(PdfPageLoader("manual.pdf").load())
     vector_store.add_documents(chunks)  # embeds embedding_text; ids upsert
 
@@ -15,6 +17,7 @@ the only place that does. Heavy optional dependencies (pypdf) load lazily.
 from langchain_asesoria.langchain.documents import (
     PAGE_LABEL,
     PAGE_LABEL_END,
+    MetadataLevel,
     PageContent,
     citation,
     original_text,
@@ -46,6 +49,7 @@ __all__ = [
     "AsesoriaEmbeddings",
     "AsesoriaTextSplitter",
     "DocumentsInput",
+    "MetadataLevel",
     "PageContent",
     "PdfPageLoader",
     "ReindexCleanup",

@@ -1,12 +1,23 @@
 """Chunks as LangChain ``Document``s, and the way back to citations.
 
-A chunk has two texts: ``text`` (the original, for citations) and ``embedding_text``
-(what the embedder must consume). A ``Document`` has one ``page_content``; the
-``PageContent`` mode chooses which text goes there, and the other one is kept in
-``metadata`` under ``EMBEDDING_TEXT`` or ``TEXT``. So for every produced document
-``d`` of a chunk ``c``::
+The one convention of ``AsesoriaTextSplitter`` and ``AsesoriaDocumentTransformer``
+(``docs/guides/conventions.md``):
 
-    {d.page_content, d.metadata[other key]} == {c.text, c.embedding_text}
+- ``page_content`` is the chunk's ``embedding_text`` by default (``PageContent``), so
+  ``vector_store.add_documents(...)`` embeds exactly the model input; ``"text"``
+  chooses the verbatim original instead.
+- ``page``/``page_end`` are 1-based: the loader's page (``page_key``, counted from
+  ``page_base``: 0 for LangChain's PDF loaders) plus one minus ``page_base``; the
+  loader's printed ``page_label`` is kept as it is, with ``page_label_end``.
+- ``chunk_index`` counts from 0 across a whole source, and ``Document.id`` is the
+  chunk's stable ``chunk_id``.
+- ``MetadataLevel`` decides the keys: ``"cite"`` (default) adds the provenance record
+  and the other text only when it differs from ``page_content``; ``"full"`` adds both
+  texts always; ``"lean"`` adds nothing of ours (LangChain's own output).
+
+So for every document ``d`` of a chunk ``c`` at the default level::
+
+    original_text(d) == c.text and d.page_content == c.embedding_text
 
 Metadata values are vector-store safe: ``str``, ``int``, ``float`` or ``bool``; never
 ``None``, lists or dicts (Chroma drops ``None`` silently and rejects containers).
@@ -25,27 +36,39 @@ from langchain_asesoria.engine import check_budget
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.models import Chunk, ChunkingConfig
 from langchain_asesoria.records import (
+    CHUNK_ID,
     DOC_ID,
     EMBEDDING_TEXT,
+    END_INDEX,
     PAGE,
     PAGE_END,
     SECTION_PATH,
+    START_INDEX,
     TEXT,
     MetadataValue,
+    chunk_metadata_record,
 )
 from langchain_asesoria.tokenization import Tokenization
 
 __all__ = [
     "CONFIG_FIELDS",
+    "DEFAULT_METADATA_LEVEL",
+    "DEFAULT_PAGE_CONTENT",
+    "OFFSET_KEYS",
     "PAGE_LABEL",
     "PAGE_LABEL_END",
+    "MetadataLevel",
     "OnError",
     "PageContent",
+    "check_metadata_level",
     "check_on_error",
     "check_page_content",
+    "chunk_document_metadata",
     "chunk_texts",
     "citation",
     "config_options",
+    "document_id",
+    "loader_metadata",
     "original_text",
     "scalar_metadata",
 ]
@@ -54,6 +77,21 @@ __all__ = [
 #: LangChain splitter returns) or the ``"embedding_text"`` (what the embedder must get:
 #: ``vector_store.add_documents`` embeds ``page_content``).
 PageContent = Literal["text", "embedding_text"]
+
+#: The default of both classes: what the AsesorIA chunking specification asks the
+#: embedder to consume, so ``add_documents(split_documents(docs))`` keeps the promise.
+DEFAULT_PAGE_CONTENT: Final[PageContent] = "embedding_text"
+
+#: Which keys of ours a chunk ``Document`` gets, besides its input's metadata:
+#: ``"lean"`` none (LangChain's own output: the splitter adds only ``start_index``, with
+#: ``add_start_index=True``, and ``Document.id`` stays ``None``); ``"cite"`` the
+#: provenance record (pages, offsets, section, chunk index and id, token counts,
+#: document fields) and the other text only when it differs from ``page_content``;
+#: ``"full"`` the record and both ``text`` and ``embedding_text`` always.
+MetadataLevel = Literal["lean", "cite", "full"]
+
+#: The default of both classes: enough to cite, no text stored twice.
+DEFAULT_METADATA_LEVEL: Final[MetadataLevel] = "cite"
 
 #: What to do with one document that cannot be chunked (its section context cannot fit,
 #: a character cannot fit, private without a session id...): ``"raise"`` the error and
@@ -67,6 +105,9 @@ PAGE_LABEL_END: Final = "page_label_end"
 
 #: page_content mode -> (metadata key of the *other* text).
 _OTHER_KEY: Final[dict[str, str]] = {"text": EMBEDDING_TEXT, "embedding_text": TEXT}
+
+#: The offsets ``add_start_index=False`` leaves out, as LangChain's splitters do.
+OFFSET_KEYS: Final = frozenset({START_INDEX, END_INDEX})
 
 
 _LOGGER: Final = logging.getLogger("langchain_asesoria")
@@ -88,6 +129,7 @@ class ChunkingComponent:
     _tokenization: Tokenization
     _config: ChunkingConfig
     _page_content: PageContent
+    _metadata_level: MetadataLevel
     _on_error: OnError
 
     def _bind(
@@ -96,8 +138,9 @@ class ChunkingComponent:
         config: ChunkingConfig,
         page_content: str,
         on_error: str = "raise",
+        metadata_level: str = DEFAULT_METADATA_LEVEL,
     ) -> None:
-        """Checks and keeps the four (``check_budget``, ``check_page_content``...)."""
+        """Checks and keeps the five (``check_budget``, ``check_page_content``...)."""
         if not isinstance(config, ChunkingConfig):
             raise ConfigurationError(
                 f"config must be a ChunkingConfig, got {type(config).__name__} {config!r}: "
@@ -110,12 +153,14 @@ class ChunkingComponent:
         self._config = config
         self._page_content = check_page_content(page_content)
         self._on_error = check_on_error(on_error)
+        self._metadata_level = check_metadata_level(metadata_level)
 
     def __repr__(self) -> str:
         return (
             f"{type(self).__name__}(tokenization={self._tokenization.name!r}, "
             f"max_tokens={self._config.max_tokens}, overlap_tokens={self._config.overlap_tokens}, "
-            f"page_content={self._page_content!r}, on_error={self._on_error!r})"
+            f"page_content={self._page_content!r}, metadata_level={self._metadata_level!r}, "
+            f"on_error={self._on_error!r})"
         )
 
     def _skipped(self, name: str, error: AsesoriaError) -> None:
@@ -140,6 +185,11 @@ class ChunkingComponent:
     def page_content(self) -> PageContent:
         """Which chunk text ``page_content`` holds."""
         return self._page_content
+
+    @property
+    def metadata_level(self) -> MetadataLevel:
+        """Which keys of ours chunk documents get (``MetadataLevel``)."""
+        return self._metadata_level
 
     @property
     def on_error(self) -> OnError:
@@ -178,11 +228,78 @@ def check_page_content(mode: str) -> PageContent:
     return cast(PageContent, _one_of(mode, get_args(PageContent), "page_content", hint))
 
 
-def chunk_texts(chunk: Chunk, mode: PageContent) -> tuple[str, dict[str, MetadataValue]]:
-    """``(page_content, {other key: other text})`` of a chunk for a ``PageContent`` mode."""
-    if mode == "text":
-        return chunk.text, {_OTHER_KEY[mode]: chunk.embedding_text}
-    return chunk.embedding_text, {_OTHER_KEY[mode]: chunk.text}
+def check_metadata_level(level: str) -> MetadataLevel:
+    """Returns ``level`` when it is a ``MetadataLevel`` value.
+
+    Raises:
+        ConfigurationError: any other value.
+    """
+    hint = (
+        "'cite' keeps what a citation needs, 'full' adds both texts, 'lean' only what "
+        "LangChain's own splitters add"
+    )
+    return cast(MetadataLevel, _one_of(level, get_args(MetadataLevel), "metadata_level", hint))
+
+
+def chunk_texts(
+    chunk: Chunk, mode: PageContent, level: MetadataLevel = DEFAULT_METADATA_LEVEL
+) -> tuple[str, dict[str, MetadataValue]]:
+    """``(page_content, {key: text})``: the texts kept in metadata for a mode and level.
+
+    ``"full"`` keeps both texts; ``"lean"`` none; ``"cite"`` the other text, except the
+    original when it is the same string as the embedding text in ``page_content``
+    (``original_text`` then reads ``page_content``): no text is stored twice. A
+    consumer who chose ``"text"`` always finds the model input at ``embedding_text``.
+    """
+    content, other = (
+        (chunk.text, chunk.embedding_text) if mode == "text" else (chunk.embedding_text, chunk.text)
+    )
+    if level == "full":
+        return content, {TEXT: chunk.text, EMBEDDING_TEXT: chunk.embedding_text}
+    if level == "lean" or (mode == "embedding_text" and other == content):
+        return content, {}
+    return content, {_OTHER_KEY[mode]: other}
+
+
+def chunk_document_metadata(
+    chunk: Chunk, mode: PageContent, level: MetadataLevel, *, offsets: bool = True
+) -> dict[str, MetadataValue]:
+    """The keys of ours a chunk's ``Document`` gets at ``level`` (none at ``"lean"``).
+
+    ``"cite"`` and ``"full"``: ``chunk_metadata_record`` (document fields, pages,
+    offsets unless ``offsets=False``, section, chunk index and id, token counts) and
+    the other text as ``chunk_texts`` decides.
+    """
+    if level == "lean":
+        return {}
+    record = chunk_metadata_record(chunk)
+    if not offsets:
+        record = {key: value for key, value in record.items() if key not in OFFSET_KEYS}
+    record.update(chunk_texts(chunk, mode, level)[1])
+    return record
+
+
+def document_id(metadata: Mapping[str, Any], level: MetadataLevel) -> str | None:
+    """``Document.id``: the chunk id, except at ``"lean"`` (LangChain's ``None``)."""
+    if level == "lean":
+        return None
+    return str(metadata[CHUNK_ID])
+
+
+def loader_metadata(
+    first: Mapping[Any, Any], last: Mapping[Any, Any], page_key: str
+) -> dict[Any, Any]:
+    """The first page's metadata with the loader's page number taken out.
+
+    The loader's ``page_key`` gives way to the 1-based ``page``/``page_end`` of the
+    record; its printed ``page_label`` stays, and ``page_label_end`` is the last
+    page's label. Nothing is copied: the caller decides how deep.
+    """
+    metadata = {key: value for key, value in first.items() if key not in (page_key, PAGE_LABEL_END)}
+    label_end = last.get(PAGE_LABEL)
+    if label_end is not None and PAGE_LABEL in metadata:
+        metadata[PAGE_LABEL_END] = label_end
+    return metadata
 
 
 def scalar_metadata(metadata: Mapping[Any, Any]) -> dict[str, MetadataValue]:
@@ -202,8 +319,10 @@ def scalar_metadata(metadata: Mapping[Any, Any]) -> dict[str, MetadataValue]:
 def original_text(document: Document) -> str:
     """The chunk's original text, whichever ``PageContent`` mode produced ``document``.
 
-    It is ``metadata["text"]`` when ``page_content`` holds the embedding text, else
-    ``page_content`` itself: the text to quote in a citation.
+    It is ``metadata["text"]`` when ``page_content`` holds an embedding text that
+    differs from it, else ``page_content`` itself: the text to quote in a citation.
+    (At ``metadata_level="lean"`` with a model prefix or section context, the original
+    is not in the document: choose ``page_content="text"`` to quote lean documents.)
     """
     text = document.metadata.get(TEXT)
     return text if isinstance(text, str) else document.page_content

@@ -13,6 +13,16 @@ depend on how pages are joined later:
 - ``OUTLINE``: the document's outline report, on every page: ``{"entries": int,
   "unlocated": [{"title": str, "page": int | None}, ...], "problem": str | None}``.
 
+Pages another loader extracted (``PyPDFLoader``, ``PyMuPDFLoader``, ``PDFPlumberLoader``)
+get the same keys once read as a PDF (``sources.SourceReader`` with ``reading=``), and
+three scalar keys that reach every chunk, saying what their reading had:
+
+- ``SECTIONS_FROM``: the structure source, ``"pdf outline"``, ``"pdf legal heading
+  lines"`` or ``"none"``;
+- ``OUTLINE_FILE``: the file the outline was read from, when it was;
+- ``OUTLINE_MISSING``: why no outline was read (no file at that path, a file with fewer
+  pages...), when it was asked for and could not be.
+
 ``AsesoriaDocumentTransformer`` and ``AsesoriaTextSplitter`` (within each page) hand
 the starts to the reading stage (``reading.read_loaded_pages``), which gives the
 document its sections. Neither copies these keys into chunks (their values are lists and
@@ -34,10 +44,15 @@ from langchain_asesoria.structure.anchors import SectionStart
 
 __all__ = [
     "OUTLINE",
+    "OUTLINE_FILE",
+    "OUTLINE_MISSING",
     "PAGE_FURNITURE",
+    "REPORT_KEYS",
+    "SECTIONS_FROM",
     "SECTION_CONTINUED",
     "SECTION_STARTS",
     "STRUCTURE_KEYS",
+    "loaded_pdf_keys",
     "page_starts",
     "page_structure",
     "source_starts",
@@ -48,8 +63,15 @@ SECTION_CONTINUED: Final = "section_continued"
 PAGE_FURNITURE: Final = "page_furniture"
 OUTLINE: Final = "outline"
 
+SECTIONS_FROM: Final = "sections_from"
+OUTLINE_FILE: Final = "outline_file"
+OUTLINE_MISSING: Final = "outline_missing"
+
 #: The page-level keys that never reach a chunk's metadata.
 STRUCTURE_KEYS: Final = (SECTION_STARTS, SECTION_CONTINUED, PAGE_FURNITURE, OUTLINE)
+#: What reading a loader's PDF pages had: in every chunk, except at ``"lean"`` (ours,
+#: not the loader's).
+REPORT_KEYS: Final = (SECTIONS_FROM, OUTLINE_FILE, OUTLINE_MISSING)
 
 
 def _section(label: str, path: Sequence[str]) -> dict[str, Any]:
@@ -59,11 +81,11 @@ def _section(label: str, path: Sequence[str]) -> dict[str, Any]:
 def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
     """The structure keys of each page of ``document``, in page order.
 
-    Pages whose document had no outline read get no section keys; pages without
-    furniture removed get no ``PAGE_FURNITURE``.
+    Pages of a document without structure (no outline read, no other source) get no
+    section keys; pages without furniture removed get no ``PAGE_FURNITURE``.
     """
     outline = document.outline
-    starts = outline.located.starts if outline is not None else ()
+    starts = document.starts or ()
     report: dict[str, Any] | None = None
     if outline is not None:
         report = {
@@ -81,8 +103,9 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
         if removed:
             metadata[PAGE_FURNITURE] = [line.text for line in removed]
         if report is not None:
-            here = [start for start in starts if start.page == page.page]
             metadata[OUTLINE] = copy.deepcopy(report)  # each page's metadata its own
+        if document.starts is not None:
+            here = [start for start in starts if start.page == page.page]
             metadata[SECTION_STARTS] = [_start_keys(start) for start in here]
             if current is not None and (not here or here[0].offset > 0):
                 metadata[SECTION_CONTINUED] = copy.deepcopy(current)
@@ -90,6 +113,18 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
                 current = _section(here[-1].label, here[-1].path)
         keys.append(metadata)
     return keys
+
+
+def loaded_pdf_keys(document: DocumentPages) -> list[dict[str, Any]]:
+    """The keys of each page of a loader's PDF pages once read (``reading.loaded_pdf``):
+    ``page_structure``'s, ``SECTION_STARTS`` on every page (empty when no structure
+    source applied: the pages are read, not to be read again), and the report keys."""
+    report: dict[str, Any] = {SECTIONS_FROM: document.structure or "none"}
+    if document.pdf_file is not None and document.pdf_file.path is not None:
+        report[OUTLINE_FILE] = document.pdf_file.path
+    if document.pdf_file is not None and document.pdf_file.problem is not None:
+        report[OUTLINE_MISSING] = document.pdf_file.problem
+    return [{SECTION_STARTS: [], **keys, **report} for keys in page_structure(document)]
 
 
 def _start_keys(start: SectionStart) -> dict[str, Any]:

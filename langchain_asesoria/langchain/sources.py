@@ -7,6 +7,16 @@ number is ``metadata[page_key] - page_base + 1`` (LangChain's PDF loaders put a
 one-page source. Pages are sorted by number; a number that repeats, or a page number
 missing in a source of several documents, is an error, never a guess.
 
+A source named like a PDF (``….pdf``) whose every document has a page number is a PDF's
+pages as a LangChain loader extracted them (``PyPDFLoader``, ``PyMuPDFLoader``,
+``PDFPlumberLoader``: 0-based ``page``); given ``reading=``, ``SourceReader`` reads them
+as one PDF through the reading stage (``reading.read_loaded_pages``: running headers and
+footers removed, sections from the file's outline or from legal heading lines), and
+gives them the keys ``PdfPageLoader`` gives its pages (``page_structure``), so every
+entry point chunks them as the PDF's own pages. Pages ``PdfPageLoader`` already read
+(they carry ``SECTION_STARTS``) are not read again. ``read_pdf_page_texts`` does the same
+for a splitter's texts: each run of one PDF's consecutive pages.
+
 Document fields (``doc_id``, ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``,
 ``session_id``, ``vigencia``) come from the pages' metadata, else from defaults given
 as arguments; ``doc_id`` falls back on the source's file name without its extension
@@ -30,7 +40,9 @@ from langchain_asesoria.errors import (
     InvalidPagesError,
     PrivacyError,
 )
+from langchain_asesoria.langchain.page_structure import SECTION_STARTS, loaded_pdf_keys
 from langchain_asesoria.models import ChunkMetadata, LoadedPage
+from langchain_asesoria.reading import ReadOptions, kind_of_name, read_loaded_pages
 from langchain_asesoria.records import (
     DOC_ID,
     DOCUMENT_FIELD_TYPES,
@@ -47,6 +59,7 @@ __all__ = [
     "SourcePages",
     "SourceReader",
     "group_sources",
+    "read_pdf_page_texts",
 ]
 
 #: Fields whose disagreement between metadata and arguments could leak a document.
@@ -183,12 +196,15 @@ class SourceReader:
             loaders, 1 for loaders that count from 1).
         defaults: Document fields given as arguments; a page's metadata overrides
             them, except that ``source_scope`` and ``session_id`` must not disagree.
+        reading: How a PDF's pages from a LangChain loader are read (see the module
+            docstring); ``None``: their text is taken as it is.
     """
 
     source_key: str = "source"
     page_key: str = "page"
     page_base: int = 0
     defaults: Mapping[str, Any] = field(default_factory=dict)
+    reading: ReadOptions | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.defaults) - set(DOCUMENT_FIELDS))
@@ -211,22 +227,53 @@ class SourceReader:
                 arguments that disagree on ``source_scope`` or ``session_id``.
         """
         name = source.name
+        pages, page_metadata = self.pages_of(source)
+        metadata = self._metadata(source, name)
+        return SourcePages(name, pages, page_metadata, metadata)
+
+    def pages_of(
+        self, source: Source
+    ) -> tuple[tuple[LoadedPage, ...], tuple[Mapping[str, Any], ...]]:
+        """The source's pages sorted and numbered, with their metadata; a PDF's pages
+        from a loader read as one PDF when ``reading`` is given (the module docstring).
+
+        Raises:
+            InvalidPagesError: as ``read``.
+        """
+        name = source.name
         numbered = sorted(
-            ((self._page_number(document, name), document) for document in source.documents),
+            ((self.page_number(document, name), document) for document in source.documents),
             key=lambda item: item[0],
         )
         _check_numbers([number for number, _ in numbered], name, self.page_key)
         if numbered[0][0] == 0:  # one document without a page number: a one-page source
             numbered = [(1, numbered[0][1])]
-        metadata = self._metadata(source, name)
         pages = tuple(
             LoadedPage(document.page_content, number, name) for number, document in numbered
         )
-        return SourcePages(
-            name, pages, tuple(document.metadata for _, document in numbered), metadata
+        page_metadata = tuple(document.metadata for _, document in numbered)
+        if self.reading is None or not self.is_loaded_pdf(source):
+            return pages, page_metadata
+        try:
+            document = read_loaded_pages(pages, "pdf", self.reading)
+        except AsesoriaError as error:
+            raise error.with_context(source=name) from error
+        keys = loaded_pdf_keys(document)
+        return document.pages, tuple(
+            {**metadata, **page_keys}
+            for metadata, page_keys in zip(page_metadata, keys, strict=True)
         )
 
-    def _page_number(self, document: Document, name: str) -> int:
+    def is_loaded_pdf(self, source: Source) -> bool:
+        """Whether the source is a PDF's pages from a loader, not read yet."""
+        return (
+            kind_of_name(source.key) == "pdf"
+            and all(self.page_key in document.metadata for document in source.documents)
+            and not any(SECTION_STARTS in document.metadata for document in source.documents)
+        )
+
+    def page_number(self, document: Document, name: str) -> int:
+        """The 1-based page number of ``document``; 0 without one."""
         raw = document.metadata.get(self.page_key)
         if raw is None:
             return 0  # no page: valid only for a one-page source (checked after sorting)
@@ -326,3 +373,54 @@ def _as_year(value: Any, key: str, name: str) -> int:
 _FIELD_TYPES: Final = {
     key: _as_year if kind is int else _as_text for key, kind in DOCUMENT_FIELD_TYPES.items()
 }
+
+
+def read_pdf_page_texts(
+    texts: Sequence[str],
+    metadatas: Sequence[Mapping[str, Any]],
+    reader: SourceReader,
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """A splitter's texts, each run of consecutive pages of one PDF read as that PDF.
+
+    A run is consecutive texts whose metadata name the same source, a PDF
+    (``….pdf``), and give each a page number (``SourceReader.is_loaded_pdf``); its pages
+    may come in any order. Each text of a run becomes its page's text once read (running
+    headers and footers removed), and its metadata gains the keys ``PdfPageLoader``
+    gives (``page_structure``): the splitter then chunks each page with its sections.
+    Other texts and their metadata are returned as they are. Texts and metadata keep
+    their order and count.
+
+    Raises:
+        InvalidPagesError: a run whose page numbers repeat, or are not integers.
+    """
+    out_texts, out_metadatas = list(texts), [dict(metadata) for metadata in metadatas]
+    for run in _pdf_runs(metadatas, reader):
+        documents = tuple(Document(texts[i], metadata=dict(metadatas[i])) for i in run)
+        source = Source(_source_key(documents[0], reader.source_key), documents)
+        pages, page_metadata = reader.pages_of(source)
+        by_number = {
+            page.page: (page.text, item) for page, item in zip(pages, page_metadata, strict=True)
+        }
+        for index, document in zip(run, documents, strict=True):
+            text, metadata = by_number[reader.page_number(document, source.name)]
+            out_texts[index], out_metadatas[index] = text, dict(metadata)
+    return out_texts, out_metadatas
+
+
+def _pdf_runs(metadatas: Sequence[Mapping[str, Any]], reader: SourceReader) -> list[list[int]]:
+    """The indices of each run of consecutive metadata of one PDF's loader pages."""
+    runs: list[list[int]] = []
+    previous: str | None = None
+    for index, metadata in enumerate(metadatas):
+        key = metadata.get(reader.source_key)
+        name = None if key is None or key == "" else str(key)
+        alone = Source(name, (Document("", metadata=dict(metadata)),))
+        if name is None or not reader.is_loaded_pdf(alone):
+            previous = None
+            continue
+        if name == previous:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+        previous = name
+    return runs

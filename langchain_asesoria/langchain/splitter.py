@@ -1,10 +1,21 @@
 """``AsesoriaTextSplitter``: a drop-in LangChain ``TextSplitter`` over the exact engine.
 
-Each input text is one document of one page. For every produced ``Document`` ``d`` of
-an input text ``t`` (with ``page_content="text"``, the default)::
+Each input text is one page of its source (``metadata["source"]``; a text without
+one is a source of its own), and chunks never cross texts, as in every LangChain
+splitter. The convention is ``AsesoriaDocumentTransformer``'s (``documents``): for
+every produced ``Document`` ``d`` of an input text ``t`` at the default
+``page_content="embedding_text"`` and ``metadata_level="cite"``::
 
-    t[d.metadata["start_index"]:d.metadata["end_index"]] == d.page_content
+    t[d.metadata["start_index"]:d.metadata["end_index"]] == original_text(d)
     d.metadata["token_count"] <= config.max_tokens
+    d.metadata["page"] == d.metadata["page_end"] == loader page - page_base + 1
+    d.id == d.metadata["chunk_id"]
+
+and ``chunk_index`` counts 0, 1, 2... across all the texts of one source in their
+order (a PDF's pages from ``PyPDFLoader``), so it restarts only with a new source.
+Chunk ids are unique within a source: two pages with the same text at the same place
+get different ids. A one-page source (a Markdown file from ``TextLoader``) gets the
+same chunks, pages, indices, ids and ``page_content`` from both classes.
 
 The offsets come from the engine; they are never searched with ``str.find``, so they
 stay right on repeated paragraphs and with overlap, where LangChain's own
@@ -21,7 +32,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from langchain_core.documents import Document
@@ -32,13 +43,25 @@ from typing_extensions import Self
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.langchain.documents import (
     CONFIG_FIELDS,
+    DEFAULT_METADATA_LEVEL,
+    DEFAULT_PAGE_CONTENT,
     ChunkingComponent,
+    MetadataLevel,
     OnError,
     PageContent,
+    chunk_document_metadata,
     chunk_texts,
     config_options,
+    document_id,
+    loader_metadata,
 )
-from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
+from langchain_asesoria.langchain.page_structure import REPORT_KEYS, STRUCTURE_KEYS, page_starts
+from langchain_asesoria.langchain.sources import (
+    Source,
+    SourcePages,
+    SourceReader,
+    read_pdf_page_texts,
+)
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.reading import (
     ReadOptions,
@@ -48,15 +71,18 @@ from langchain_asesoria.reading import (
     read_loaded_pages,
 )
 from langchain_asesoria.records import (
+    CHUNK_ID,
     CHUNK_INDEX,
+    DOC_ID,
     END_INDEX,
     OVERLAP_TOKENS,
+    PAGE,
+    PAGE_END,
     SECTION_LABEL,
     SECTION_PATH,
     START_INDEX,
     TOKEN_COUNT,
-    MetadataValue,
-    chunk_fields,
+    chunk_id,
 )
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import (
@@ -68,20 +94,23 @@ from langchain_asesoria.tokenization import (
 
 __all__ = ["SPLITTER_KEYS", "AsesoriaTextSplitter"]
 
-#: The record keys the splitter adds to a copy of each input's metadata. Document
-#: fields and pages are the transformer's business: a splitter sees bare texts.
+#: The record keys the splitter adds at ``metadata_level="cite"`` to a copy of each
+#: input's metadata (section keys only for a chunk in a section), besides the other
+#: text and the document fields (``doc_type``, ``source_scope``, ``tax``... when set),
+#: as the transformer adds them.
 SPLITTER_KEYS: Final = (
+    DOC_ID,
+    PAGE,
+    PAGE_END,
+    CHUNK_INDEX,
+    SECTION_LABEL,
+    SECTION_PATH,
     START_INDEX,
     END_INDEX,
     TOKEN_COUNT,
     OVERLAP_TOKENS,
-    CHUNK_INDEX,
-    SECTION_LABEL,
-    SECTION_PATH,
+    CHUNK_ID,
 )
-
-#: The keys ``add_start_index=False`` leaves out, as LangChain's splitters do.
-_OFFSET_KEYS: Final = frozenset({START_INDEX, END_INDEX})
 
 #: LangChain's ``TextSplitter`` arguments an exact-token splitter cannot honour, and why.
 _REFUSED: Final[Mapping[str, str]] = {
@@ -112,7 +141,8 @@ def _config(
     if unknown:
         raise ConfigurationError(
             f"unknown argument(s) {', '.join(unknown)}: pass chunk_size, chunk_overlap, "
-            "add_start_index, page_content, on_error, or ChunkingConfig fields "
+            "add_start_index, page_content, metadata_level, on_error, reading, source_key, "
+            "page_key, page_base, or ChunkingConfig fields "
             f"({', '.join(sorted(CONFIG_FIELDS))})."
         )
     given = {key: value for key, value in sizes.items() if value is not None}
@@ -152,16 +182,29 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     A page loaded by ``PdfPageLoader`` is split along its outline sections (the
     ``page_structure`` keys, which are not copied into chunks).
 
-    Every chunk's metadata is a deep copy of its input's metadata plus ``start_index``
-    (LangChain's meaning: offset of the chunk in its input text), ``end_index``
-    (exclusive), ``token_count``, ``overlap_tokens`` (achieved, not targeted),
-    ``chunk_index``, the section label and path when headings are detected, and the
-    text that ``page_content`` does not hold (``embedding_text`` or ``text``).
+    The convention is the transformer's (``docs/guides/conventions.md``):
+    ``page_content`` is the ``embedding_text`` by default, so
+    ``vector_store.add_documents(splitter.split_documents(docs))`` embeds exactly what
+    the model must receive; ``page`` and ``page_end`` are 1-based (the loader's
+    ``page_key`` counted from ``page_base``: PyPDFLoader's 0-based ``page`` becomes
+    ``page + 1``, its ``page_label`` stays as printed); ``chunk_index`` is global per
+    source; ``Document.id`` is the ``chunk_id``.
+
+    At ``metadata_level="cite"`` (default) every chunk's metadata is a deep copy of its
+    input's metadata (the loader's page number replaced by ``page``/``page_end``) plus
+    ``SPLITTER_KEYS``: ``start_index`` (LangChain's meaning: offset of the chunk in its
+    input text), ``end_index`` (exclusive), ``token_count``, ``overlap_tokens``
+    (achieved, not targeted), ``chunk_index``, ``chunk_id``, ``doc_id``, the section
+    label and path, and the original ``text`` when it differs from ``page_content``.
+    ``"full"`` keeps both texts always. ``"lean"`` with ``add_start_index=False`` gives
+    exactly what LangChain's own splitters give: the deep-copied input metadata, no
+    ``Document.id`` (with ``add_start_index=True``, also the exact ``start_index``).
     Documents keep the input order, and chunks their order within each input.
 
     Both ``AsesoriaTextSplitter(tokenization, config)`` and LangChain's keywords work::
 
-        AsesoriaTextSplitter(tokenization, chunk_size=256, chunk_overlap=32)
+        AsesoriaTextSplitter.from_model("sentence-transformers/all-MiniLM-L6-v2",
+                                        chunk_size=256, chunk_overlap=32)
         AsesoriaTextSplitter(tokenization, chunk_size=256, detect_markdown_headings=True)
 
     Args:
@@ -173,13 +216,21 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         add_start_index: Adds ``start_index`` and ``end_index`` (default ``True``, the
             exact offsets; ``False`` leaves both out, as LangChain does).
         strip_whitespace: Must stay ``True``: chunks never carry outer whitespace.
-        page_content: ``"text"`` (default, the original text, as LangChain splitters
-            do) or ``"embedding_text"`` (what the embedder must consume).
+        page_content: ``"embedding_text"`` (default, what the embedder must consume)
+            or ``"text"`` (the verbatim original; the model input then stays in
+            ``metadata["embedding_text"]``).
+        metadata_level: ``"cite"`` (default), ``"full"`` or ``"lean"``
+            (``MetadataLevel``).
         on_error: ``"raise"`` (default) or ``"skip"`` a text that cannot be chunked
             (``OnError``: it gives no chunks and a warning is logged).
         reading: How texts are read (``ReadOptions``; by default a Markdown text, by its
             ``source`` or ``detect_markdown_headings=True``, has its front matter
             blanked and its headings followed, as on the command line).
+        source_key: Metadata key naming an input's source (the ``chunk_index`` runs on
+            across the texts of one source).
+        page_key: Metadata key of the loader's page number.
+        page_base: The number the loader gives the first page (0 for LangChain's PDF
+            loaders, 1 for loaders that count from 1).
         **options: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...)
             when no ``config`` is given.
 
@@ -199,9 +250,13 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         chunk_overlap: int | None = None,
         add_start_index: bool = True,
         strip_whitespace: bool = True,
-        page_content: PageContent = "text",
+        page_content: PageContent = DEFAULT_PAGE_CONTENT,
+        metadata_level: MetadataLevel = DEFAULT_METADATA_LEVEL,
         on_error: OnError = "raise",
         reading: ReadOptions | None = None,
+        source_key: str = "source",
+        page_key: str = "page",
+        page_base: int = 0,
         **options: Any,
     ) -> None:
         if strip_whitespace is not True:
@@ -212,8 +267,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             )
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = _config(config, sizes, options)
-        self._bind(tokenization, chosen, page_content, on_error)
+        self._bind(tokenization, chosen, page_content, on_error, metadata_level)
         self._reading = reading or ReadOptions()
+        self._reader = SourceReader(source_key=source_key, page_key=page_key, page_base=page_base)
         super().__init__(
             chunk_size=chosen.max_tokens,
             chunk_overlap=chosen.overlap_tokens,
@@ -221,11 +277,36 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             add_start_index=bool(add_start_index),
             strip_whitespace=True,
         )
-        self._keys = tuple(
-            key for key in SPLITTER_KEYS if add_start_index or key not in _OFFSET_KEYS
-        )
 
     # -- constructors ---------------------------------------------------------------
+
+    @classmethod
+    def from_model(
+        cls, model: str, *, chunk_size: int, chunk_overlap: int = 0, **kwargs: Any
+    ) -> Self:
+        """The one-call start: a model's name or path, and the budget in its tokens.
+
+        ``AsesoriaTextSplitter.from_model("sentence-transformers/all-MiniLM-L6-v2",
+        chunk_size=256, chunk_overlap=32)`` loads the tokenizer with
+        ``load_tokenization(model)`` (a Hugging Face name, a local folder, a
+        ``tokenizer.json``, or an OpenAI embedding model with the ``tiktoken`` extra):
+        the model's real limit, prefixes and special tokens come with it.
+
+        Args:
+            model: The embedding model's name or path.
+            chunk_size: ``max_tokens``: tokens of the whole model input (required: there
+                is no default size).
+            chunk_overlap: ``overlap_tokens`` (default 0).
+            **kwargs: The constructor's other keywords and ``ChunkingConfig`` fields.
+
+        Raises:
+            TokenizerLoadError: the tokenizer cannot be found or read.
+            MissingSettingError: no real input limit is known for the model.
+            ModelLimitError: ``chunk_size`` above the model's real limit.
+        """
+        return cls(
+            load_tokenization(model), chunk_size=chunk_size, chunk_overlap=chunk_overlap, **kwargs
+        )
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **kwargs: Any) -> Self:
@@ -298,10 +379,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     # -- splitting ------------------------------------------------------------------
 
     def split_text(self, text: str) -> list[str]:
-        """The chunks' ``page_content`` values, in order (original texts by default)."""
-        if self._page_content == "text":
-            return [chunk.text for chunk in self.split_chunks(text)]
-        return [chunk.embedding_text for chunk in self.split_chunks(text)]
+        """The chunks' ``page_content`` values, in order (embedding texts by default)."""
+        return [chunk_texts(chunk, self._page_content)[0] for chunk in self.split_chunks(text)]
 
     def split_chunks(
         self,
@@ -310,6 +389,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         starts: Sequence[SectionStart] | None = None,
         *,
         source: str | None = None,
+        metadata: ChunkMetadata | None = None,
     ) -> list[Chunk]:
         """The engine's chunks of one text, offsets relative to ``text``.
 
@@ -317,8 +397,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         by a ``.md`` name, or when the config asks for Markdown headings) is read
         everywhere: a Markdown text's front matter blanked and its headings followed.
         ``starts`` (sections a loader located in ``text``) replace the kind's own
-        structure. With ``on_error="skip"``, a text that cannot be chunked gives ``[]``
-        and a logged warning naming ``name``.
+        structure. The chunks carry ``metadata`` (default ``doc_id=name``) and lie on
+        page 1; their ``chunk_index`` counts from 0 in this text. With
+        ``on_error="skip"``, a text that cannot be chunked gives ``[]`` and a logged
+        warning naming ``name``.
 
         Raises:
             AsesoriaError: any engine error, naming ``name``.
@@ -333,7 +415,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             return list(
                 iter_document_chunks(
                     document,
-                    ChunkMetadata(doc_id=name),
+                    metadata or ChunkMetadata(doc_id=name),
                     config=self._config,
                     tokenization=self._tokenization,
                 )
@@ -347,43 +429,92 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     ) -> list[Document]:
         """One ``Document`` per chunk, input order kept, metadata deep-copied per chunk.
 
-        ``metadatas`` may be ``None`` or empty (no metadata), as in LangChain.
+        ``metadatas`` may be ``None`` or empty (no metadata), as in LangChain. Texts
+        with the same ``source`` are the pages of one source: their ``chunk_index``
+        runs on, and their ``doc_id`` and document fields are read as the
+        transformer reads them.
 
         Raises:
             ConfigurationError: ``metadatas`` not of the same length as ``texts``.
-            AsesoriaError: a text that cannot be chunked (the message names its
-                ``source``, or its position), unless ``on_error="skip"``.
+            AsesoriaError: a text that cannot be chunked, or a page number that is not
+                an integer from ``page_base`` up (the message names its ``source``, or
+                its position), unless ``on_error="skip"``.
         """
         if metadatas and len(metadatas) != len(texts):
             raise ConfigurationError(
                 f"got {len(texts)} texts but {len(metadatas)} metadatas: pass one metadata "
                 "dict per text, or none."
             )
+        if metadatas:
+            texts, metadatas = read_pdf_page_texts(
+                texts, metadatas, SourceReader(reading=self._reading)
+            )
+        progress: dict[str | int, _Progress] = {}  # by source, or by position without one
         documents: list[Document] = []
         for index, text in enumerate(texts):
             base = metadatas[index] if metadatas else {}
             name = _name_of(base, index)
             try:
                 starts = page_starts(base, text, name)
+                one = self._page(text, base)
             except AsesoriaError as error:
                 self._skipped(name, error.with_context(source=name))
                 continue
             base = {key: value for key, value in base.items() if key not in STRUCTURE_KEYS}
-            source = base.get("source")
-            chunks = self.split_chunks(
-                text, name, starts, source=None if source is None else str(source)
-            )
-            documents += (self._document(chunk, base) for chunk in chunks)
+            raw = base.get(self._reader.source_key)
+            source = None if raw in (None, "") else str(raw)
+            chunks = self.split_chunks(text, name, starts, source=source, metadata=one.metadata)
+            done = progress.setdefault(index if source is None else source, _Progress())
+            number = one.pages[0].page
+            documents += [self._document(chunk, base, number, done) for chunk in chunks]
+            done.offset += len(text)
         return documents
 
-    def _document(self, chunk: Chunk, base: Mapping[Any, Any]) -> Document:
-        """The chunk as a ``Document``: a deep copy of ``base`` plus the splitter's keys."""
-        content, other = chunk_texts(chunk, self._page_content)
-        added: dict[str, MetadataValue] = chunk_fields(chunk)
+    def _page(self, text: str, metadata: Mapping[Any, Any]) -> SourcePages:
+        """The text as a one-page source: its 1-based page number and document fields."""
+        document = Document(page_content=text, metadata=dict(metadata))
+        key = metadata.get(self._reader.source_key)
+        return self._reader.read(Source(None if key in (None, "") else str(key), (document,)))
+
+    def _document(
+        self, chunk: Chunk, base: Mapping[Any, Any], page: int, done: _Progress
+    ) -> Document:
+        """The chunk as a ``Document``: a deep copy of ``base`` plus the level's keys.
+
+        The chunk lies on ``page``; ``chunk_index`` runs on from the source's earlier
+        texts; ``chunk_id`` is of the chunk shifted past the earlier texts' lengths, so
+        it is unique within the source and, on a one-page source, the transformer's.
+        """
+        level = self._metadata_level
+        content, _ = chunk_texts(chunk, self._page_content, level)
         metadata = copy.deepcopy(dict(base))
-        metadata.update((key, added[key]) for key in self._keys if key in added)
-        metadata.update(other)
-        return Document(page_content=content, metadata=metadata)
+        if level == "lean":
+            metadata = {key: value for key, value in metadata.items() if key not in REPORT_KEYS}
+            if self._add_start_index:
+                metadata[START_INDEX] = chunk.start
+            return Document(page_content=content, metadata=metadata)
+        metadata = loader_metadata(metadata, metadata, self._reader.page_key)
+        placed = replace(
+            chunk,
+            metadata=replace(chunk.metadata, page=page, page_end=page, chunk_index=done.next_index),
+        )
+        done.next_index += 1
+        added = chunk_document_metadata(
+            placed, self._page_content, level, offsets=self._add_start_index
+        )
+        added[CHUNK_ID] = chunk_id(
+            replace(placed, start=chunk.start + done.offset, end=chunk.end + done.offset)
+        )
+        metadata.update(added)
+        return Document(page_content=content, metadata=metadata, id=document_id(added, level))
+
+
+@dataclass(slots=True)
+class _Progress:
+    """How far one source has come in one ``create_documents`` call."""
+
+    next_index: int = 0
+    offset: int = 0
 
 
 def _name_of(metadata: Mapping[Any, Any], index: int) -> str:
@@ -402,8 +533,8 @@ def _huggingface_tokenization(
         return HuggingFaceTokenization(tokenizer, base)
     if not isinstance(getattr(tokenizer, "backend_tokenizer", None), Tokenizer):
         hint = (
-            "a model name is not a tokenizer: use AsesoriaTextSplitter.from_settings() or "
-            "AsesoriaTextSplitter(load_tokenization(model=...), ...)"
+            "a model name is not a tokenizer: use AsesoriaTextSplitter.from_model(name, "
+            "chunk_size=...)"
             if isinstance(tokenizer, str | bytes)
             else "load it with AutoTokenizer.from_pretrained(..., use_fast=True)"
         )

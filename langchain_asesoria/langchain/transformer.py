@@ -4,16 +4,26 @@ It groups the incoming documents by source, orders each source's pages, and chun
 the whole source across page boundaries (see ``sources`` for the rules). For every
 produced document ``d`` of a chunk ``c``:
 
-- ``d.metadata["page"]``/``["page_end"]`` are the real 1-based pages of ``c``'s body;
+- ``d.page_content`` is ``c.embedding_text`` (``page_content="embedding_text"``, the
+  default of both this class and ``AsesoriaTextSplitter``: ``add_documents`` embeds the
+  exact model input) or ``c.text``; ``original_text(d) == c.text`` always, except at
+  ``metadata_level="lean"``;
+- ``d.metadata["page"]``/``["page_end"]`` are the real 1-based pages of ``c``'s body:
+  the loader's ``page_key`` minus ``page_base`` plus one (LangChain's PDF loaders count
+  from 0); the loader's ``page_label`` stays as printed, with ``page_label_end``;
 - ``c``'s section comes from the pages' ``section_starts`` (``PdfPageLoader``: the
   PDF's outline), else from the source's kind (Markdown headings in a Markdown source);
 - ``d.metadata`` holds offsets in the source's joined text (``start_index``,
   ``end_index``), ``token_count <= max_tokens``, the achieved ``overlap_tokens``, the
-  global ``chunk_index``, the section label and path, the document fields, and the
-  text ``page_content`` does not hold (``text`` or ``embedding_text``);
+  ``chunk_index`` (0-based, global per source), the section label and path, the
+  document fields, and the other text when it differs from ``page_content``
+  (``metadata_level="cite"``, the default; ``"full"`` keeps both texts always);
 - ``d.id == d.metadata["chunk_id"]``, stable: the same input gives the same ids, so
   re-indexing with ``vector_store.add_documents`` is an upsert, not a duplicate;
 - every metadata value is a ``str``, ``int``, ``float`` or ``bool``.
+
+``metadata_level="lean"`` adds none of these keys and leaves ``d.id`` at ``None``: the
+first page's loader metadata (vector-store-safe values) is all a chunk carries.
 
 It is a LangChain ``Runnable`` (``invoke``, ``batch``, ``ainvoke``, ``stream``,
 ``transform``) and a ``BaseDocumentTransformer``. ``lazy_transform_documents`` and
@@ -41,16 +51,20 @@ from typing_extensions import Self
 
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
 from langchain_asesoria.langchain.documents import (
-    PAGE_LABEL,
-    PAGE_LABEL_END,
+    DEFAULT_METADATA_LEVEL,
+    DEFAULT_PAGE_CONTENT,
     ChunkingComponent,
+    MetadataLevel,
     OnError,
     PageContent,
+    chunk_document_metadata,
     chunk_texts,
     config_options,
+    document_id,
+    loader_metadata,
     scalar_metadata,
 )
-from langchain_asesoria.langchain.page_structure import source_starts
+from langchain_asesoria.langchain.page_structure import REPORT_KEYS, source_starts
 from langchain_asesoria.langchain.sources import (
     Source,
     SourceGrouper,
@@ -67,7 +81,6 @@ from langchain_asesoria.reading import (
     kind_for_text,
     read_loaded_pages,
 )
-from langchain_asesoria.records import CHUNK_ID, chunk_metadata_record
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import Tokenization, load_tokenization
 
@@ -119,9 +132,11 @@ class AsesoriaDocumentTransformer(
             front matter is blanked and its headings followed, as on the command line;
             ``ReadOptions(markdown_headings=False)`` switches headings off).
         page_content: ``"embedding_text"`` (default: ``add_documents`` then embeds
-            exactly the model input; the original is in ``metadata["text"]``) or
-            ``"text"`` (the original; the model input is in
+            exactly the model input; the original is in ``metadata["text"]`` when it
+            differs) or ``"text"`` (the original; the model input is in
             ``metadata["embedding_text"]``).
+        metadata_level: ``"cite"`` (default), ``"full"`` or ``"lean"``
+            (``MetadataLevel``).
         source_key: Metadata key naming the source.
         page_key: Metadata key of the page number; it is replaced in the output by
             ``page``/``page_end`` (1-based).
@@ -140,7 +155,8 @@ class AsesoriaDocumentTransformer(
         vigencia: Default validity, for example ``"2023"``.
 
     Raises:
-        ConfigurationError: wrong argument types, an unknown ``page_content``.
+        ConfigurationError: wrong argument types, an unknown ``page_content`` or
+            ``metadata_level``.
         ModelLimitError: ``config.max_tokens`` above the model's real limit.
     """
 
@@ -149,7 +165,8 @@ class AsesoriaDocumentTransformer(
         tokenization: Tokenization,
         config: ChunkingConfig,
         *,
-        page_content: PageContent = "embedding_text",
+        page_content: PageContent = DEFAULT_PAGE_CONTENT,
+        metadata_level: MetadataLevel = DEFAULT_METADATA_LEVEL,
         reading: ReadOptions | None = None,
         source_key: str = "source",
         page_key: str = "page",
@@ -164,7 +181,7 @@ class AsesoriaDocumentTransformer(
         session_id: str | None = None,
         vigencia: str | None = None,
     ) -> None:
-        self._bind(tokenization, config, page_content, on_error)
+        self._bind(tokenization, config, page_content, on_error, metadata_level)
         defaults = {
             "doc_id": doc_id,
             "doc_type": doc_type,
@@ -180,6 +197,7 @@ class AsesoriaDocumentTransformer(
             page_key=page_key,
             page_base=page_base,
             defaults={key: value for key, value in defaults.items() if value is not None},
+            reading=self._reading,
         )
         self._markdown_suffixes = tuple(suffix.lower() for suffix in markdown_suffixes)
 
@@ -199,6 +217,33 @@ class AsesoriaDocumentTransformer(
         options, rest = config_options(kwargs)
         config = ChunkingConfig.from_settings(settings, **options)
         return cls(load_tokenization(settings), config, **rest)
+
+    @classmethod
+    def from_model(
+        cls, model: str, *, chunk_size: int, chunk_overlap: int = 0, **kwargs: Any
+    ) -> Self:
+        """The one-call start: a model's name or path, and the budget in its tokens.
+
+        ``AsesoriaDocumentTransformer.from_model("sentence-transformers/all-MiniLM-L6-v2",
+        chunk_size=256, chunk_overlap=32)`` loads the tokenizer with
+        ``load_tokenization(model)`` (a Hugging Face name, a local folder, a
+        ``tokenizer.json``, or an OpenAI embedding model with the ``tiktoken`` extra).
+
+        Args:
+            model: The embedding model's name or path.
+            chunk_size: ``max_tokens``: tokens of the whole model input (required: there
+                is no default size).
+            chunk_overlap: ``overlap_tokens`` (default 0).
+            **kwargs: Other ``ChunkingConfig`` fields and the constructor's keywords.
+
+        Raises:
+            TokenizerLoadError: the tokenizer cannot be found or read.
+            MissingSettingError: no real input limit is known for the model.
+            ModelLimitError: ``chunk_size`` above the model's real limit.
+        """
+        options, rest = config_options(kwargs)
+        config = ChunkingConfig(max_tokens=chunk_size, overlap_tokens=chunk_overlap, **options)
+        return cls(load_tokenization(model), config, **rest)
 
     # -- one source -----------------------------------------------------------------
 
@@ -255,20 +300,19 @@ class AsesoriaDocumentTransformer(
         meta = chunk.metadata
         assert meta.page is not None  # the engine sets both
         assert meta.page_end is not None
-        first = pages.page_metadata[positions[meta.page]]
-        last = pages.page_metadata[positions[meta.page_end]]
-        metadata: dict[str, Any] = scalar_metadata(first)
-        metadata.pop(self._reader.page_key, None)
-        metadata.pop(PAGE_LABEL_END, None)
+        first = scalar_metadata(pages.page_metadata[positions[meta.page]])
+        level = self._metadata_level
+        if level == "lean":
+            content, _ = chunk_texts(chunk, self._page_content, level)
+            lean = {key: value for key, value in first.items() if key not in REPORT_KEYS}
+            return Document(page_content=content, metadata=lean)
+        last = scalar_metadata(pages.page_metadata[positions[meta.page_end]])
+        metadata: dict[str, Any] = loader_metadata(first, last, self._reader.page_key)
         if source is not None:
             metadata[self._reader.source_key] = source
-        label_end = scalar_metadata(last).get(PAGE_LABEL)
-        if label_end is not None and PAGE_LABEL in metadata:
-            metadata[PAGE_LABEL_END] = label_end
-        content, other = chunk_texts(chunk, self._page_content)
-        metadata.update(chunk_metadata_record(chunk))
-        metadata.update(other)
-        return Document(page_content=content, metadata=metadata, id=str(metadata[CHUNK_ID]))
+        content, _ = chunk_texts(chunk, self._page_content, level)
+        metadata.update(chunk_document_metadata(chunk, self._page_content, level))
+        return Document(page_content=content, metadata=metadata, id=document_id(metadata, level))
 
     # -- document transformer API ---------------------------------------------------
 

@@ -3,6 +3,7 @@
 Modules, in data-flow order:
 
 - ``extract``: a page's text as pypdf extracts it, with the height of each line.
+- ``markers``: list markers drawn after their item's text put back before it.
 - ``furniture``: running headers and footers at the pages' edges, told apart from
   body text that repeats (a table's header, an article per page), found and removed.
 - ``outline``: the PDF's outline (bookmarks) as flat entries with paths and pages.

@@ -5,14 +5,21 @@ A map of the package is in its README. What every entry point uses:
 - ``read_document(path, options)``: a file (``.pdf``, ``.md``/``.markdown``, ``.txt``,
   ``.html``/``.htm``);
 - ``read_text_document(text, kind)`` and ``read_loaded_pages(pages, kind, starts=)``:
-  a text or a loader's pages, read as the file of that kind would be;
+  a text or a loader's pages, read as the file of that kind would be (a LangChain
+  loader's PDF pages: furniture by text, the outline from the file they name, else
+  legal heading lines; ``reading.loaded_pdf``);
 - ``split_document`` / ``iter_document_chunks``: a document's chunks, its sections in
   the configuration's page join.
 
 ``ReadOptions`` states reading's defaults in one place (everything on).
 """
 
-from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, OutlineReport
+from langchain_asesoria.reading.document import (
+    READING_SEPARATOR,
+    DocumentPages,
+    OutlineReport,
+    PdfFileReport,
+)
 from langchain_asesoria.reading.files import iter_pages, page_count, read_pages, read_text
 from langchain_asesoria.reading.kinds import (
     DEFAULT_MARKDOWN_SUFFIXES,
@@ -48,6 +55,7 @@ __all__ = [
     "DocumentPages",
     "FileKind",
     "OutlineReport",
+    "PdfFileReport",
     "ReadOptions",
     "ReadingStep",
     "SectionStart",

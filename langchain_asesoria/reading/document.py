@@ -17,7 +17,7 @@ from langchain_asesoria.pdf.titles import LocatedOutline
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.structure.anchors import SectionStart, section_spans
 
-__all__ = ["READING_SEPARATOR", "DocumentPages", "OutlineReport"]
+__all__ = ["READING_SEPARATOR", "DocumentPages", "OutlineReport", "PdfFileReport"]
 
 #: The page join structure sources read (a blank line: no heading runs across it).
 READING_SEPARATOR = "\n\n"
@@ -33,6 +33,24 @@ class OutlineReport:
     """
 
     located: LocatedOutline = field(default_factory=LocatedOutline)
+    problem: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PdfFileReport:
+    """Whether a loader's PDF pages had their file to read the outline from.
+
+    Pages a LangChain loader extracted (``PyPDFLoader``, ``PyMuPDFLoader``...) carry no
+    outline: it is read from the file their source names (``reading.loaded_pdf``).
+
+    Attributes:
+        path: The file the outline was read from; ``None`` when none was.
+        problem: Why no file was read (none at that path, a file with fewer pages than
+            the pages number, one that cannot be opened); ``None`` when one was, or when
+            the outline was not asked for (``ReadOptions.outline_sections``).
+    """
+
+    path: str | None = None
     problem: str | None = None
 
 
@@ -55,12 +73,16 @@ class DocumentPages:
         front_matter: The characters of YAML front matter blanked on the first page.
         comments: How many HTML comment blocks were blanked (Markdown).
         contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
+        markers_moved: How many list markers a PDF printed after their item's text were
+            put back before it (``pdf.markers``).
         headings: How many headings the structure source found.
         legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
         chrome: What a web page's reading left out (its site navigation, menus, forms,
             "Subir" links, version selectors, the BOE's ANÁLISIS block...), one short
             labelled line each, in page order (none if not asked: ``ReadOptions.
             html_main_content``). A web page's ``pages`` hold its text, not its markup.
+        pdf_file: For a loader's PDF pages, whether their file gave the outline;
+            ``None`` for any other document (a PDF read from its file knows it).
     """
 
     pages: tuple[LoadedPage, ...]
@@ -72,6 +94,7 @@ class DocumentPages:
     front_matter: int = 0
     comments: int = 0
     contents: tuple[FurnitureLine, ...] = ()
+    markers_moved: int = 0
     headings: int = 0
     legal: bool = False
 
@@ -84,6 +107,7 @@ class DocumentPages:
         return Furniture(tuple(line for line in self.furniture.lines if line not in contents))
 
     chrome: tuple[str, ...] = ()
+    pdf_file: PdfFileReport | None = None
 
     def joined(self, separator: str = READING_SEPARATOR) -> JoinedText:
         """The pages joined by ``separator``: the text a chunk's offsets refer to."""

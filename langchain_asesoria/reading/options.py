@@ -6,7 +6,8 @@ input gives the same pages and sections everywhere. By default everything is on:
 
 - Markdown: YAML front matter and HTML comment blocks blanked (``front_matter``,
   ``html_comments``), ATX headings followed (``markdown_headings``);
-- PDF: running headers and footers removed (``remove_page_furniture``), index pages'
+- PDF: list markers printed after their item's text put back before it
+  (``list_markers``), running headers and footers removed (``remove_page_furniture``), index pages'
   entries removed (``remove_contents``), outline followed (``outline_sections``);
 - Spanish legal structure (``legal_structure="auto"``): when a document's headings are
   a law's (``structure.legal.applies``), their legal ranks decide the hierarchy (a
@@ -45,6 +46,9 @@ class ReadOptions:
             (layout mode gives no line heights: furniture is found by text alone).
         remove_contents: Remove a PDF's table of contents (index pages' lines of dot
             leaders and page numbers, ``pdf.contents``).
+        list_markers: Put a PDF's list markers drawn after their item's text ("a.",
+            "•" alone on a line below the item) back before the item, where the page
+            prints them (``pdf.markers``; needs line heights, so plain extraction).
         markdown_headings: Follow a Markdown document's ATX headings as sections.
         front_matter: Blank a Markdown document's YAML front matter (never chunked).
         html_comments: Blank a Markdown document's HTML comment blocks (``<!-- ... -->``
@@ -66,6 +70,7 @@ class ReadOptions:
     password: str | None = None
     extraction_mode: Literal["plain", "layout"] = "plain"
     markdown_headings: bool = True
+    list_markers: bool = True
     remove_contents: bool = True
     front_matter: bool = True
     html_comments: bool = True

@@ -32,6 +32,7 @@ from langchain_asesoria.pdf.open import no_text_layer, open_pdf
 from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages
 from langchain_asesoria.reading.files import iter_pages
 from langchain_asesoria.reading.kinds import DocumentKind, file_kind
+from langchain_asesoria.reading.loaded_pdf import loaded_pdf_extras
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.reading.steps import FileExtras, run_steps
 from langchain_asesoria.structure.anchors import SectionStart
@@ -115,22 +116,30 @@ def read_loaded_pages(
     """A document from pages already in memory (a loader's, a Ray row's), read as ``kind``.
 
     ``starts``: sections a loader already located (``PdfPageLoader``), anchored in the
-    pages; they win over the kind's structure sources. Steps that need the file (a
-    PDF's outline and line heights) do not run. Pages of kind ``"html"`` are markup:
+    pages; they win over the kind's structure sources, and nothing is removed. Pages of
+    kind ``"pdf"`` without ``starts`` are a LangChain loader's (``PyPDFLoader``...):
+    their running headers and footers are removed by text alone and their sections come
+    from the outline of the file their source names, when it exists and holds them, else
+    from their legal heading lines (``reading.loaded_pdf``; ``DocumentPages.pdf_file``
+    says which). Pages of kind ``"html"`` are markup:
     each becomes the text of its main content (see the module docstring); pages that
     are not markup (text a loader already extracted) are read as plain text.
     """
     options = options or ReadOptions()
     extras = FileExtras()
     chrome: tuple[str, ...] = ()
+    pdf_file = None
     if kind == "html":
         kind, pages, extras, chrome = _web_pages(pages, options)
+    elif kind == "pdf" and starts is None and pages:
+        extras, pdf_file = loaded_pdf_extras(pages, options)
     document = DocumentPages(
         tuple(pages),
         kind,
         starts=None if starts is None else tuple(starts),
         structure=None if not starts else "loader",
         chrome=chrome,
+        pdf_file=pdf_file,
     )
     return run_steps(document, options, extras)
 

@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Final
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pdf.contents import contents_lines
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine, find_furniture
+from langchain_asesoria.pdf.known_furniture import furniture_as_in
+from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
+from langchain_asesoria.pdf.markers import put_markers_first
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import locate_titles
 from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, OutlineReport
@@ -42,11 +45,14 @@ class FileExtras:
     """What only a file gives: an open PDF, the heights of its pages' lines, its outline,
     a web page's headings.
 
-    ``line_heights`` is ``None`` when the pages did not come from our extraction
-    (LangChain loaders' pages): page furniture is then not looked for.
+    ``line_heights`` is ``None`` when page furniture is not to be looked for (a text, a
+    PDF's pages a loader already cleaned and sectioned); a loader's PDF pages have an
+    empty tuple per page (``reading.loaded_pdf``): furniture found by text alone.
     ``html_headings``: a web page's ``<hN>`` headings as its text was extracted from
     its markup (``structure.html``), positions in the pages joined by
-    ``READING_SEPARATOR``; ``None`` for any other document.
+    ``READING_SEPARATOR``; ``None`` for any other document. ``known_furniture``: the
+    lines removed from the PDF's own pages, for a loader's pages too few to compare
+    (``pdf.known_furniture``).
     """
 
     reader: PdfReader | None = None
@@ -54,6 +60,7 @@ class FileExtras:
     html_headings: tuple[Heading, ...] | None = None
     outline: tuple[OutlineEntry, ...] = ()
     outline_problem: str | None = None
+    known_furniture: Furniture | None = None
 
     @classmethod
     def of_pdf(
@@ -172,6 +179,32 @@ def _html_headings(
     return _with_headings(document, text, headings, legal, HTML_HEADINGS.name)
 
 
+def _pdf_legal_lines(
+    document: DocumentPages, options: ReadOptions, extras: FileExtras
+) -> DocumentPages:
+    """A loader's PDF pages without their file: their legal heading lines, ranked."""
+    if extras.reader is not None or document.starts is not None or not document.pages:
+        return document
+    text = document.joined(READING_SEPARATOR).text
+    headings = pdf_legal_lines(text)
+    if not options.legal([heading.title for heading in headings]):
+        return document
+    return _with_headings(document, text, headings, True, PDF_LEGAL_LINES.name)
+
+
+def _list_markers(document: DocumentPages, _: ReadOptions, extras: FileExtras) -> DocumentPages:
+    if extras.line_heights is None:
+        return document
+    marked = [
+        put_markers_first(page, heights)
+        for page, heights in zip(document.pages, extras.line_heights, strict=True)
+    ]
+    moved = sum(item.moved for item in marked)
+    if not moved:
+        return document
+    return replace(document, pages=tuple(item.page for item in marked), markers_moved=moved)
+
+
 def _page_furniture(
     document: DocumentPages, options: ReadOptions, extras: FileExtras
 ) -> DocumentPages:
@@ -180,6 +213,8 @@ def _page_furniture(
     lines: set[FurnitureLine] = set()
     if options.remove_page_furniture:
         found = find_furniture(document.pages, extras.line_heights, titles=extras.outline)
+        if not found.lines and extras.known_furniture is not None:
+            found = furniture_as_in(document.pages, extras.known_furniture)
         lines.update(found.lines)
     contents = contents_lines(document.pages) if options.remove_contents else ()
     lines.update(contents)
@@ -217,16 +252,22 @@ MARKDOWN_HEADINGS: Final = ReadingStep(
 LEGAL_LINES: Final = ReadingStep(
     "legal heading lines", lambda o: o.legal_structure != "off", _legal_lines
 )
+LIST_MARKERS: Final = ReadingStep("list markers", lambda o: o.list_markers, _list_markers)
 PAGE_FURNITURE: Final = ReadingStep(
     "page furniture", lambda o: o.remove_page_furniture or o.remove_contents, _page_furniture
 )
 PDF_OUTLINE: Final = ReadingStep("pdf outline", lambda o: o.outline_sections, _pdf_outline)
+PDF_LEGAL_LINES: Final = ReadingStep(
+    "pdf legal heading lines",
+    lambda o: o.outline_sections and o.legal_structure != "off",
+    _pdf_legal_lines,
+)
 HTML_HEADINGS: Final = ReadingStep("html headings", lambda o: o.html_headings, _html_headings)
 
 #: Each kind's steps, in the order they run.
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
     "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKDOWN_HEADINGS),
-    "pdf": (PAGE_FURNITURE, PDF_OUTLINE),
+    "pdf": (LIST_MARKERS, PAGE_FURNITURE, PDF_OUTLINE, PDF_LEGAL_LINES),
     "text": (LEGAL_LINES,),
     "html": (HTML_HEADINGS,),
 }

@@ -11,5 +11,7 @@ Pure functions over text and pages, one concept per module, no I/O (the reading 
 - ``headings``: ``Heading`` and ``sections_of``, the one nesting rule;
 - ``legal``: Spanish legal units and their ranks, which re-level any heading list;
 - ``html``: a web page's main content as text, its ``<hN>`` headings and tables, and
-  what was left out (site navigation, menus, forms...).
+  what was left out (site navigation, menus, forms...);
+- ``leads``: the lists and tables whose continuation chunks carry their lead-in or
+  header row (``LeadSpan``), found in the joined text the chunker reads.
 """

@@ -232,7 +232,9 @@ def _lead_sentence(text: str, owner: _Line, lead_line: _Line, label: str | None)
     starts = [match.end() for match in _SENTENCE_START.finditer(body)]
     sentence = " ".join(body[starts[-1] if starts else 0 :].split())
     words = sentence.split(" ")
-    return sentence if len(words) <= _LEAD_WORDS else "… " + " ".join(words[-_LEAD_WORDS:])
+    if len(words) <= _LEAD_WORDS:
+        return sentence
+    return " ".join([*words[: _LEAD_WORDS - 6], "…", *words[-6:]])
 
 
 # -- tables -----------------------------------------------------------------------------
