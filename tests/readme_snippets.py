@@ -1,9 +1,12 @@
-"""The README's code blocks, and an environment holding exactly what a block's install gives.
+"""The README's and the docs' code blocks, and an environment holding exactly what a block's
+install gives.
 
-Every ```` ```bash ```` and ```` ```python ```` block of the README follows a marker
+Every ```` ```bash ```` and ```` ```python ```` block of the README and of the
+documentation site's pages (``docs/**/*.md``) follows a marker
 comment, ``<!-- NAME -->`` or ``<!-- NAME after OTHER -->``: a block runs after the
 ``pip install`` steps it holds itself, else after those of the block it follows
-(``after``).
+(``after``, on any page). A name is one block: a page may show a block of another page
+again (the Quick start's command on the site's home page) only with the same code.
 
 ``installed_only(install, folder)`` builds a fresh virtual environment (``venv
 --without-pip``, a tenth of a second) whose ``site-packages`` links exactly the
@@ -33,6 +36,7 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 PROJECT = "langchain-asesoria"
 
 _BLOCK = re.compile(
@@ -53,22 +57,44 @@ class Snippet:
     code: str
 
 
+def documented_files() -> list[Path]:
+    """The README and every page of the documentation site, whose blocks are run."""
+    return [README, *sorted(DOCS.rglob("*.md"))]
+
+
+def _sources(text: str | None) -> list[tuple[str, str]]:
+    if text is not None:
+        return [("<text>", text)]
+    return [
+        (str(path.relative_to(ROOT)), path.read_text(encoding="utf-8"))
+        for path in documented_files()
+    ]
+
+
 def snippets(text: str | None = None) -> dict[str, Snippet]:
-    """Every marked code block of the README, by name."""
-    source = README.read_text(encoding="utf-8") if text is None else text
-    found = {
-        match["name"]: Snippet(match["name"], match["after"], match["lang"], match["code"])
-        for match in _BLOCK.finditer(source)
-    }
+    """Every marked code block of the README and the docs (or of ``text``), by name.
+
+    Raises:
+        ValueError: Two blocks share a name but not their code.
+    """
+    found: dict[str, Snippet] = {}
+    for where, source in _sources(text):
+        for match in _BLOCK.finditer(source):
+            snippet = Snippet(match["name"], match["after"], match["lang"], match["code"])
+            if found.get(snippet.name, snippet) != snippet:
+                raise ValueError(f"{where}: block {snippet.name!r} differs from its namesake")
+            found[snippet.name] = snippet
     return found
 
 
 def unmarked_blocks(text: str | None = None) -> int:
     """How many ``bash``/``python`` blocks have no marker."""
-    source = README.read_text(encoding="utf-8") if text is None else text
-    runnable = [lang for lang in _ANY_BLOCK.findall(source) if lang in ("bash", "python")]
-    marked = [s for s in snippets(source).values() if s.language in ("bash", "python")]
-    return len(runnable) - len(marked)
+    unmarked = 0
+    for _, source in _sources(text):
+        runnable = [lang for lang in _ANY_BLOCK.findall(source) if lang in ("bash", "python")]
+        marked = [m for m in _BLOCK.finditer(source) if m["lang"] in ("bash", "python")]
+        unmarked += len(runnable) - len(marked)
+    return unmarked
 
 
 def _steps(code: str) -> list[str]:

@@ -30,13 +30,19 @@ SPECIFICATION_NAMES = (
 )
 
 ENGINE = Path(langchain_asesoria.__file__).resolve().parent / "engine"
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _documented() -> str:
+    """The README and the documentation site's pages, as one text."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return "\n".join(page.read_text(encoding="utf-8") for page in pages if page.is_file())
 
 
 def _readme_imports() -> set[str]:
-    """Names the README imports ``from langchain_asesoria`` in its Python examples."""
+    """Names the README and the docs import ``from langchain_asesoria`` in their examples."""
     names: set[str] = set()
-    text = README.read_text(encoding="utf-8") if README.is_file() else ""
+    text = _documented()
     for block in re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL):
         for node in ast.walk(ast.parse(block)):
             if isinstance(node, ast.ImportFrom) and node.module == "langchain_asesoria":
@@ -45,7 +51,7 @@ def _readme_imports() -> set[str]:
 
 
 def _readme_error_table() -> set[str]:
-    text = README.read_text(encoding="utf-8") if README.is_file() else ""
+    text = _documented()
     return set(re.findall(r"^\| `(\w+Error)` \|", text, flags=re.MULTILINE))
 
 

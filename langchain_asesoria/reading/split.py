@@ -54,7 +54,7 @@ def iter_document_chunks(
     is what reading gave it (``ReadOptions.markdown_headings`` switches headings off).
 
     Raises:
-        As ``chunk_document``.
+        AsesoriaError: As ``chunk_document``.
     """
     plain, sections = _engine_input(document, config)
     return iter_chunks(
@@ -72,7 +72,7 @@ def split_document(
     """Chunks ``document`` and returns the chunks with their joined text and sections.
 
     Raises:
-        As ``chunk_document``.
+        AsesoriaError: As ``chunk_document``.
     """
     chunks = iter_document_chunks(document, metadata, config=config, tokenization=tokenization)
     built = tuple(chunks)  # its checks first: a bad document raises before anything else
