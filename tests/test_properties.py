@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import functools
 import random
 import re
 from collections import Counter
@@ -56,6 +57,7 @@ from langchain_asesoria import (
     detect_markdown_sections,
     join_pages,
 )
+from langchain_asesoria.models import LeadSpan
 from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 from langchain_asesoria.tokenization import TiktokenTokenization
@@ -284,6 +286,12 @@ def _checked_compact_context(case: ChunkingCase, segment: Segment, chunk: Chunk)
     return context
 
 
+@functools.lru_cache(maxsize=8)
+def _leads_of(joined: str) -> tuple[LeadSpan, ...]:
+    """``detect_leads`` once per text, not once per chunk (a 5 MB text has thousands)."""
+    return tuple(detect_leads(joined))
+
+
 def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: str) -> str:
     """The titles of a compact context, once the lead of the list or table the chunk
     starts in (``structure.leads``), whole or shortened at words, is checked and
@@ -292,7 +300,7 @@ def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: s
         return context
     holding = [
         lead
-        for lead in detect_leads(case.joined)
+        for lead in _leads_of(case.joined)
         if lead.start <= chunk.start < lead.end and segment.start < lead.start < segment.end
     ]
     if not holding:
