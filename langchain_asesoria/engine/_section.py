@@ -8,6 +8,7 @@ chunk is confirmed by an exact count of its whole prepared text.
 
 from __future__ import annotations
 
+import heapq
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -241,10 +242,17 @@ def _flattened(
     starts: list[int] = []
     contexts: list[str | None] = []
     costs: list[int] = []
+    held: list[tuple[int, int, int, str, int]] = []  # heap: the latest-starting on top
+    following = 0
     for point in points:
         # the innermost stretch holding ``point``: the latest-starting that contains it
-        holding = [lead for lead in clipped if lead[0] <= point < lead[1]]
-        context, cost = (holding[-1][2], holding[-1][3]) if holding else (None, 0)
+        while following < len(clipped) and clipped[following][0] <= point:
+            a, b, text, fixed_cost = clipped[following]
+            heapq.heappush(held, (-a, -following, b, text, fixed_cost))
+            following += 1
+        while held and held[0][2] <= point:
+            heapq.heappop(held)  # ended: no stretch after it starts earlier and holds more
+        context, cost = (held[0][3], held[0][4]) if held else (None, 0)
         if contexts and contexts[-1] == context:
             continue
         starts.append(point)
