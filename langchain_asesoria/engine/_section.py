@@ -224,13 +224,12 @@ class Section:
         return best
 
 
-def _flattened(
+def _clipped(
     leads: Sequence[tuple[int, int, str, int]], start: int, end: int
-) -> tuple[list[int], list[str | None], list[int]]:
-    """Nested or disjoint lead stretches (clipped to ``[start, end)``) as ascending
-    starts, each running to the next, with the innermost lead's context and cost there
-    (``None`` and 0 where none applies)."""
-    clipped = sorted(
+) -> list[tuple[int, int, str, int]]:
+    """The lead stretches overlapping ``[start, end)``, clipped to it, by start and
+    the longest first (so an enclosing stretch comes before those it holds)."""
+    return sorted(
         (
             (max(a, start), min(b, end), context, cost)
             for a, b, context, cost in leads
@@ -238,6 +237,15 @@ def _flattened(
         ),
         key=lambda lead: (lead[0], -lead[1]),
     )
+
+
+def _flattened(
+    leads: Sequence[tuple[int, int, str, int]], start: int, end: int
+) -> tuple[list[int], list[str | None], list[int]]:
+    """Nested or disjoint lead stretches (clipped to ``[start, end)``) as ascending
+    starts, each running to the next, with the innermost lead's context and cost there
+    (``None`` and 0 where none applies)."""
+    clipped = _clipped(leads, start, end)
     points = sorted({p for a, b, *_ in clipped for p in (a, b)})
     starts: list[int] = []
     contexts: list[str | None] = []
