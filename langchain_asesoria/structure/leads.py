@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from langchain_asesoria.models import LeadSpan
 
@@ -60,6 +61,13 @@ LABEL_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
+#: Every style at once, tried in ``LABEL_STYLES``' order (group ``sN``: style N).
+_ANY_LABEL = re.compile(
+    "|".join(
+        f"(?P<s{number}>{pattern.pattern})" for number, (_, pattern) in enumerate(LABEL_STYLES)
+    )
+)
+
 #: At least one line in this many after a blank line: the text parts its paragraphs so.
 _BLANK_SHARE = 4
 #: Most words a lead keeps (the sentence before its colon may run long).
@@ -73,6 +81,7 @@ _PIPE_ROW = re.compile(r"\s*\|.*\|\s*")
 _PIPE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
 _CELLS = " | "
 _FIGURE = re.compile(r"[-+]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?%?")
+_DIGIT, _SPACE = re.compile(r"\d"), re.compile(r"\s")
 _HEADING = re.compile(
     r"\s*[«\"“]?(?:#|Art[íi]culo\s+\d|ART[ÍI]CULO\s+\d|CAP[ÍI]TULO\s|T[ÍI]TULO\s"
     r"|Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final))"
@@ -80,15 +89,18 @@ _HEADING = re.compile(
 _ENDS_PARAGRAPH = re.compile(r"[.;:!?…»”)\]]\s*$")
 
 
-@dataclass(frozen=True, slots=True)
-class _Line:
-    """A line of the text: ``[start, end)`` without its line break."""
+class _Line(NamedTuple):
+    """A line of the text: ``[start, end)`` without its line break, read once (a law
+    has thousands of lines, each looked at by several rules)."""
 
     start: int
     end: int
     text: str
     wrapped: bool  # it continues the line before (that one ends with a space or a tab)
     blank_before: bool  # a blank line (or the text's start) comes before it
+    label: tuple[str, str] | None  # ``label_style`` of its text
+    figures: int  # its words that are figures ("12.450,00"), as ``_FIGURE`` reads them
+    words: int
 
     @property
     def stripped(self) -> str:
@@ -97,11 +109,10 @@ class _Line:
 
 def label_style(line: str) -> tuple[str, str] | None:
     """``(style, label)`` of the item label ``line`` opens with, or None."""
-    body = line.lstrip()
-    for style, pattern in LABEL_STYLES:
-        if match := pattern.match(body):
-            return style, match.group()
-    return None
+    match = _ANY_LABEL.match(line.lstrip())
+    if match is None or match.lastgroup is None:
+        return None
+    return LABEL_STYLES[int(match.lastgroup[1:])][0], match.group()
 
 
 def detect_leads(text: str) -> list[LeadSpan]:
@@ -145,8 +156,10 @@ def _lines(text: str) -> Iterator[_Line]:
                 start,
                 start + len(body),
                 body,
-                wrapped=previous_end_char in (" ", "\t"),
-                blank_before=previous_blank,
+                previous_end_char in (" ", "\t"),
+                previous_blank,
+                label_style(body),
+                *_figures(body),
             )
             previous_blank, previous_end_char = False, body[-1]
         else:
@@ -175,7 +188,7 @@ class _List:
 def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpan]:
     open_lists: list[_List] = []
     for number, line in enumerate(lines):
-        labelled = None if line.wrapped else label_style(line.text)
+        labelled = None if line.wrapped else line.label
         style = labelled[0] if labelled else None
         while open_lists and _ends(open_lists[-1], line, style):
             done = open_lists.pop()
@@ -184,7 +197,7 @@ def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpa
             _read_line(open_lists[-1], line, labelled, _continues(lines, number, blank_lines))
         if style is None and _leads_list(lines, number):
             # a new lead-in of the same items' level ends the lists it does not go in
-            following = label_style(lines[number + 1].text)
+            following = lines[number + 1].label
             assert following is not None  # _leads_list checked it
             while open_lists and following[0] in {
                 *open_lists[-1].ending,
@@ -217,7 +230,7 @@ def _continues(lines: list[_Line], at: int, blank_lines: bool) -> bool:
     line = lines[at]
     if line.wrapped:
         return True
-    if line.blank_before or label_style(line.text) is not None:
+    if line.blank_before or line.label is not None:
         return False
     return blank_lines or not _ENDS_PARAGRAPH.search(lines[at - 1].text)
 
@@ -238,7 +251,7 @@ def _leads_list(lines: list[_Line], at: int) -> bool:
         lines[at].stripped.endswith(":")
         and following < len(lines)
         and not lines[following].wrapped
-        and label_style(lines[following].text) is not None
+        and lines[following].label is not None
     )
 
 
@@ -247,10 +260,10 @@ def _opened(text: str, lines: list[_Line], at: int, open_lists: list[_List]) -> 
     if not _leads_list(lines, at):
         return None
     first = lines[at + 1]
-    item = label_style(first.text)
+    item = first.label
     assert item is not None  # _leads_list checked it
     owner = _paragraph_start(lines, at)
-    owned = label_style(lines[owner].text)
+    owned = lines[owner].label
     ending = {owned[0]} if owned else set()
     if open_lists:
         ending |= open_lists[-1].ending | {open_lists[-1].item_style}
@@ -272,7 +285,7 @@ def _paragraph_start(lines: list[_Line], at: int) -> int:
     start = at
     while start > 0:
         line = lines[start]
-        if line.blank_before or (not line.wrapped and label_style(line.text)):
+        if line.blank_before or (not line.wrapped and line.label):
             break
         if not line.wrapped and _ENDS_PARAGRAPH.search(lines[start - 1].text):
             break
@@ -336,12 +349,27 @@ def _cell_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
         number = last + 1
 
 
+def _figures(line: str) -> tuple[int, int]:
+    """The figures among a line's words, and its words; ``(0, 0)`` for a line without
+    two words holding digits (most of a law's), which no rule reads as figures."""
+    if not _two_numbers(line):
+        return 0, 0
+    words = line.split()
+    return sum(bool(_FIGURE.fullmatch(word)) for word in words), len(words)
+
+
+def _two_numbers(line: str) -> bool:
+    """A digit, then whitespace, then a digit (two ``_FIGURE`` words need it): three
+    linear searches, never a backtracking one (a line may be megabytes of digits)."""
+    digit = _DIGIT.search(line)
+    space = digit and _SPACE.search(line, digit.end())
+    return bool(space and _DIGIT.search(line, space.end()))
+
+
 def _figures_only(line: _Line, share: float = 2 / 3) -> bool:
     """A table row of figures: two or more numbers, and numbers at least ``share`` of
     its words (two thirds; half for a row that continues a table: "En adelante")."""
-    words = line.stripped.split()
-    figures = sum(bool(_FIGURE.fullmatch(word)) for word in words)
-    return figures >= 2 and figures >= share * len(words)
+    return line.figures >= 2 and line.figures >= share * line.words
 
 
 def _figure_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
