@@ -68,18 +68,25 @@ def contexts(
     config: ChunkingConfig,
     tokenization: Tokenization,
     costs: FixedCosts,
+    chars_per_token: float | None = None,
 ) -> list[str]:
     """Each segment's context under ``config.section_context``.
 
     In ``"compact"`` mode a context adds at most ``config.context_share`` of
     ``max_tokens`` to the model input (counted exactly, with its separator), and always
-    leaves room for content; every count made is kept in ``costs``.
+    leaves room for content; every count made is kept in ``costs``. With
+    ``chars_per_token`` (the document's), a candidate far longer than the share allows
+    is not counted (``_within_reach``): most full paths of a deep law.
     """
     if config.section_context != "compact":
         return [section_context(segment, config.section_context) for segment in segments]
     keys = list(dict.fromkeys((segment.label, segment.path) for segment in segments))
     chosen = _compact_all(
-        [Segment(0, 0, label, path) for label, path in keys], config, tokenization, costs
+        [Segment(0, 0, label, path) for label, path in keys],
+        config,
+        tokenization,
+        costs,
+        chars_per_token,
     )
     by_key = dict(zip(keys, chosen, strict=True))
     return [by_key[(segment.label, segment.path)] for segment in segments]
@@ -92,8 +99,10 @@ def opening_contexts(
     tokenization: Tokenization,
     contexts_of: Sequence[str],
     costs: FixedCosts,
+    chars_per_token: float | None = None,
 ) -> list[str]:
-    """The context of each section's first chunk.
+    """The context of each section's first chunk (candidates counted as ``contexts``
+    counts them).
 
     In ``"compact"`` mode, a section that opens with its own title (``title_end``
     known: a Markdown heading, a located PDF outline title) does not repeat in its
@@ -107,7 +116,7 @@ def opening_contexts(
     outers = [_not_shown(text, segment) for segment in segments]
     keys = list(dict.fromkeys(outer for outer in outers if outer is not None))
     chosen = _compact_all(
-        [Segment(0, 0, None, outer) for outer in keys], config, tokenization, costs
+        [Segment(0, 0, None, outer) for outer in keys], config, tokenization, costs, chars_per_token
     )
     by_key = dict(zip(keys, chosen, strict=True))
     return [
@@ -121,13 +130,18 @@ def _compact_all(
     config: ChunkingConfig,
     tokenization: Tokenization,
     costs: FixedCosts,
+    chars_per_token: float | None,
 ) -> list[str]:
     """``compact_context`` of each segment, its candidates counted in batches: each
     round counts the next candidate of every segment still without one that fits (the
-    same choice as trying them one by one, in far fewer calls)."""
+    same choice as trying them one by one, in far fewer calls); with
+    ``chars_per_token``, only the candidates ``_within_reach``."""
     count_fixed(tokenization, costs, [""])
     allowed = min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
-    candidates = [_candidates(_titles(segment)) for segment in segments]
+    longest = _within_reach(allowed - costs[""], chars_per_token)
+    candidates = [
+        (c for c in _candidates(_titles(segment)) if len(c) <= longest) for segment in segments
+    ]
     current = {number: next(found, None) for number, found in enumerate(candidates)}
     chosen = [""] * len(segments)
     while current:
@@ -156,7 +170,7 @@ def lead_contexts(
     config: ChunkingConfig,
     tokenization: Tokenization,
     costs: FixedCosts,
-    chars_per_token: float,
+    chars_per_token: float | None,
 ) -> list[str]:
     """The context of the chunks that start inside a list or a table, for each
     ``(segment, its context, the lead)``: the segment's context and the lead on a line of
@@ -171,9 +185,7 @@ def lead_contexts(
     """
     count_fixed(tokenization, costs, [""])
     allowed = min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
-    # A candidate far longer than the share allows (by the document's characters per
-    # token) is not counted: a few exact counts per lead, not one per candidate.
-    longest = int(max(1, allowed - costs[""]) * chars_per_token * _ESTIMATE_MARGIN)
+    longest = _within_reach(allowed - costs[""], chars_per_token)
     candidates = [
         _countable(segment, context, lead, longest) for segment, context, lead in requests
     ]
@@ -192,7 +204,17 @@ def lead_contexts(
     return chosen
 
 
-def _countable(segment: Segment, context: str, span: LeadSpan, longest: int) -> Iterator[str]:
+def _within_reach(room: int, chars_per_token: float | None) -> float:
+    """The most characters of a candidate worth counting for ``room`` tokens: a
+    candidate far longer (by the document's characters per token, with a margin: the
+    ratio varies along a document) would not fit, and is not counted; a few exact
+    counts per context, not one per candidate. No limit without a ratio."""
+    if chars_per_token is None:
+        return float("inf")
+    return int(max(1, room) * chars_per_token * _ESTIMATE_MARGIN)
+
+
+def _countable(segment: Segment, context: str, span: LeadSpan, longest: float) -> Iterator[str]:
     """The candidates worth counting: none longer than ``longest`` characters, but the
     segment's own context (the last, always there)."""
     for candidate in _lead_candidates(segment, context, span):

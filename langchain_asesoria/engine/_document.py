@@ -212,8 +212,9 @@ def _sections(
     """
     index = tokenization.token_index(text)
     fixed: FixedCosts = {}  # every context's exact fixed cost, counted once, in batches
-    contexts = section_contexts(segments, config, tokenization, fixed)
-    openings = opening_contexts(text, segments, config, tokenization, contexts, fixed)
+    per_token = len(text) / max(1, index.tokens)
+    contexts = section_contexts(segments, config, tokenization, fixed, per_token)
+    openings = opening_contexts(text, segments, config, tokenization, contexts, fixed, per_token)
     count_fixed(tokenization, fixed, [*contexts, *openings])  # sections share contexts
     inside = _segment_leads(segments, leads)
     requests = [
@@ -221,7 +222,6 @@ def _sections(
         for segment, context, held in zip(segments, contexts, inside, strict=True)
         for lead in held
     ]
-    per_token = len(text) / max(1, index.tokens)
     chosen = iter(
         lead_contexts(requests, config, tokenization, fixed, per_token) if requests else ()
     )

@@ -26,9 +26,19 @@ from langchain_asesoria.tokenization._profiles import (
     profile_for,
     with_explicit_limit,
 )
-from langchain_asesoria.tokenization._word_index import word_index
+from langchain_asesoria.tokenization._word_index import WordCounts, word_index
 
-__all__ = ["HuggingFaceTokenization", "load_file", "load_folder", "load_named", "read_tokenizer"]
+__all__ = [
+    "HuggingFaceTokenization",
+    "load_file",
+    "load_folder",
+    "load_named",
+    "measures_words_alone",
+    "read_tokenizer",
+]
+
+#: Words of every kind a law holds, joined by single spaces as ``word_index`` joins them.
+_PROBE = "Ab cd, ef.gh 12,5 % ñú € x-y (z) «q» art. 3.º"
 
 
 def read_tokenizer(path: Path) -> Tokenizer:
@@ -45,6 +55,23 @@ def read_tokenizer(path: Path) -> Tokenizer:
         ) from error
 
 
+def measures_words_alone(tokenizer: Tokenizer) -> bool:
+    """Whether the tokenizer encodes each space-separated word on its own: its
+    normalizer keeps the spaces and its pre-tokenizer splits there (WordPiece's,
+    Metaspace's, byte-level BPE's with its regex), so that no token spans two words and
+    a word's tokens do not depend on its neighbours. Then a word's count can be kept
+    from one document to the next (``WordCounts``)."""
+    pre = tokenizer.pre_tokenizer
+    if pre is None:
+        return False
+    normalizer = tokenizer.normalizer
+    normalized = normalizer.normalize_str(_PROBE) if normalizer is not None else _PROBE
+    if normalized.count(" ") != _PROBE.count(" "):
+        return False
+    pieces = pre.pre_tokenize_str(normalized)
+    return bool(pieces) and all(" " not in normalized[a:b].strip() for _, (a, b) in pieces)
+
+
 class HuggingFaceTokenization(TokenizationBase):
     """A ``tokenizers.Tokenizer`` with truncation and padding switched off.
 
@@ -59,7 +86,7 @@ class HuggingFaceTokenization(TokenizationBase):
         MissingSettingError: the profile has no input limit.
     """
 
-    __slots__ = ("_fingerprint", "_helpers", "_tokenizer")
+    __slots__ = ("_fingerprint", "_helpers", "_tokenizer", "_words")
 
     def __init__(
         self, tokenizer: Tokenizer, profile: ModelProfile, name: str = "tokenizer"
@@ -72,6 +99,7 @@ class HuggingFaceTokenization(TokenizationBase):
         self._tokenizer = own
         self._fingerprint = hashlib.sha256(serialized.encode("utf-8")).hexdigest()[:16]
         self._helpers = True
+        self._words = WordCounts() if measures_words_alone(own) else None
 
     def single_threaded(self) -> HuggingFaceTokenization:
         """The same tokenization without helper threads: counts and the word index are
@@ -141,7 +169,12 @@ class HuggingFaceTokenization(TokenizationBase):
         """Tokens per whitespace-delimited word, each distinct word tokenized once
         (``word_index``): exact counts between word boundaries for tokenizers that
         pre-split at whitespace, estimates for the others."""
-        return word_index(self.token_starts_many, text, helper=self._helpers and many_cpus())
+        return word_index(
+            self.token_starts_many,
+            text,
+            helper=self._helpers and many_cpus(),
+            known=self._words,
+        )
 
     # -- constructors ---------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from typing import Any, TypeAlias
 from langchain_asesoria.engine import TokenIndex, offsets_typecode
 from langchain_asesoria.tokenization._count_ahead import completed
 
-__all__ = ["StartsOf", "word_index"]
+__all__ = ["StartsOf", "WordCounts", "word_index"]
 
 #: Token starts of each text, in order: a family's ``token_starts_many``.
 StartsOf: TypeAlias = Callable[[list[str]], list[Sequence[int]]]
@@ -139,6 +139,34 @@ def _interleaved(
     return all_starts, all_words, all_counts
 
 
+class WordCounts:
+    """Tokens of the words a tokenization has met, kept from one document to the next
+    (laws share most of their words: 18,500 distinct words per document in the six of
+    the benchmark corpus, 11,300 in all).
+
+    Sound only for a tokenizer that measures each word alone, whatever its neighbours
+    (its pre-tokenizer splits at spaces): then a word's count is the same in every
+    group it is encoded in, and a document's index does not depend on the documents
+    before it. A call of ``word_index`` reads the words known when it starts and adds
+    its own when it ends (one ``dict.update``: threads may share it). Past
+    ``LIMIT`` words it starts again empty, so that its memory stays bounded.
+    """
+
+    LIMIT = 1 << 18
+
+    __slots__ = ("counts", "long_words")
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.long_words: dict[str, array[int]] = {}
+
+    def add(self, counts: dict[str, int], long_words: dict[str, array[int]]) -> None:
+        if len(self.counts) + len(counts) > self.LIMIT:
+            self.counts, self.long_words = {}, {}
+        self.counts.update(counts)
+        self.long_words.update(long_words)
+
+
 class _CallingThread(Executor):
     """An executor that runs each call at once, on the calling thread."""
 
@@ -148,7 +176,9 @@ class _CallingThread(Executor):
         return completed(fn(*args))
 
 
-def word_index(starts_of: StartsOf, text: str, *, helper: bool = True) -> TokenIndex:
+def word_index(
+    starts_of: StartsOf, text: str, *, helper: bool = True, known: WordCounts | None = None
+) -> TokenIndex:
     """The word-grouped ``TokenIndex`` of ``text`` (content tokens, no special tokens).
 
     A pipeline of one block: while a helper thread encodes the words first seen in a
@@ -157,10 +187,13 @@ def word_index(starts_of: StartsOf, text: str, *, helper: bool = True) -> TokenI
     words are encoded on the calling thread: the same index. Whitespace that the
     tokenizer counts (a line break for byte-level BPE) is a group of its own, at the
     whitespace. ``starts_of`` gives the content tokens' starts of each text of a list
-    (any family's ``token_starts_many``).
+    (any family's ``token_starts_many``). ``known``: the words met before, read and
+    added to (see ``WordCounts`` for when that is sound); the same index with or
+    without it.
     """
     tokens_of: dict[str, int] = {}
     long_words: dict[str, array[int]] = {}
+    met_counts, met_long = (known.counts, known.long_words) if known is not None else ({}, {})
     separator_cost: dict[str, int] = {" ": 0, "": 0}
     typecode = offsets_typecode(len(text))
     positions, totals = array(typecode), array(typecode, [0])
@@ -213,6 +246,11 @@ def word_index(starts_of: StartsOf, text: str, *, helper: bool = True) -> TokenI
             pieces = _PIECES.split(text[start:end])  # separator, word, separator, ...
             words = pieces[1::2]
             new = [word for word in dict.fromkeys(words) if word not in tokens_of]
+            if met_counts and new:
+                met = [word for word in new if word in met_counts]
+                tokens_of.update((word, met_counts[word]) for word in met)
+                long_words.update((word, met_long[word]) for word in met if word in met_long)
+                new = [word for word in new if word not in met_counts] if met else new
             tokens_of.update(dict.fromkeys(new, 0))  # known from now on; counted below
             encoded = encoder.submit(_word_tokens, starts_of, new) if new else None
             starts = array(
@@ -223,6 +261,8 @@ def word_index(starts_of: StartsOf, text: str, *, helper: bool = True) -> TokenI
             waiting = (starts, words, encoded, costly(pieces, starts, start))
         if waiting is not None:
             place(*waiting)
+    if known is not None:
+        known.add(tokens_of, long_words)
     return TokenIndex(positions, totals)
 
 
