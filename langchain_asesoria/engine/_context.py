@@ -22,11 +22,13 @@ __all__ = [
     "ELISION",
     "PATH_SEPARATOR",
     "FixedCosts",
+    "context_allowance",
     "contexts",
     "count_fixed",
     "lead_contexts",
     "opening_contexts",
     "section_context",
+    "shows_own_title",
 ]
 
 #: Between the titles of a path, and in place of the titles left out.
@@ -61,6 +63,19 @@ def count_fixed(tokenization: Tokenization, costs: FixedCosts, contexts: Iterabl
     new = [context for context in dict.fromkeys(contexts) if context not in costs]
     counts = tokenization.count_many(tokenization.prepare("", context) for context in new)
     costs.update(zip(new, counts, strict=True))
+
+
+def context_allowance(config: ChunkingConfig, tokenization: Tokenization, costs: FixedCosts) -> int:
+    """The most a compact context's fixed cost may be: the prefix and special tokens
+    plus ``config.context_share`` of the budget, and always room for content."""
+    count_fixed(tokenization, costs, [""])
+    return min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
+
+
+def shows_own_title(text: str, segment: Segment) -> bool:
+    """Whether the segment opens with its own title, so that its first chunk's compact
+    context is the titles left (``opening_contexts``), not its later chunks'."""
+    return _not_shown(text, segment) is not None
 
 
 def contexts(
@@ -102,7 +117,7 @@ def opening_contexts(
     chars_per_token: float | None = None,
 ) -> list[str]:
     """The context of each section's first chunk (candidates counted as ``contexts``
-    counts them).
+    counts them); ``contexts_of`` may be empty when every segment ``shows_own_title``.
 
     In ``"compact"`` mode, a section that opens with its own title (``title_end``
     known: a Markdown heading, a located PDF outline title) does not repeat in its
@@ -114,6 +129,7 @@ def opening_contexts(
     if config.section_context != "compact":
         return list(contexts_of)
     outers = [_not_shown(text, segment) for segment in segments]
+    contexts_of = contexts_of or [""] * len(segments)
     keys = list(dict.fromkeys(outer for outer in outers if outer is not None))
     chosen = _compact_all(
         [Segment(0, 0, None, outer) for outer in keys], config, tokenization, costs, chars_per_token
@@ -136,8 +152,7 @@ def _compact_all(
     round counts the next candidate of every segment still without one that fits (the
     same choice as trying them one by one, in far fewer calls); with
     ``chars_per_token``, only the candidates ``_within_reach``."""
-    count_fixed(tokenization, costs, [""])
-    allowed = min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
+    allowed = context_allowance(config, tokenization, costs)
     longest = _within_reach(allowed - costs[""], chars_per_token)
     candidates = [
         (c for c in _candidates(_titles(segment)) if len(c) <= longest) for segment in segments
@@ -183,8 +198,7 @@ def lead_contexts(
     candidate of each request per round (as ``_compact_all``), every count kept in
     ``costs``; a candidate much longer than the share allows is not counted.
     """
-    count_fixed(tokenization, costs, [""])
-    allowed = min(costs[""] + int(config.max_tokens * config.context_share), config.max_tokens - 1)
+    allowed = context_allowance(config, tokenization, costs)
     longest = _within_reach(allowed - costs[""], chars_per_token)
     candidates = [
         _countable(segment, context, lead, longest) for segment, context, lead in requests

@@ -1,7 +1,7 @@
 """``chunk_document``: pages and metadata in, exact chunks with provenance out.
 
 pages -> joined text -> sections -> plans -> counts -> chunks: the pages are joined
-(``_pages``), cut into sections (``_sections``), each section's chunks are planned from
+(``_pages``), cut into sections (``_build``), each section's chunks are planned from
 estimates (``_plan``), every plan is counted exactly (``_pack.measure``, one batched,
 look-ahead call) and confirmed or corrected (``_pack``, ``_search``), and each packed
 chunk gets its own metadata here.
@@ -9,24 +9,17 @@ chunk gets its own metadata here.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Container, Iterable, Iterator, Sequence
 from itertools import groupby
 
-from langchain_asesoria.engine._context import (
-    FixedCosts,
-    count_fixed,
-    lead_contexts,
-    opening_contexts,
-)
-from langchain_asesoria.engine._context import contexts as section_contexts
-from langchain_asesoria.engine._pack import measure, pack_section
+from langchain_asesoria.engine._build import SectionBuilder
+from langchain_asesoria.engine._pack import PackedChunk, measure, pack_section
 from langchain_asesoria.engine._pages import JoinedText, join_pages
 from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._search import Measured
-from langchain_asesoria.engine._section import Section
+from langchain_asesoria.engine._section import BriefSection, Section
 from langchain_asesoria.engine._sections import Segment, segments_for
 from langchain_asesoria.errors import ConfigurationError, ModelLimitError
 from langchain_asesoria.models import (
@@ -151,8 +144,8 @@ def iter_chunks(
     joined = join_pages(pages, config.page_separator, doc_id)
     segments = _segments(joined.text, config, sections, doc_id)
     found = _leads(joined.text, config, leads)
-    built = _sections(joined.text, segments, config, tokenization, doc_id, found)
-    return _chunks(joined, segments, built, metadata, tokenization)
+    builder = SectionBuilder(joined.text, config, tokenization, doc_id, found)
+    return _chunks(joined, segments, builder.all(segments), metadata, builder)
 
 
 def _segments(
@@ -181,71 +174,6 @@ def _leads(text: str, config: ChunkingConfig, leads: Iterable[LeadSpan] | None) 
     if not config.carry_leads or config.section_context != "compact":
         return []
     return sorted(detect_leads(text) if leads is None else leads, key=lambda s: s.start)
-
-
-def _segment_leads(segments: Sequence[Segment], leads: Sequence[LeadSpan]) -> list[list[LeadSpan]]:
-    """For each segment, the leads that start inside it, after its first character."""
-    starts = [lead.start for lead in leads]
-    return [
-        [
-            lead
-            for lead in leads[
-                bisect_right(starts, segment.start) : bisect_right(starts, segment.end - 1)
-            ]
-        ]
-        for segment in segments
-    ]
-
-
-def _sections(
-    text: str,
-    segments: Sequence[Segment],
-    config: ChunkingConfig,
-    tokenization: Tokenization,
-    doc_id: str,
-    leads: Sequence[LeadSpan] = (),
-) -> list[Section]:
-    """Each segment as a ``Section``: context, exact fixed cost, unit ends.
-
-    Raises:
-        ContextTooLongError: a section whose fixed cost fills the budget.
-    """
-    index = tokenization.token_index(text)
-    fixed: FixedCosts = {}  # every context's exact fixed cost, counted once, in batches
-    per_token = len(text) / max(1, index.tokens)
-    contexts = section_contexts(segments, config, tokenization, fixed, per_token)
-    openings = opening_contexts(text, segments, config, tokenization, contexts, fixed, per_token)
-    count_fixed(tokenization, fixed, [*contexts, *openings])  # sections share contexts
-    inside = _segment_leads(segments, leads)
-    requests = [
-        (segment, context, lead)
-        for segment, context, held in zip(segments, contexts, inside, strict=True)
-        for lead in held
-    ]
-    chosen = iter(
-        lead_contexts(requests, config, tokenization, fixed, per_token) if requests else ()
-    )
-    with_leads = [[(lead.start, lead.end, next(chosen)) for lead in held] for held in inside]
-    separators = tuple(re.compile(pattern) for pattern in config.separators)
-    return [
-        Section.build(
-            text,
-            (segment.start, segment.end),
-            context=context,
-            fixed=fixed[context],
-            opening=(opening, fixed[opening]),
-            budget=config.max_tokens,
-            overlap_target=config.overlap_tokens,
-            index=index,
-            separators=separators,
-            doc_id=doc_id,
-            title_end=segment.title_end,
-            leads=[(a, b, lead, fixed[lead]) for a, b, lead in held],
-        )
-        for segment, context, opening, held in zip(
-            segments, contexts, openings, with_leads, strict=True
-        )
-    ]
 
 
 def _first_plans(
@@ -281,19 +209,35 @@ def _by_section(
         number, group = next(groups, (-1, empty))
 
 
+def _packed(
+    builder: SectionBuilder, segment: Segment, section: Section, planned: Iterator[Measured]
+) -> Iterable[PackedChunk]:
+    """The section's packed chunks; a brief one's held until it is done, and packed
+    again whole if it needs a later chunk's context (``engine._build``)."""
+    tokenization = builder.tokenization
+    if not section.brief:
+        return pack_section(section, planned, tokenization)
+    try:
+        return list(pack_section(section, planned, tokenization))
+    except BriefSection:
+        whole = builder.whole(segment)
+        plans = plan_run(whole, None, InnerCuts(), None)
+        return pack_section(whole, measure(((whole, p) for p in plans), tokenization), tokenization)
+
+
 def _chunks(
     joined: JoinedText,
     segments: Sequence[Segment],
     sections: Sequence[Section],
     metadata: ChunkMetadata,
-    tokenization: Tokenization,
+    builder: SectionBuilder,
 ) -> Iterator[Chunk]:
     done: set[int] = set()  # sections whose first plans are no longer read
-    measured = measure(_first_plans(sections, done), tokenization)
+    measured = measure(_first_plans(sections, done), builder.tokenization)
     by_section = _by_section(sections, measured, done)
     chunk_index = 0
     for segment, (section, planned) in zip(segments, by_section, strict=True):
-        for packed in pack_section(section, planned, tokenization):
+        for packed in _packed(builder, segment, section, planned):
             yield Chunk(
                 text=packed.text,
                 embedding_text=packed.embedding_text,

@@ -18,7 +18,7 @@ from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
 from langchain_asesoria.engine._estimate import TokenIndex
 from langchain_asesoria.errors import ContextTooLongError
 
-__all__ = ["COARSER_WITHIN", "LEAD_IN_WITHIN", "SLACK", "Section"]
+__all__ = ["COARSER_WITHIN", "LEAD_IN_WITHIN", "SLACK", "BriefSection", "Section"]
 
 #: How far (in tokens) past the budget an estimate may be and still deserve an exact
 #: try: offsets-based estimates are off by a token or two at the edges.
@@ -34,6 +34,11 @@ LEAD_IN_WITHIN = 0.5
 _LINE_LEVEL = 1
 #: Added to the level of an end right after a colon: any other end is preferred.
 _LEAD_IN_PENALTY = 10
+
+
+class BriefSection(Exception):  # noqa: N818 - a signal, not an error
+    """A brief section was asked for a later chunk's context: build it whole
+    (``engine._build``) and pack it again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +67,8 @@ class Section:
             list's lead-in, a table's header) in their context, flattened: each runs to
             the next start, and ``lead_contexts``/``lead_fixed`` say what its chunks
             get (``None``: the section's own context, outside every list and table).
+        brief: Only the first chunk's context is known (``engine._build``): asking
+            for another chunk's raises ``BriefSection``.
     """
 
     text: str
@@ -82,6 +89,7 @@ class Section:
     lead_starts: Sequence[int] = ()
     lead_contexts: Sequence[str | None] = ()
     lead_fixed: Sequence[int] = ()
+    brief: bool = False
 
     @classmethod
     def build(
@@ -99,6 +107,7 @@ class Section:
         doc_id: str,
         title_end: int | None = None,
         leads: Sequence[tuple[int, int, str, int]] = (),
+        brief: bool = False,
     ) -> Section:
         """The section ``text[span[0]:span[1]]``, which holds some non-whitespace; no
         chunk ends right after its title when ``title_end`` says where that is. Its
@@ -161,12 +170,15 @@ class Section:
             lead_starts,
             lead_contexts,
             lead_fixed,
+            brief,
         )
 
     def context_at(self, start: int) -> str:
         """The context of the chunk starting at ``start``."""
         if start == self.start:
             return self.opening_context
+        if self.brief:
+            raise BriefSection
         at = bisect_right(self.lead_starts, start) - 1
         lead = self.lead_contexts[at] if at >= 0 else None
         return self.context if lead is None else lead
@@ -175,6 +187,8 @@ class Section:
         """The fixed cost of the chunk starting at ``start``."""
         if start == self.start:
             return self.opening_fixed
+        if self.brief:
+            raise BriefSection
         at = bisect_right(self.lead_starts, start) - 1
         return self.fixed if at < 0 or self.lead_contexts[at] is None else self.lead_fixed[at]
 

@@ -95,7 +95,7 @@ def _place(
 ) -> None:
     """Appends a block's groups; each long word's group is replaced by its tokens."""
     done = 0
-    for at in [i for i, word in enumerate(words) if word in long_words] if long_words else ():
+    for at in _long_at(words, long_words):
         positions.extend(starts[done:at])
         totals.extend(islice(accumulate(counts[done:at], initial=totals[-1]), 1, None))
         relative, start = long_words[words[at]], starts[at]
@@ -104,6 +104,23 @@ def _place(
         done = at + 1
     positions.extend(starts[done:])
     totals.extend(islice(accumulate(counts[done:], initial=totals[-1]), 1, None))
+
+
+def _long_at(words: list[str], long_words: dict[str, array[int]]) -> list[int]:
+    """Ascending positions in ``words`` of the long words (a few per block, if any):
+    found by ``list.index``, never by a Python loop over every word."""
+    if not long_words:
+        return []
+    found: list[int] = []
+    for word in long_words.keys() & set(words):
+        at = words.index(word)
+        while True:
+            found.append(at)
+            try:
+                at = words.index(word, at + 1)
+            except ValueError:
+                break
+    return sorted(found)
 
 
 def _separator_costs(starts_of: StartsOf, separators: list[str]) -> dict[str, int]:
@@ -220,9 +237,12 @@ def word_index(
         """``(i, start, tokens)`` of each whitespace run of the block that costs tokens
         (``i``: the word after it), or ``None`` when none does."""
         runs = pieces[0::2]
-        new = [run for run in dict.fromkeys(runs) if run not in separator_cost]
+        distinct = dict.fromkeys(runs)
+        new = [run for run in distinct if run not in separator_cost]
         if new:
             separator_cost.update(_separator_costs(starts_of, new))
+        if not any(map(separator_cost.__getitem__, distinct)):
+            return None  # no run of this block costs a token (WordPiece: never)
         costs = list(map(separator_cost.__getitem__, runs))
         found = list(compress(range(len(costs)), costs))
         if not found:
