@@ -250,12 +250,23 @@ def _lead_candidates(segment: Segment, context: str, span: LeadSpan) -> Iterator
         )
         for words in _LEAD_WORDS
     )
-    forms = list(dict.fromkeys([lead, *shortened]))
-    for form in forms:
+    forms: list[str] = []  # made as they are needed: most leads fit whole
+    for form in _unique(lead, shortened):
+        forms.append(form)
         for own in owns:
             yield f"{own}\n{form}" if own else form
     yield from forms
     yield context
+
+
+def _unique(first: str, others: Iterator[str]) -> Iterator[str]:
+    """``first``, then each of ``others`` not seen before, read lazily."""
+    seen = {first}
+    yield first
+    for other in others:
+        if other not in seen:
+            seen.add(other)
+            yield other
 
 
 def _elided(lead: str, words: int) -> str:
