@@ -1,0 +1,105 @@
+"""LangChain's ``TextSplitter`` arguments mapped onto the engine's: sizes and options to a
+``ChunkingConfig``, a Hugging Face tokenizer object to a tokenization.
+
+``AsesoriaTextSplitter`` takes LangChain's keywords (``chunk_size`` is ``max_tokens``,
+``chunk_overlap`` is ``overlap_tokens``) or a ``ChunkingConfig``, never both; the
+arguments an exact-token splitter cannot honour are refused with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any, Final
+
+from tokenizers import Tokenizer
+
+from langchain_asesoria.errors import ConfigurationError
+from langchain_asesoria.langchain.documents import CONFIG_FIELDS
+from langchain_asesoria.models import ChunkingConfig
+from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
+
+__all__ = ["huggingface_tokenization", "splitter_config"]
+
+#: LangChain's ``TextSplitter`` arguments an exact-token splitter cannot honour, and why.
+_REFUSED: Final[Mapping[str, str]] = {
+    "length_function": "the length is always the embedding model's exact token count of "
+    "the whole model input (prefix, section context, content, special tokens): pass the "
+    "model's tokenizer instead (AsesoriaTextSplitter(load_tokenization(...), ...) or "
+    "from_huggingface_tokenizer())",
+    "keep_separator": "separators are never removed: a chunk is always the verbatim text "
+    "between its offsets, so there is nothing to keep or drop",
+}
+
+
+def splitter_config(
+    config: ChunkingConfig | None, sizes: Mapping[str, int | None], options: Mapping[str, Any]
+) -> ChunkingConfig:
+    """The ``ChunkingConfig`` of a config or of LangChain's keywords (never both).
+
+    Raises:
+        ConfigurationError: both, neither a config nor ``chunk_size``, a refused
+            LangChain argument, or an unknown keyword.
+    """
+    for name, reason in _REFUSED.items():
+        if name in options:
+            raise ConfigurationError(
+                f"{name}={options[name]!r} cannot apply to AsesoriaTextSplitter: {reason}."
+            )
+    unknown = sorted(set(options) - CONFIG_FIELDS)
+    if unknown:
+        raise ConfigurationError(
+            f"unknown argument(s) {', '.join(unknown)}: pass chunk_size, chunk_overlap, "
+            "add_start_index, page_content, metadata_level, on_error, reading, source_key, "
+            "page_key, page_base, or ChunkingConfig fields "
+            f"({', '.join(sorted(CONFIG_FIELDS))})."
+        )
+    given = {key: value for key, value in sizes.items() if value is not None}
+    if config is None:
+        return ChunkingConfig(**_merged(given, options))
+    if given or options:
+        raise ConfigurationError(
+            f"got a ChunkingConfig and the keywords {sorted({*given, *options})}: give one "
+            "of them (dataclasses.replace(config, ...) changes a config)."
+        )
+    return config
+
+
+def _merged(given: Mapping[str, int], options: Mapping[str, Any]) -> dict[str, Any]:
+    """``ChunkingConfig`` keywords: sizes by LangChain's names or the config's own."""
+    for langchain, name in (("chunk_size", "max_tokens"), ("chunk_overlap", "overlap_tokens")):
+        if name in given and name in options:
+            raise ConfigurationError(f"give {langchain} or {name}, not both.")
+    merged = {**given, **options}
+    if "max_tokens" not in merged:
+        raise ConfigurationError(
+            "chunk_size is required (tokens of the whole model input): there is no "
+            "default size; the candidate sizes are 256/32, 384/48 and 480/64 "
+            "(SIZE_CANDIDATES), to be chosen by measured retrieval."
+        )
+    merged.setdefault("overlap_tokens", 0)
+    return merged
+
+
+def huggingface_tokenization(
+    tokenizer: Any, profile: ModelProfile | None, max_input_tokens: int | None
+) -> HuggingFaceTokenization:
+    if isinstance(tokenizer, Tokenizer):
+        base = profile or ModelProfile()
+        if max_input_tokens is not None:
+            base = replace(base, max_input_tokens=max_input_tokens)
+        return HuggingFaceTokenization(tokenizer, base)
+    if not isinstance(getattr(tokenizer, "backend_tokenizer", None), Tokenizer):
+        hint = (
+            "a model name is not a tokenizer: use AsesoriaTextSplitter.from_model(name, "
+            "chunk_size=...)"
+            if isinstance(tokenizer, str | bytes)
+            else "load it with AutoTokenizer.from_pretrained(..., use_fast=True)"
+        )
+        raise ConfigurationError(
+            f"from_huggingface_tokenizer needs a tokenizers.Tokenizer or a transformers fast "
+            f"tokenizer, got {type(tokenizer).__name__} {tokenizer!r:.60}: {hint}."
+        )
+    return HuggingFaceTokenization.from_transformers(
+        tokenizer, profile=profile, max_input_tokens=max_input_tokens
+    )
