@@ -18,7 +18,13 @@ from strategies import PROFILE, examples, spanish_text
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
 from langchain_asesoria.tokenization import HuggingFaceTokenization
-from langchain_asesoria.tokenization._count_ahead import AHEAD, BATCH, COUNT_HERE, count_ahead
+from langchain_asesoria.tokenization._count_ahead import (
+    AHEAD,
+    BATCH,
+    COUNT_HERE,
+    SOLO_BATCH,
+    count_ahead,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -133,12 +139,15 @@ def test_count_many_equals_count(minilm: HuggingFaceTokenization, content: bool)
 
 
 def test_without_a_helper_every_batch_is_counted_on_the_calling_thread() -> None:
+    """On one CPU a batch is ``SOLO_BATCH`` texts, read when its first count is asked
+    for: a correction throws away at most the rest of one small batch."""
     recorder, read = _Recorder(), [0]
     counts = count_ahead(recorder, _texts(3 * BATCH + 5, read), helper=False)
     assert next(counts) == 0
-    assert read[0] == BATCH  # still one batch at a time
+    assert read[0] == SOLO_BATCH < BATCH  # one small batch at a time
     assert list(counts) == [index % 7 for index in range(1, 3 * BATCH + 5)]
     assert {name for name, _, _ in recorder.batches} == {"MainThread"}
+    assert max(size for _, size, _ in recorder.batches) == SOLO_BATCH
 
 
 def _threads_started(work: Callable[[], object]) -> list[str]:

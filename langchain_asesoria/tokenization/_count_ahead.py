@@ -16,13 +16,19 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, islice
 from typing import TypeVar
 
-__all__ = ["AHEAD", "BATCH", "COUNT_HERE", "completed", "count_ahead", "many_cpus"]
+__all__ = ["AHEAD", "BATCH", "COUNT_HERE", "SOLO_BATCH", "completed", "count_ahead", "many_cpus"]
 
 T = TypeVar("T")
 
 #: Texts per encoding call: enough for every core, few encodings alive (64 counts as
 #: fast as 128 on the benchmark corpus and holds half the encodings).
 BATCH = 64
+
+#: Texts per encoding call on the calling thread (no helper): nothing to keep busy but
+#: the one CPU, and a correction throws away the rest of its batch (a byte-level BPE on
+#: the benchmark corpus, one CPU: 77 texts counted for nothing at 64, PDFs whose one
+#: section has hundreds of chunks).
+SOLO_BATCH = 16
 
 #: Batches that may wait to be counted: planning runs ahead of counting, but a
 #: document's prepared texts are never all held at once.
@@ -39,9 +45,9 @@ COUNT_HERE = 1 << 16
 BatchCounter = Callable[[list[str]], list[int]]
 
 
-def _batches(texts: Iterable[str]) -> Iterator[list[str]]:
+def _batches(texts: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
     iterator = iter(texts)
-    while batch := list(islice(iterator, BATCH)):
+    while batch := list(islice(iterator, size)):
         yield batch
 
 
@@ -65,13 +71,13 @@ def count_ahead(
     """``count_batch`` over ``texts`` in batches, in order, counting ahead on a helper.
 
     A single batch is counted on the calling thread (no helper is started for it), and
-    so is every batch when ``helper`` is false.
+    so is every batch when ``helper`` is false (``SOLO_BATCH`` at a time).
     """
-    batches = _batches(texts)
     if not helper:
-        for batch in batches:
+        for batch in _batches(texts, SOLO_BATCH):
             yield from count_batch(batch)
         return
+    batches = _batches(texts)
     first = next(batches, [])
     second = next(batches, []) if first else []
     if not second:
