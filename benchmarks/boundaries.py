@@ -36,8 +36,12 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
   half of them, are numbers), its header the lines above the run up to a blank line or
   a line ending in ``:`` (at most ``PDF_HEADER_LINES``).
 * A start **inside a table row**: within a table, after text of the same row (not at
-  a line's start nor after an inner row's ``"; "``). A start **inside a word**: between
-  two letters or digits.
+  a line's start nor after an inner row's ``"; "``), unless at a sentence start within
+  a cell's text: a cell that holds prose (a paragraph of its own line in a web page's
+  table, or sentences before the next ``" | "``) is read as prose, while a start at a
+  cell separator ("ALBACETE. | 02") or mid-sentence is inside the row. A start after an
+  inner row's ``"; "`` is a clean start, and an end with it a clean end (the boundary
+  between two rows). A start **inside a word**: between two letters or digits.
 * A chunk **continues** a list or a table when it starts at or after the end of the
   lead-in (the header) and before the unit's end: it does not hold the lead-in itself.
   It **carries** it when the part of its ``embedding_text`` before its text (prefix and
@@ -303,17 +307,44 @@ def html_table(joined: str, start: int, end: int, header_end: int) -> Unit:
     return Unit("table", joined[start:header_end].strip(), header_end, end, start)
 
 
-def inside_row(joined: str, start: int, tables: Sequence[Unit]) -> bool:
-    """Whether ``start`` falls inside a table's row, not at a row's start (a line's
-    start, or after the ``"; "`` that joins the rows of a table inside a web page's
-    cell)."""
+def inside_row(joined: str, start: int, tables: Sequence[Unit], pdf: bool = False) -> bool:
+    """Whether ``start`` falls inside a table's row (module docstring): not at a row's
+    start (a line's start, or after the ``"; "`` that joins the rows of a table inside
+    a web page's cell), nor at a sentence start within a cell's text."""
     for table in tables:
         if table.start < start < table.end:
             line_start = joined.rfind("\n", 0, start) + 1
             before = joined[line_start:start].rstrip()
-            if before and not before.endswith(";"):
+            if before and not before.endswith(";") and not _in_cell_text(joined, start, pdf):
                 return True
     return False
+
+
+def row_start(joined: str, start: int, tables: Sequence[Unit]) -> bool:
+    """Whether ``start`` opens a row of a table inside a web page's cell (after the
+    ``"; "`` that joins those rows)."""
+    before = joined[:start].rstrip()
+    return before.endswith(";") and any(t.start < start < t.end for t in tables)
+
+
+def row_end(joined: str, end: int, text: str, tables: Sequence[Unit]) -> bool:
+    """Whether a chunk ending at ``end`` with ``text`` ends a row of a table inside a
+    web page's cell (its ``";"``)."""
+    return text.endswith(";") and any(t.start < end < t.end for t in tables)
+
+
+def _in_cell_text(joined: str, start: int, pdf: bool) -> bool:
+    """A sentence start within a cell's prose: the text since the last cell separator
+    (or the line's start) ends a sentence, and ``start`` is no cell separator ("|")."""
+    line_start = joined.rfind("\n", 0, start) + 1
+    cell_start = max(line_start, joined.rfind(" | ", line_start, start) + 3)
+    cell = joined[cell_start:start]
+    return (
+        bool(cell.strip())
+        and not joined[start:].startswith("|")
+        and sentence_end(cell, pdf)
+        and "|" not in cell
+    )
 
 
 def _words(text: str) -> list[str]:

@@ -219,9 +219,13 @@ def _reader(
     for chunk in chunks:
         counts["bare"] += boundaries.ends_with_bare_label(chunk.text, pdf)
         counts["word"] += boundaries.inside_word(joined, chunk.start)
-        counts["row"] += boundaries.inside_row(joined, chunk.start, tables)
-        counts["starts"] += boundaries.clean_start(joined, chunk.start, chunk.text, pdf)
-        counts["ends"] += boundaries.clean_end(joined, chunk.end, chunk.text, pdf)
+        counts["row"] += boundaries.inside_row(joined, chunk.start, tables, pdf)
+        counts["starts"] += boundaries.clean_start(
+            joined, chunk.start, chunk.text, pdf
+        ) or boundaries.row_start(joined, chunk.start, tables)
+        counts["ends"] += boundaries.clean_end(
+            joined, chunk.end, chunk.text, pdf
+        ) or boundaries.row_end(joined, chunk.end, chunk.text, tables)
         item_end = _next_item(found, starts, chunk.end) if chunk.text.endswith(":") else None
         if item_end is not None:
             grown = chunk.embedding_text + joined[chunk.end : item_end]

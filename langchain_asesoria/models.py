@@ -127,18 +127,20 @@ def _line_end() -> str:
 def _sentence_end() -> str:
     """Sentence ends: a period, ``!``, ``?`` or ``…`` then space, closing quotes and
     brackets kept with their sentence, but not after a line's item label or an
-    abbreviation (fixed-width lookbehinds, one per form)."""
+    abbreviation (fixed-width lookbehinds, one per form), nor before a cell's ``|``."""
     labels = _after_no_label()
     abbreviations = "".join(rf"(?<!\b{re.escape(word)}\.)" for word in ABBREVIATIONS)
-    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+"  # noqa: RUF001
+    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+(?![\s|])"  # noqa: RUF001
 
 
 #: Separators tried from the coarsest to the finest: paragraphs (a blank line; a lone
 #: item label, "Ocho.", opens the paragraph after it), lines
 #: (``\n``, ``\r\n`` or a lone ``\r`` right after text), sentence ends (closing quotes
 #: and brackets stay with their sentence; not after an item label that opens a line,
-#: "2. Las personas", nor after an abbreviation, ``ITEM_LABELS``, ``ABBREVIATIONS``),
-#: clause ends (``;``, ``:``, ``,``), spaces. A
+#: "2. Las personas", nor after an abbreviation, ``ITEM_LABELS``, ``ABBREVIATIONS``,
+#: nor before a table's cell separator: "ALBACETE. | 02" is a cell of a row), clause
+#: ends (``;`` and ``:``, which also join the rows of a table inside a web page's cell,
+#: then ``,``), spaces. A
 #: line break after a space or tab is no line: PDF text extraction (pypdf) leaves one
 #: where a printed line wraps inside a sentence ("del \ncontribuyente"), and a chunk
 #: should not start there. Nor is one after a line holding only a bullet ("•\nEl
@@ -150,7 +152,8 @@ DEFAULT_SEPARATORS: tuple[str, ...] = (
     _AT_BREAK + _after_no_label() + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
     _line_end(),
     _sentence_end(),
-    r"(?<=[;:,])\s+",
+    r"(?<=[;:])\s+",
+    r"(?<=,)\s+",
     r"\s+",
 )
 

@@ -206,6 +206,22 @@ def test_a_web_table_without_header_rows_is_headed_by_its_first() -> None:
     assert table.lead == "Posiciones | Naturaleza"
     assert not b.inside_row(text, text.index("18 |"), [table])  # an inner table's row
     assert b.inside_row(text, text.index("Alfa"), [table])
+    assert b.row_start(text, text.index("18 |"), [table])
+    assert b.row_end(text, text.index(" 18"), text[: text.index(" 18")], [table])
+
+
+def test_a_cells_prose_is_read_as_prose_but_a_cells_period_is_no_row_start() -> None:
+    text = (
+        "Campo | Descripción\n"
+        "Se consignará el porcentaje. El porcentaje se reducirá en un 60% en Ceuta.\n"
+        "Provincia | CP; ALBACETE. | 02 | JAÉN. | 23; ALMERÍA. | 04\nFin"
+    )
+    table = b.html_table(text, 0, text.index("\nFin"), 0)
+    assert not b.inside_row(text, text.index("El porcentaje"), [table])  # a cell's sentence
+    assert b.inside_row(text, text.index("se reducirá"), [table])  # mid-sentence
+    assert b.inside_row(text, text.index("| 02"), [table])  # at a cell separator
+    assert b.inside_row(text, text.index("02 |"), [table])
+    assert not b.inside_row(text, text.index("ALMERÍA"), [table])  # an inner row
 
 
 def _numbers(text: str, budget: int, overlap: int) -> Reader:

@@ -326,6 +326,7 @@ def test_invalid_settings_are_refused(monkeypatch: pytest.MonkeyPatch, name: str
         ("Pagos.\n2. Las personas físicas", "\n2."),
         ("Pagos.\n\nIV. Régimen especial", "\nIV."),
         ("Siete. Los valores.\nOcho. Se modifica", "\nOcho."),
+        ("Provincia | CP; ALBACETE. | 02 | JAÉN. | 23", "ALBACETE."),  # a cell of a row
     ],
 )
 def test_a_label_or_an_abbreviation_ends_no_sentence(text: str, period: str) -> None:
