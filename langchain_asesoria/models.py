@@ -113,6 +113,14 @@ ABBREVIATIONS: tuple[str, ...] = (
 _AT_BREAK = r"(?=[\r\n])"
 
 
+#: Lookbehinds: no space or tab before the line break, nor before the one or two line
+#: breaks before it (a page joined after a wrapped line: "planes \n" + "\n\n" + "de
+#: pensiones" is one sentence across a page).
+_NOT_WRAPPED = "".join(
+    rf"(?<![^\S\r\n]{breaks})" for breaks in ("", "\r", "\n", "\n\n", "\r\n", "\r\n\r", "\r\n\r\n")
+)
+
+
 def _after_no_label() -> str:
     """Lookbehinds: the text before is no item label alone at a line's start."""
     return "".join(rf"(?<![\r\n]{label})(?<!^{label})" for label in ITEM_LABELS)
@@ -121,7 +129,7 @@ def _after_no_label() -> str:
 def _line_end() -> str:
     """Line ends, but not after a space (a wrapped PDF line), a lone bullet or a lone
     item label: those open the text below them."""
-    return rf"{_AT_BREAK}(?<![^\S\r\n])(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}(?:\r\n?|\n)\s*"
+    return rf"{_AT_BREAK}{_NOT_WRAPPED}(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}(?:\r\n?|\n)\s*"
 
 
 def _sentence_end() -> str:
@@ -149,7 +157,7 @@ def _sentence_end() -> str:
 #: each match, so a separator's characters stay with the unit before it, and outer
 #: whitespace is then trimmed. Overlap starts at the coarsest of them that fits.
 DEFAULT_SEPARATORS: tuple[str, ...] = (
-    _AT_BREAK + _after_no_label() + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
+    _AT_BREAK + _NOT_WRAPPED + _after_no_label() + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
     _line_end(),
     _sentence_end(),
     r"(?<=[;:])\s+",

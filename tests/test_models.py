@@ -351,3 +351,19 @@ def test_a_lone_item_label_opens_the_paragraph_after_it() -> None:
     paragraph, line = (re.compile(pattern) for pattern in DEFAULT_SEPARATORS[:2])
     assert [m.end() for m in paragraph.finditer("Texto.\n\nOcho.\n\nUno. Algo.")] == [8]
     assert [m.end() for m in line.finditer("Texto.\nOcho.\nUno. Algo.")] == [7]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "otros planes \n\n\nde pensiones.",  # a page joined after a wrapped line
+        "otros planes \n\nde pensiones.",
+        "otros planes \r\n\r\nde pensiones.",
+        "otros planes \nde pensiones.",
+    ],
+)
+def test_a_sentence_across_a_page_after_a_wrapped_line_is_not_cut_there(text: str) -> None:
+    paragraph, line = (re.compile(pattern) for pattern in DEFAULT_SEPARATORS[:2])
+    assert list(paragraph.finditer(text)) == []
+    assert list(line.finditer(text)) == []
+    assert [m.end() for m in paragraph.finditer("Fin.\n\n\nOtro.")] == [7]  # no space: cut
