@@ -14,8 +14,8 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
   "Sr.", "etc.", and initials such as "S.A.", "A.P.G.") nor an item label alone on its
   line ("2." of "\\n2. Las personas").
 * An **item label** (``LABEL``): "1.", "2.º", "1.ª", "3)", "a)", "b´)", "a.", "I.",
-  "Uno.", "Artículo 5.", or a bullet, at the start of a logical line and followed by a
-  space or the line's end.
+  "i)", "ii)", "A.", "Uno.", "Artículo 5.", or a bullet, at the start of a logical line
+  and followed by a space or the line's end ("i)" is a roman numeral, not a letter).
 * A **logical line** (a block): a line, with the lines a PDF wrapped into it joined.
 * A **clean start**: the chunk starts the text, or after a line break or a sentence end,
   or opens with an item label. A **clean end**: the chunk ends the text, or before a
@@ -27,7 +27,9 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
   between them (an item's own paragraphs, nested lists). It ends with its last item's
   first block, before a heading ("#", "Artículo N.", quoted or not), a coarser label
   (an article holds "Uno.", which holds "1.", then "a)", then "1.º", then bullets) or a
-  label of the lead-in's own kind (the lead-in's sibling).
+  label of the lead-in's own kind (the lead-in's sibling), and before a section's
+  start (the document's sections as read: a web page's "Sección VI." or a PDF's
+  outline title ends every list, though it reads as no heading here).
 * A **table**: Markdown pipe rows (``|`` at a line's start), its header the first row; a
   web page's table as ``structure.html`` renders it (a row per line, cells joined by
   ``" | "``, the rows of a table inside a cell joined by ``"; "``), its header the
@@ -51,6 +53,7 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -80,6 +83,13 @@ _KINDS: Final = (
 )
 LABEL: Final = re.compile("|".join(f"({kind})" for kind in _KINDS))
 _ARTICLE_KIND: Final = 8  # the group of "Artículo 5." in LABEL (1-based)
+#: Kinds read before ``LABEL``'s: a roman numeral in a bracket ("i)", "ii)", "iv)"; an
+#: "i)" is read so even after "h)"), an upper-case letter's apartado ("A.", "D.").
+_ROMAN_KIND, _LETTER_KIND = 10, 11
+_BEFORE: Final = (
+    (_ROMAN_KIND, re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})\)")),
+    (_LETTER_KIND, re.compile(r"[ABD-HJKM-UWYZÑ]\.")),  # not C, I, L, V, X: roman
+)
 _CLOSERS: Final = "\"'»”’)]"  # noqa: RUF001 - closing quotes
 
 #: Words of a lead-in's end, or a header's start, that stand for the whole.
@@ -91,16 +101,25 @@ _NUMBER: Final = re.compile(r"[-\u2013]?\d[\d.,]*%?")
 
 def label_kind(text: str) -> int | None:
     """The kind of item label ``text`` opens with (followed by a space or its end)."""
+    for kind, pattern in _BEFORE:
+        if (found := pattern.match(text)) and _label_ends(text, found.end()):
+            return kind
     match = LABEL.match(text)
-    if match is None or (match.end() < len(text) and not text[match.end()].isspace()):
+    if match is None or not _label_ends(text, match.end()):
         return None
     return match.lastindex
 
 
+def _label_ends(text: str, end: int) -> bool:
+    return end == len(text) or text[end].isspace()
+
+
 def is_bare_label(line: str) -> bool:
     """Whether ``line`` is an item label and nothing else."""
-    match = LABEL.fullmatch(line.strip())
-    return match is not None
+    stripped = line.strip()
+    if any(pattern.fullmatch(stripped) for _, pattern in _BEFORE):
+        return True
+    return LABEL.fullmatch(stripped) is not None
 
 
 def line_break_before(joined: str, position: int, pdf: bool) -> bool:
@@ -224,7 +243,7 @@ class Unit:
 
 #: How coarse each kind of label is in a Spanish law (``LABEL``'s groups): an article
 #: holds "Uno.", which holds "1.", which holds "a)", which holds "1.º"; bullets are finest.
-_RANKS: Final = {8: 0, 7: 1, 6: 2, 2: 3, 3: 3, 4: 4, 5: 4, 1: 5, 9: 6}
+_RANKS: Final = {8: 0, 7: 1, 6: 2, 11: 2, 2: 3, 3: 3, 4: 4, 5: 4, 1: 5, 10: 5, 9: 6}
 
 
 def _heading(block: Block) -> bool:
@@ -233,15 +252,21 @@ def _heading(block: Block) -> bool:
     return text.startswith("#") or label_kind(text) == _ARTICLE_KIND
 
 
-def lists(found: Sequence[Block]) -> Iterator[Unit]:
-    """The lists of the text (module docstring), nested ones too."""
+def lists(found: Sequence[Block], breaks: Sequence[int] = ()) -> Iterator[Unit]:
+    """The lists of the text (module docstring), nested ones too; none runs across a
+    section's start (``breaks``, ascending: a new section ends every list)."""
     for index, lead in enumerate(found[:-1]):
         first = found[index + 1]
         kind = label_kind(first.text)
         if not lead.text.endswith(":") or kind is None or _heading(first):
             continue
+        cut = next((at for at in breaks[bisect.bisect_right(breaks, lead.start) :]), None)
+        if cut is not None and first.start >= cut:
+            continue
         sibling, last = label_kind(lead.text), first
         for block in found[index + 2 :]:
+            if cut is not None and block.start >= cut:
+                break
             other = label_kind(block.text)
             coarser = other is not None and _RANKS[other] < _RANKS[kind]
             if _heading(block) or coarser or (sibling is not None and other == sibling != kind):

@@ -72,6 +72,10 @@ def test_bare_label_ends(text: str, bare: bool) -> None:
         ("art. 5", None),
         ("Las personas", None),
         ("a)b", None),
+        ("i) La cuenta", 10),  # a roman numeral, not the letter i
+        ("ii) Los ingresos", 10),
+        ("D. Cuenta sujeta", 11),
+        ("C. Las instituciones", 6),  # read as a roman numeral, of the same rank
     ],
 )
 def test_label_kinds(text: str, kind: int | None) -> None:
@@ -153,6 +157,18 @@ def test_a_coarser_label_or_a_quoted_article_closes_a_list() -> None:
     first, second = b.lists(b.blocks(text, pdf=False))
     assert text[first.lead_end : first.end].strip() == "a) Primera."
     assert text[second.lead_end : second.end].strip() == "a) Una."
+
+
+def test_roman_items_nest_in_letters_and_a_section_start_ends_a_list() -> None:
+    text = (
+        "17. Por «cuenta excluida» se entiende:\n\n"
+        "a) Una cuenta que cumple los requisitos siguientes:\n\n"
+        "i) Está sujeta a la legislación.\n\nii) Goza de una fiscalidad favorable.\n\n"
+        "b) Una cuenta de depósito.\n\nSección IX. Otra\n\nc) Otra letra.\n"
+    )
+    outer, inner = b.lists(b.blocks(text, pdf=False), [text.index("Sección IX")])
+    assert text[inner.lead_end : inner.end].strip().endswith("fiscalidad favorable.")
+    assert text[outer.lead_end : outer.end].strip().endswith("b) Una cuenta de depósito.")
 
 
 def test_a_pdf_list_joins_wrapped_lines() -> None:

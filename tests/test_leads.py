@@ -207,6 +207,17 @@ def test_roman_items_nest_in_letters_and_i_after_h_is_a_letter() -> None:
     assert span.end == len("Son:\n" + letters) - 1  # "i)" and "j)" are its items
 
 
+def test_upper_case_letters_lead_a_list_and_c_after_b_is_a_letter() -> None:
+    text = (
+        "Los siguientes términos tendrán el significado que se indica:\n\n"
+        "A. Institución financiera.\n\n1. Por «institución» se entiende una entidad.\n\n"
+        "B. Institución no obligada.\n\nC. Cuenta financiera.\n"
+    )
+    outer = next(s for s in detect_leads(text) if s.lead.startswith("Los siguientes"))
+    assert text[outer.start : outer.end].endswith("C. Cuenta financiera.")  # after "B."
+    assert label_style("C. Cuenta") == ("roman", "C.")
+
+
 def test_a_short_lead_in_keeps_the_sentence_before_it() -> None:
     text = (
         "6. Los planes de empleo instrumentan los compromisos por pensiones. En particular:\n"

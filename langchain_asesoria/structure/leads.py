@@ -16,9 +16,9 @@ context (``engine._context``), and its ``text`` stays verbatim.
   between its items belong to them). A lead-in paragraph without a label belongs to
   the item above it ("4. …", then "Se entiende:" and its "a)", "b)": "5." ends them).
   "i)", "ii)", "iv)" are roman numerals, nested in letters ("i)" after "h)" is a
-  letter). Its lead is the item labels that enclose it and the sentence that ends in
-  ``:`` ("Uno. 22.º La exención no comprenderá:"), with the sentence before it when
-  that one is a few words ("… por pensiones. En particular:").
+  letter, as "C." after "B."). Its lead is the item labels that enclose it and the
+  sentence that ends in ``:`` ("Uno. 22.º La exención no comprenderá:"), with the
+  sentence before it when that one is a few words ("… por pensiones. En particular:").
 * **Tables.** A Markdown pipe table (a header row, then its ``|---|`` line) and a block
   of cell rows (``" | "`` between cells, as a web page's tables are read) lead with their
   header row; a PDF table, extracted as lines of figures ("12.450,00 2.365,50 7.750,00
@@ -59,6 +59,7 @@ LABEL_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("LETTER)", r"[A-ZÑ]\)(?=\s)"),
         ("letter.", r"[a-zñ]\.(?=\s)"),
         ("roman", r"[IVXLC]{1,6}\.(?=\s)"),
+        ("LETTER.", r"[A-ZÑ]\.(?=\s)"),
         (
             "word",
             r"(?:Uno|Dos|Tres|Cuatro|Cinco|Seis|Siete|Ocho|Nueve|Diez|Once|Doce|Trece"
@@ -262,16 +263,19 @@ def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpa
         yield LeadSpan(done.start, done.end, done.lead)
 
 
+#: A one-letter roman numeral's style, and the letters' style it may be instead.
+_ROMAN_LETTERS = {"roman)": "letter)", "roman": "LETTER."}
+
+
 def _letter_or_roman(
     label: tuple[str, str] | None, open_lists: list[_List]
 ) -> tuple[str, str] | None:
-    """Reads "i)", "v)" and "x)" as roman numerals, but as letters right after the
-    letter before them ("h) …", then "i) …")."""
-    if label is None or label[0] != "roman)" or len(label[1]) != 2 or not open_lists:
+    """Reads "i)", "v)", "x)" and "C.", "I.", "V." as roman numerals, but as letters
+    right after the letter before them ("h) …", then "i) …"; "B. …", then "C. …")."""
+    if label is None or label[0] not in _ROMAN_LETTERS or len(label[1]) != 2 or not open_lists:
         return label
-    current = open_lists[-1]
-    before = chr(ord(label[1][0]) - 1) + ")"
-    return ("letter)", label[1]) if current.label == before else label
+    before = chr(ord(label[1][0]) - 1) + label[1][1]
+    return (_ROMAN_LETTERS[label[0]], label[1]) if open_lists[-1].label == before else label
 
 
 def _read_line(
