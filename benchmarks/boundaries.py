@@ -27,7 +27,8 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
   between them (an item's own paragraphs, nested lists). It ends with its last item's
   first block, before a heading ("#", "Artículo N.", quoted or not), a coarser label
   (an article holds "Uno.", which holds "1.", then "a)", then "1.º", then bullets) or a
-  label of the lead-in's own kind (the lead-in's sibling), and before a section's
+  label of the lead-in's own kind (the lead-in's sibling), a new lead-in of its items'
+  kind ("… los siguientes requisitos:" then "1.º" again), and before a section's
   start (the document's sections as read: a web page's "Sección VI." or a PDF's
   outline title ends every list, though it reads as no heading here).
 * A **table**: Markdown pipe rows (``|`` at a line's start), its header the first row; a
@@ -84,11 +85,13 @@ _KINDS: Final = (
 LABEL: Final = re.compile("|".join(f"({kind})" for kind in _KINDS))
 _ARTICLE_KIND: Final = 8  # the group of "Artículo 5." in LABEL (1-based)
 #: Kinds read before ``LABEL``'s: a roman numeral in a bracket ("i)", "ii)", "iv)"; an
-#: "i)" is read so even after "h)"), an upper-case letter's apartado ("A.", "D.").
-_ROMAN_KIND, _LETTER_KIND = 10, 11
+#: "i)" is read so even after "h)"), an upper-case letter's apartado ("A.", "D."), a
+#: letter with a prime ("b')", an acute accent too: the BOE's items inside a letter's).
+_ROMAN_KIND, _LETTER_KIND, _PRIME_KIND = 10, 11, 12
 _BEFORE: Final = (
     (_ROMAN_KIND, re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})\)")),
     (_LETTER_KIND, re.compile(r"[ABD-HJKM-UWYZÑ]\.")),  # not C, I, L, V, X: roman
+    (_PRIME_KIND, re.compile(r"[a-zñ][\u00b4'`\u2019]{1,2}\)")),  # nested in a letter's item
 )
 _CLOSERS: Final = "\"'»”’)]"  # noqa: RUF001 - closing quotes
 
@@ -243,7 +246,7 @@ class Unit:
 
 #: How coarse each kind of label is in a Spanish law (``LABEL``'s groups): an article
 #: holds "Uno.", which holds "1.", which holds "a)", which holds "1.º"; bullets are finest.
-_RANKS: Final = {8: 0, 7: 1, 6: 2, 11: 2, 2: 3, 3: 3, 4: 4, 5: 4, 1: 5, 10: 5, 9: 6}
+_RANKS: Final = {8: 0, 7: 1, 6: 2, 11: 2, 2: 3, 3: 3, 4: 4, 5: 4, 1: 5, 10: 5, 12: 5, 9: 6}
 
 
 def _heading(block: Block) -> bool:
@@ -263,17 +266,39 @@ def lists(found: Sequence[Block], breaks: Sequence[int] = ()) -> Iterator[Unit]:
         cut = next((at for at in breaks[bisect.bisect_right(breaks, lead.start) :]), None)
         if cut is not None and first.start >= cut:
             continue
-        sibling, last = label_kind(lead.text), first
-        for block in found[index + 2 :]:
-            if cut is not None and block.start >= cut:
-                break
-            other = label_kind(block.text)
-            coarser = other is not None and _RANKS[other] < _RANKS[kind]
-            if _heading(block) or coarser or (sibling is not None and other == sibling != kind):
-                break
-            if other == kind:
-                last = block
+        last = _last_item(found, index + 1, kind, label_kind(lead.text), cut)
         yield Unit("list", lead.text, lead.end, last.end, lead.start)
+
+
+def _last_item(
+    found: Sequence[Block], first: int, kind: int, sibling: int | None, cut: int | None
+) -> Block:
+    """The first block of the last item of the list whose first item is
+    ``found[first]`` (its items of ``kind``; ``sibling``: the lead-in's own kind)."""
+    last = found[first]
+    for number in range(first + 1, len(found)):
+        block = found[number]
+        other = label_kind(block.text)
+        coarser = other is not None and _RANKS[other] < _RANKS[kind]
+        if (cut is not None and block.start >= cut) or _heading(block) or coarser:
+            break
+        leads_own = sibling is not None and other == sibling != kind
+        if leads_own or _new_lead_in(found, number, kind):
+            break
+        if other == kind:
+            last = block
+    return last
+
+
+def _new_lead_in(found: Sequence[Block], number: int, kind: int) -> bool:
+    """A block ending in ``:`` whose next block opens an item of ``kind``: a new list of
+    the same level ("… siguientes requisitos:" then "1.º" again)."""
+    return (
+        found[number].text.endswith(":")
+        and number + 1 < len(found)
+        and label_kind(found[number].text) != kind
+        and label_kind(found[number + 1].text) == kind
+    )
 
 
 def _numeric(line: str) -> bool:

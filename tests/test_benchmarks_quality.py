@@ -76,6 +76,8 @@ def test_bare_label_ends(text: str, bare: bool) -> None:
         ("ii) Los ingresos", 10),
         ("D. Cuenta sujeta", 11),
         ("C. Las instituciones", 6),  # read as a roman numeral, of the same rank
+        ("a') Para el conjunto", 12),  # a prime: an item inside a letter's
+        ("b\u00b4) Los arrendamientos", 12),
     ],
 )
 def test_label_kinds(text: str, kind: int | None) -> None:
@@ -169,6 +171,21 @@ def test_roman_items_nest_in_letters_and_a_section_start_ends_a_list() -> None:
     outer, inner = b.lists(b.blocks(text, pdf=False), [text.index("Sección IX")])
     assert text[inner.lead_end : inner.end].strip().endswith("fiscalidad favorable.")
     assert text[outer.lead_end : outer.end].strip().endswith("b) Una cuenta de depósito.")
+
+
+def test_a_new_lead_in_of_the_items_kind_ends_a_list() -> None:
+    text = (
+        "e) Los rendimientos, siempre que cumplan los requisitos siguientes:\n"
+        "1.º Que estén representados mediante anotaciones en cuenta.\n"
+        "2.º Que se negocien en un mercado secundario.\n"
+        "Se faculta al Ministro para establecer el procedimiento.\n"
+        "Igualmente, quedará sujeta a retención, cuando se cumplan los siguientes requisitos:\n"
+        "1.º Que el adquirente sea no residente.\n"
+        "2.º Que los rendimientos estén exceptuados.\n"
+    )
+    first, second = b.lists(b.blocks(text, pdf=True))
+    assert text[first.lead_end : first.end].strip().endswith("mercado secundario.")
+    assert text[second.lead_end : second.end].strip().endswith("estén exceptuados.")
 
 
 def test_a_pdf_list_joins_wrapped_lines() -> None:
