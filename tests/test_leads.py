@@ -416,3 +416,15 @@ def test_a_chunk_ends_at_a_boundary_within_reach_rather_than_inside_a_sentence()
     long_first = " ".join(["uno"] * 8) + "."
     chunks = _word_chunks(f"{long_first}\n\nDos tres. " + " ".join(["cuatro"] * 60) + ".", 48)
     assert chunks[0].text.startswith(long_first + "\n\nDos tres. cuatro")
+
+
+def test_many_tables_and_lists_are_paired_in_one_sweep() -> None:
+    """20 000 tables and 20 000 lists: pairing each table with the list that holds it
+    by scanning every list took 14 s; one sweep over both takes under a second."""
+    import time
+
+    text = "".join(f"\nH{n} | A | B\nr | 1 | 2\nSe indica:\n1. uno\n2. dos\n" for n in range(20000))
+    started = time.perf_counter()
+    spans = detect_leads(text)
+    assert time.perf_counter() - started < 6
+    assert len(spans) == 40000

@@ -38,6 +38,7 @@ wrapped printed line (PDF extraction), never a line start.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -141,9 +142,11 @@ def detect_leads(text: str, breaks: Sequence[int] = ()) -> list[LeadSpan]:
     for part in _parts(lines, breaks):
         lists.extend(_lists(text, part, blank_lines))
         tables.extend([*_pipe_tables(part), *_cell_tables(part), *_figure_tables(part)])
+    tables.sort(key=lambda table: table.start)
+    table_starts = [table.start for table in tables]
     found = [
-        *(_in_table(listed, tables) for listed in lists),
-        *(_in_list(table, lists) for table in tables),
+        *(_in_table(listed, tables, table_starts) for listed in lists),
+        *_in_lists(tables, lists),
     ]
     return sorted(found, key=lambda lead: (lead.start, -lead.end))
 
@@ -165,24 +168,35 @@ def _parts(lines: list[_Line], breaks: Sequence[int]) -> Iterator[list[_Line]]:
         yield part
 
 
-def _in_table(listed: LeadSpan, tables: list[LeadSpan]) -> LeadSpan:
+def _in_table(listed: LeadSpan, tables: list[LeadSpan], starts: list[int]) -> LeadSpan:
     """A list inside a table's cell leads with the table's header, then its lead-in (on
-    a line of its own): its items are read as that column's."""
-    holding = [table for table in tables if table.start <= listed.start < table.end]
-    if not holding:
+    a line of its own): its items are read as that column's. Tables are disjoint and
+    sorted (``starts``): the one that may hold the list is found by bisection."""
+    at = bisect_right(starts, listed.start) - 1
+    if at < 0 or listed.start >= tables[at].end:
         return listed
-    outer = max(holding, key=lambda table: table.start)
-    return LeadSpan(listed.start, listed.end, f"{outer.lead}\n{listed.lead}")
+    return LeadSpan(listed.start, listed.end, f"{tables[at].lead}\n{listed.lead}")
 
 
-def _in_list(table: LeadSpan, lists: list[LeadSpan]) -> LeadSpan:
+def _in_lists(tables: list[LeadSpan], lists: list[LeadSpan]) -> Iterator[LeadSpan]:
     """A table inside a list item leads with the list's lead-in, then its header (on a
-    line of its own): its rows are read as that item's."""
-    holding = [lead for lead in lists if lead.start <= table.start < lead.end]
-    if not holding:
-        return table
-    outer = max(holding, key=lambda lead: lead.start)
-    return LeadSpan(table.start, table.end, f"{outer.lead}\n{table.lead}", table=True)
+    line of its own): its rows are read as that item's. The list is the latest-starting
+    one that holds the table's start, found in one sweep over both (``tables`` sorted):
+    lists pushed by start, popped once they end before a table."""
+    ordered = sorted(lists, key=lambda lead: lead.start)
+    opened: list[LeadSpan] = []
+    pushed = 0
+    for table in tables:
+        while pushed < len(ordered) and ordered[pushed].start <= table.start:
+            opened.append(ordered[pushed])
+            pushed += 1
+        while opened and opened[-1].end <= table.start:
+            opened.pop()
+        if not opened:
+            yield table
+            continue
+        lead = f"{opened[-1].lead}\n{table.lead}"
+        yield LeadSpan(table.start, table.end, lead, table=True)
 
 
 def _blank_line_paragraphs(lines: list[_Line]) -> bool:
