@@ -14,8 +14,8 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
   "Sr.", "etc.", and initials such as "S.A.", "A.P.G.") nor an item label alone on its
   line ("2." of "\\n2. Las personas").
 * An **item label** (``LABEL``): "1.", "2.º", "1.ª", "3)", "a)", "b´)", "a.", "I.",
-  "Uno.", "Artículo 5.", or a bullet, at the start of a logical line and followed by a
-  space or the line's end.
+  "i)", "ii)", "A.", "Uno.", "Artículo 5.", or a bullet, at the start of a logical line
+  and followed by a space or the line's end ("i)" is a roman numeral, not a letter).
 * A **logical line** (a block): a line, with the lines a PDF wrapped into it joined.
 * A **clean start**: the chunk starts the text, or after a line break or a sentence end,
   or opens with an item label. A **clean end**: the chunk ends the text, or before a
@@ -27,7 +27,10 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
   between them (an item's own paragraphs, nested lists). It ends with its last item's
   first block, before a heading ("#", "Artículo N.", quoted or not), a coarser label
   (an article holds "Uno.", which holds "1.", then "a)", then "1.º", then bullets) or a
-  label of the lead-in's own kind (the lead-in's sibling).
+  label of the lead-in's own kind (the lead-in's sibling), a new lead-in of its items'
+  kind ("… los siguientes requisitos:" then "1.º" again), and before a section's
+  start (the document's sections as read: a web page's "Sección VI." or a PDF's
+  outline title ends every list, though it reads as no heading here).
 * A **table**: Markdown pipe rows (``|`` at a line's start), its header the first row; a
   web page's table as ``structure.html`` renders it (a row per line, cells joined by
   ``" | "``, the rows of a table inside a cell joined by ``"; "``), its header the
@@ -36,8 +39,12 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
   half of them, are numbers), its header the lines above the run up to a blank line or
   a line ending in ``:`` (at most ``PDF_HEADER_LINES``).
 * A start **inside a table row**: within a table, after text of the same row (not at
-  a line's start nor after an inner row's ``"; "``). A start **inside a word**: between
-  two letters or digits.
+  a line's start nor after an inner row's ``"; "``), unless at a sentence start within
+  a cell's text: a cell that holds prose (a paragraph of its own line in a web page's
+  table, or sentences before the next ``" | "``) is read as prose, while a start at a
+  cell separator ("ALBACETE. | 02") or mid-sentence is inside the row. A start after an
+  inner row's ``"; "`` is a clean start, and an end with it a clean end (the boundary
+  between two rows). A start **inside a word**: between two letters or digits.
 * A chunk **continues** a list or a table when it starts at or after the end of the
   lead-in (the header) and before the unit's end: it does not hold the lead-in itself.
   It **carries** it when the part of its ``embedding_text`` before its text (prefix and
@@ -47,6 +54,7 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -76,6 +84,15 @@ _KINDS: Final = (
 )
 LABEL: Final = re.compile("|".join(f"({kind})" for kind in _KINDS))
 _ARTICLE_KIND: Final = 8  # the group of "Artículo 5." in LABEL (1-based)
+#: Kinds read before ``LABEL``'s: a roman numeral in a bracket ("i)", "ii)", "iv)"; an
+#: "i)" is read so even after "h)"), an upper-case letter's apartado ("A.", "D."), a
+#: letter with a prime ("b')", an acute accent too: the BOE's items inside a letter's).
+_ROMAN_KIND, _LETTER_KIND, _PRIME_KIND = 10, 11, 12
+_BEFORE: Final = (
+    (_ROMAN_KIND, re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})\)")),
+    (_LETTER_KIND, re.compile(r"[ABD-HJKM-UWYZÑ]\.")),  # not C, I, L, V, X: roman
+    (_PRIME_KIND, re.compile(r"[a-zñ][\u00b4'`\u2019]{1,2}\)")),  # nested in a letter's item
+)
 _CLOSERS: Final = "\"'»”’)]"  # noqa: RUF001 - closing quotes
 
 #: Words of a lead-in's end, or a header's start, that stand for the whole.
@@ -87,16 +104,25 @@ _NUMBER: Final = re.compile(r"[-\u2013]?\d[\d.,]*%?")
 
 def label_kind(text: str) -> int | None:
     """The kind of item label ``text`` opens with (followed by a space or its end)."""
+    for kind, pattern in _BEFORE:
+        if (found := pattern.match(text)) and _label_ends(text, found.end()):
+            return kind
     match = LABEL.match(text)
-    if match is None or (match.end() < len(text) and not text[match.end()].isspace()):
+    if match is None or not _label_ends(text, match.end()):
         return None
     return match.lastindex
 
 
+def _label_ends(text: str, end: int) -> bool:
+    return end == len(text) or text[end].isspace()
+
+
 def is_bare_label(line: str) -> bool:
     """Whether ``line`` is an item label and nothing else."""
-    match = LABEL.fullmatch(line.strip())
-    return match is not None
+    stripped = line.strip()
+    if any(pattern.fullmatch(stripped) for _, pattern in _BEFORE):
+        return True
+    return LABEL.fullmatch(stripped) is not None
 
 
 def line_break_before(joined: str, position: int, pdf: bool) -> bool:
@@ -220,7 +246,7 @@ class Unit:
 
 #: How coarse each kind of label is in a Spanish law (``LABEL``'s groups): an article
 #: holds "Uno.", which holds "1.", which holds "a)", which holds "1.º"; bullets are finest.
-_RANKS: Final = {8: 0, 7: 1, 6: 2, 2: 3, 3: 3, 4: 4, 5: 4, 1: 5, 9: 6}
+_RANKS: Final = {8: 0, 7: 1, 6: 2, 11: 2, 2: 3, 3: 3, 4: 4, 5: 4, 1: 5, 10: 5, 12: 5, 9: 6}
 
 
 def _heading(block: Block) -> bool:
@@ -229,22 +255,50 @@ def _heading(block: Block) -> bool:
     return text.startswith("#") or label_kind(text) == _ARTICLE_KIND
 
 
-def lists(found: Sequence[Block]) -> Iterator[Unit]:
-    """The lists of the text (module docstring), nested ones too."""
+def lists(found: Sequence[Block], breaks: Sequence[int] = ()) -> Iterator[Unit]:
+    """The lists of the text (module docstring), nested ones too; none runs across a
+    section's start (``breaks``, ascending: a new section ends every list)."""
     for index, lead in enumerate(found[:-1]):
         first = found[index + 1]
         kind = label_kind(first.text)
         if not lead.text.endswith(":") or kind is None or _heading(first):
             continue
-        sibling, last = label_kind(lead.text), first
-        for block in found[index + 2 :]:
-            other = label_kind(block.text)
-            coarser = other is not None and _RANKS[other] < _RANKS[kind]
-            if _heading(block) or coarser or (sibling is not None and other == sibling != kind):
-                break
-            if other == kind:
-                last = block
+        cut = next((at for at in breaks[bisect.bisect_right(breaks, lead.start) :]), None)
+        if cut is not None and first.start >= cut:
+            continue
+        last = _last_item(found, index + 1, kind, label_kind(lead.text), cut)
         yield Unit("list", lead.text, lead.end, last.end, lead.start)
+
+
+def _last_item(
+    found: Sequence[Block], first: int, kind: int, sibling: int | None, cut: int | None
+) -> Block:
+    """The first block of the last item of the list whose first item is
+    ``found[first]`` (its items of ``kind``; ``sibling``: the lead-in's own kind)."""
+    last = found[first]
+    for number in range(first + 1, len(found)):
+        block = found[number]
+        other = label_kind(block.text)
+        coarser = other is not None and _RANKS[other] < _RANKS[kind]
+        if (cut is not None and block.start >= cut) or _heading(block) or coarser:
+            break
+        leads_own = sibling is not None and other == sibling != kind
+        if leads_own or _new_lead_in(found, number, kind):
+            break
+        if other == kind:
+            last = block
+    return last
+
+
+def _new_lead_in(found: Sequence[Block], number: int, kind: int) -> bool:
+    """A block ending in ``:`` whose next block opens an item of ``kind``: a new list of
+    the same level ("… siguientes requisitos:" then "1.º" again)."""
+    return (
+        found[number].text.endswith(":")
+        and number + 1 < len(found)
+        and label_kind(found[number].text) != kind
+        and label_kind(found[number + 1].text) == kind
+    )
 
 
 def _numeric(line: str) -> bool:
@@ -303,17 +357,44 @@ def html_table(joined: str, start: int, end: int, header_end: int) -> Unit:
     return Unit("table", joined[start:header_end].strip(), header_end, end, start)
 
 
-def inside_row(joined: str, start: int, tables: Sequence[Unit]) -> bool:
-    """Whether ``start`` falls inside a table's row, not at a row's start (a line's
-    start, or after the ``"; "`` that joins the rows of a table inside a web page's
-    cell)."""
+def inside_row(joined: str, start: int, tables: Sequence[Unit], pdf: bool = False) -> bool:
+    """Whether ``start`` falls inside a table's row (module docstring): not at a row's
+    start (a line's start, or after the ``"; "`` that joins the rows of a table inside
+    a web page's cell), nor at a sentence start within a cell's text."""
     for table in tables:
         if table.start < start < table.end:
             line_start = joined.rfind("\n", 0, start) + 1
             before = joined[line_start:start].rstrip()
-            if before and not before.endswith(";"):
+            if before and not before.endswith(";") and not _in_cell_text(joined, start, pdf):
                 return True
     return False
+
+
+def row_start(joined: str, start: int, tables: Sequence[Unit]) -> bool:
+    """Whether ``start`` opens a row of a table inside a web page's cell (after the
+    ``"; "`` that joins those rows)."""
+    before = joined[:start].rstrip()
+    return before.endswith(";") and any(t.start < start < t.end for t in tables)
+
+
+def row_end(joined: str, end: int, text: str, tables: Sequence[Unit]) -> bool:
+    """Whether a chunk ending at ``end`` with ``text`` ends a row of a table inside a
+    web page's cell (its ``";"``)."""
+    return text.endswith(";") and any(t.start < end < t.end for t in tables)
+
+
+def _in_cell_text(joined: str, start: int, pdf: bool) -> bool:
+    """A sentence start within a cell's prose: the text since the last cell separator
+    (or the line's start) ends a sentence, and ``start`` is no cell separator ("|")."""
+    line_start = joined.rfind("\n", 0, start) + 1
+    cell_start = max(line_start, joined.rfind(" | ", line_start, start) + 3)
+    cell = joined[cell_start:start]
+    return (
+        bool(cell.strip())
+        and not joined[start:].startswith("|")
+        and sentence_end(cell, pdf)
+        and "|" not in cell
+    )
 
 
 def _words(text: str) -> list[str]:

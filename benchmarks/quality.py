@@ -188,15 +188,18 @@ def _html_tables(path: Path, joined: str) -> list[boundaries.Unit]:
     return [boundaries.html_table(joined, t.start, t.end, t.header_end) for t in extracted.tables]
 
 
-def _units(path: Path, joined: str, kind: str) -> tuple[list[Unit], list[Unit]]:
-    """The text's lists and tables (``benchmarks.boundaries``)."""
+def _units(
+    path: Path, joined: str, kind: str, breaks: Sequence[int] = ()
+) -> tuple[list[Unit], list[Unit]]:
+    """The text's lists and tables (``benchmarks.boundaries``); ``breaks``: where the
+    document's sections start."""
     found = boundaries.blocks(joined, pdf=kind == "pdf")
     tables = list(boundaries.pipe_tables(joined))
     if kind == "pdf":
         tables += boundaries.numeric_tables(joined)
     elif kind == "html":
         tables += _html_tables(path, joined)
-    return list(boundaries.lists(found)), tables
+    return list(boundaries.lists(found, breaks)), tables
 
 
 def _next_item(found: Sequence[boundaries.Block], starts: Sequence[int], end: int) -> int | None:
@@ -214,14 +217,19 @@ def _reader(
     joined, chunks, pdf = chunked.joined.text, chunked.chunks, chunked.document.kind == "pdf"
     found = boundaries.blocks(joined, pdf)
     starts = [block.start for block in found]
-    lists, tables = _units(path, joined, chunked.document.kind)
+    breaks = sorted(section.start for section in chunked.sections)
+    lists, tables = _units(path, joined, chunked.document.kind, breaks)
     counts = Counter[str]()
     for chunk in chunks:
         counts["bare"] += boundaries.ends_with_bare_label(chunk.text, pdf)
         counts["word"] += boundaries.inside_word(joined, chunk.start)
-        counts["row"] += boundaries.inside_row(joined, chunk.start, tables)
-        counts["starts"] += boundaries.clean_start(joined, chunk.start, chunk.text, pdf)
-        counts["ends"] += boundaries.clean_end(joined, chunk.end, chunk.text, pdf)
+        counts["row"] += boundaries.inside_row(joined, chunk.start, tables, pdf)
+        counts["starts"] += boundaries.clean_start(
+            joined, chunk.start, chunk.text, pdf
+        ) or boundaries.row_start(joined, chunk.start, tables)
+        counts["ends"] += boundaries.clean_end(
+            joined, chunk.end, chunk.text, pdf
+        ) or boundaries.row_end(joined, chunk.end, chunk.text, tables)
         item_end = _next_item(found, starts, chunk.end) if chunk.text.endswith(":") else None
         if item_end is not None:
             grown = chunk.embedding_text + joined[chunk.end : item_end]

@@ -113,6 +113,14 @@ ABBREVIATIONS: tuple[str, ...] = (
 _AT_BREAK = r"(?=[\r\n])"
 
 
+#: Lookbehinds: no space or tab before the line break, nor before the one or two line
+#: breaks before it (a page joined after a wrapped line: "planes \n" + "\n\n" + "de
+#: pensiones" is one sentence across a page).
+_NOT_WRAPPED = "".join(
+    rf"(?<![^\S\r\n]{breaks})" for breaks in ("", "\r", "\n", "\n\n", "\r\n", "\r\n\r", "\r\n\r\n")
+)
+
+
 def _after_no_label() -> str:
     """Lookbehinds: the text before is no item label alone at a line's start."""
     return "".join(rf"(?<![\r\n]{label})(?<!^{label})" for label in ITEM_LABELS)
@@ -121,24 +129,26 @@ def _after_no_label() -> str:
 def _line_end() -> str:
     """Line ends, but not after a space (a wrapped PDF line), a lone bullet or a lone
     item label: those open the text below them."""
-    return rf"{_AT_BREAK}(?<![^\S\r\n])(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}(?:\r\n?|\n)\s*"
+    return rf"{_AT_BREAK}{_NOT_WRAPPED}(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}(?:\r\n?|\n)\s*"
 
 
 def _sentence_end() -> str:
     """Sentence ends: a period, ``!``, ``?`` or ``…`` then space, closing quotes and
     brackets kept with their sentence, but not after a line's item label or an
-    abbreviation (fixed-width lookbehinds, one per form)."""
+    abbreviation (fixed-width lookbehinds, one per form), nor before a cell's ``|``."""
     labels = _after_no_label()
     abbreviations = "".join(rf"(?<!\b{re.escape(word)}\.)" for word in ABBREVIATIONS)
-    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+"  # noqa: RUF001
+    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+(?![\s|])"  # noqa: RUF001
 
 
 #: Separators tried from the coarsest to the finest: paragraphs (a blank line; a lone
 #: item label, "Ocho.", opens the paragraph after it), lines
 #: (``\n``, ``\r\n`` or a lone ``\r`` right after text), sentence ends (closing quotes
 #: and brackets stay with their sentence; not after an item label that opens a line,
-#: "2. Las personas", nor after an abbreviation, ``ITEM_LABELS``, ``ABBREVIATIONS``),
-#: clause ends (``;``, ``:``, ``,``), spaces. A
+#: "2. Las personas", nor after an abbreviation, ``ITEM_LABELS``, ``ABBREVIATIONS``,
+#: nor before a table's cell separator: "ALBACETE. | 02" is a cell of a row), clause
+#: ends (``;`` and ``:``, which also join the rows of a table inside a web page's cell,
+#: then ``,``), spaces. A
 #: line break after a space or tab is no line: PDF text extraction (pypdf) leaves one
 #: where a printed line wraps inside a sentence ("del \ncontribuyente"), and a chunk
 #: should not start there. Nor is one after a line holding only a bullet ("•\nEl
@@ -147,10 +157,11 @@ def _sentence_end() -> str:
 #: each match, so a separator's characters stay with the unit before it, and outer
 #: whitespace is then trimmed. Overlap starts at the coarsest of them that fits.
 DEFAULT_SEPARATORS: tuple[str, ...] = (
-    _AT_BREAK + _after_no_label() + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
+    _AT_BREAK + _NOT_WRAPPED + _after_no_label() + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
     _line_end(),
     _sentence_end(),
-    r"(?<=[;:,])\s+",
+    r"(?<=[;:])\s+",
+    r"(?<=,)\s+",
     r"\s+",
 )
 

@@ -72,6 +72,12 @@ def test_bare_label_ends(text: str, bare: bool) -> None:
         ("art. 5", None),
         ("Las personas", None),
         ("a)b", None),
+        ("i) La cuenta", 10),  # a roman numeral, not the letter i
+        ("ii) Los ingresos", 10),
+        ("D. Cuenta sujeta", 11),
+        ("C. Las instituciones", 6),  # read as a roman numeral, of the same rank
+        ("a') Para el conjunto", 12),  # a prime: an item inside a letter's
+        ("b\u00b4) Los arrendamientos", 12),
     ],
 )
 def test_label_kinds(text: str, kind: int | None) -> None:
@@ -155,6 +161,33 @@ def test_a_coarser_label_or_a_quoted_article_closes_a_list() -> None:
     assert text[second.lead_end : second.end].strip() == "a) Una."
 
 
+def test_roman_items_nest_in_letters_and_a_section_start_ends_a_list() -> None:
+    text = (
+        "17. Por «cuenta excluida» se entiende:\n\n"
+        "a) Una cuenta que cumple los requisitos siguientes:\n\n"
+        "i) Está sujeta a la legislación.\n\nii) Goza de una fiscalidad favorable.\n\n"
+        "b) Una cuenta de depósito.\n\nSección IX. Otra\n\nc) Otra letra.\n"
+    )
+    outer, inner = b.lists(b.blocks(text, pdf=False), [text.index("Sección IX")])
+    assert text[inner.lead_end : inner.end].strip().endswith("fiscalidad favorable.")
+    assert text[outer.lead_end : outer.end].strip().endswith("b) Una cuenta de depósito.")
+
+
+def test_a_new_lead_in_of_the_items_kind_ends_a_list() -> None:
+    text = (
+        "e) Los rendimientos, siempre que cumplan los requisitos siguientes:\n"
+        "1.º Que estén representados mediante anotaciones en cuenta.\n"
+        "2.º Que se negocien en un mercado secundario.\n"
+        "Se faculta al Ministro para establecer el procedimiento.\n"
+        "Igualmente, quedará sujeta a retención, cuando se cumplan los siguientes requisitos:\n"
+        "1.º Que el adquirente sea no residente.\n"
+        "2.º Que los rendimientos estén exceptuados.\n"
+    )
+    first, second = b.lists(b.blocks(text, pdf=True))
+    assert text[first.lead_end : first.end].strip().endswith("mercado secundario.")
+    assert text[second.lead_end : second.end].strip().endswith("estén exceptuados.")
+
+
 def test_a_pdf_list_joins_wrapped_lines() -> None:
     text = "Pueden ser: \nlos siguientes:\na. Saldos del \nahorro.\n\nb. Saldos\nFin."
     [unit] = b.lists(b.blocks(text, pdf=True))
@@ -206,6 +239,22 @@ def test_a_web_table_without_header_rows_is_headed_by_its_first() -> None:
     assert table.lead == "Posiciones | Naturaleza"
     assert not b.inside_row(text, text.index("18 |"), [table])  # an inner table's row
     assert b.inside_row(text, text.index("Alfa"), [table])
+    assert b.row_start(text, text.index("18 |"), [table])
+    assert b.row_end(text, text.index(" 18"), text[: text.index(" 18")], [table])
+
+
+def test_a_cells_prose_is_read_as_prose_but_a_cells_period_is_no_row_start() -> None:
+    text = (
+        "Campo | Descripción\n"
+        "Se consignará el porcentaje. El porcentaje se reducirá en un 60% en Ceuta.\n"
+        "Provincia | CP; ALBACETE. | 02 | JAÉN. | 23; ALMERÍA. | 04\nFin"
+    )
+    table = b.html_table(text, 0, text.index("\nFin"), 0)
+    assert not b.inside_row(text, text.index("El porcentaje"), [table])  # a cell's sentence
+    assert b.inside_row(text, text.index("se reducirá"), [table])  # mid-sentence
+    assert b.inside_row(text, text.index("| 02"), [table])  # at a cell separator
+    assert b.inside_row(text, text.index("02 |"), [table])
+    assert not b.inside_row(text, text.index("ALMERÍA"), [table])  # an inner row
 
 
 def _numbers(text: str, budget: int, overlap: int) -> Reader:

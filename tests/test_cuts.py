@@ -112,6 +112,7 @@ def test_a_finer_separator_is_searched_only_inside_a_unit_too_large() -> None:
     first = where + len("Un párrafo largo. ")
     second = first + len("Con dos frases, ")
     assert spies[3].searched == [(first, where + len(long))]  # the long sentence only
+    assert spies[4].searched == [(first, where + len(long))]  # no semicolon in it
     assert active.cuts == [len(short) + 2, first, second, where + len(long) + 2]
-    assert active.levels == [0, 2, 3, 0]
-    assert all(spy.searched == [] for spy in spies[4:])  # no unit left too large
+    assert active.levels == [0, 2, 4, 0]  # a comma: semicolons and colons are level 3
+    assert all(spy.searched == [] for spy in spies[5:])  # no unit left too large

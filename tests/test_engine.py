@@ -455,6 +455,20 @@ def test_given_sections_that_fit_are_one_chunk_each():
             id="closing-quote-stays-with-its-sentence",
         ),
         pytest.param(
+            "Uno, dos; tres, cuatro",
+            20,
+            ["Uno, dos;", "tres, cuatro"],
+            None,
+            id="semicolons-before-commas",
+        ),
+        pytest.param(
+            "ALBACETE. | 02 | JAÉN. | 23; ALMERÍA. | 04 | LUGO. | 27",
+            36,
+            ["ALBACETE. | 02 | JAÉN. | 23;", "ALMERÍA. | 04 | LUGO. | 27"],
+            None,
+            id="rows-of-a-table-in-a-cell-not-cut-at-a-cells-period",
+        ),
+        pytest.param(
             "Anticonstitucionalmente es larguísima",
             27,
             ["Anticonstitucionalmente", "es larguísima"],

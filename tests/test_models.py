@@ -326,6 +326,7 @@ def test_invalid_settings_are_refused(monkeypatch: pytest.MonkeyPatch, name: str
         ("Pagos.\n2. Las personas físicas", "\n2."),
         ("Pagos.\n\nIV. Régimen especial", "\nIV."),
         ("Siete. Los valores.\nOcho. Se modifica", "\nOcho."),
+        ("Provincia | CP; ALBACETE. | 02 | JAÉN. | 23", "ALBACETE."),  # a cell of a row
     ],
 )
 def test_a_label_or_an_abbreviation_ends_no_sentence(text: str, period: str) -> None:
@@ -350,3 +351,19 @@ def test_a_lone_item_label_opens_the_paragraph_after_it() -> None:
     paragraph, line = (re.compile(pattern) for pattern in DEFAULT_SEPARATORS[:2])
     assert [m.end() for m in paragraph.finditer("Texto.\n\nOcho.\n\nUno. Algo.")] == [8]
     assert [m.end() for m in line.finditer("Texto.\nOcho.\nUno. Algo.")] == [7]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "otros planes \n\n\nde pensiones.",  # a page joined after a wrapped line
+        "otros planes \n\nde pensiones.",
+        "otros planes \r\n\r\nde pensiones.",
+        "otros planes \nde pensiones.",
+    ],
+)
+def test_a_sentence_across_a_page_after_a_wrapped_line_is_not_cut_there(text: str) -> None:
+    paragraph, line = (re.compile(pattern) for pattern in DEFAULT_SEPARATORS[:2])
+    assert list(paragraph.finditer(text)) == []
+    assert list(line.finditer(text)) == []
+    assert [m.end() for m in paragraph.finditer("Fin.\n\n\nOtro.")] == [7]  # no space: cut

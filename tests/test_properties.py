@@ -287,9 +287,10 @@ def _checked_compact_context(case: ChunkingCase, segment: Segment, chunk: Chunk)
 
 
 @functools.lru_cache(maxsize=8)
-def _leads_of(joined: str) -> tuple[LeadSpan, ...]:
-    """``detect_leads`` once per text, not once per chunk (a 5 MB text has thousands)."""
-    return tuple(detect_leads(joined))
+def _leads_of(joined: str, breaks: tuple[int, ...]) -> tuple[LeadSpan, ...]:
+    """``detect_leads`` once per text, not once per chunk (a 5 MB text has thousands),
+    with the sections' starts the engine gives it."""
+    return tuple(detect_leads(joined, breaks))
 
 
 def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: str) -> str:
@@ -300,7 +301,7 @@ def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: s
         return context
     holding = [
         lead
-        for lead in _leads_of(case.joined)
+        for lead in _leads_of(case.joined, tuple(s.start for s in case_segments(case)))
         if lead.start <= chunk.start < lead.end and segment.start < lead.start < segment.end
     ]
     if not holding:

@@ -35,6 +35,9 @@ __all__ = [
 PATH_SEPARATOR = " > "
 ELISION = "…"
 
+#: Between the cells of a table's row, as a web page's and a pipe table's are read.
+CELLS = " | "
+
 #: Words kept of the outermost title when the middle of a path is elided.
 _OUTER_WORDS = 2
 
@@ -241,12 +244,12 @@ def _lead_candidates(segment: Segment, context: str, span: LeadSpan) -> Iterator
     inners = [_shortened(titles[-1], words) for words in _TITLE_WORDS] if titles else []
     owns = list(dict.fromkeys([context, *(inner for inner in inners if inner)]))
     lead = span.lead
-    parts = lead.split("\n")  # a table's header after its list's lead-in: each shortened
-    header = len(parts) - 1 if span.table else len(parts)
+    parts = lead.split("\n")  # a list's lead-in and a table's header, each shortened
+    headers = [_is_header(span, parts, number) for number in range(len(parts))]
     shortened = (
         "\n".join(
-            _shortened(part, words) if number == header else _elided(part, words)
-            for number, part in enumerate(parts)
+            _shortened(part, words) if header else _elided(part, words)
+            for part, header in zip(parts, headers, strict=True)
         )
         for words in _LEAD_WORDS
     )
@@ -267,6 +270,12 @@ def _unique(first: str, others: Iterator[str]) -> Iterator[str]:
         if other not in seen:
             seen.add(other)
             yield other
+
+
+def _is_header(span: LeadSpan, parts: Sequence[str], number: int) -> bool:
+    """Whether a lead's ``parts[number]`` is a table's header (kept by its first words,
+    the first columns): a table's last part, or a row of cells (a list in a cell)."""
+    return (span.table and number == len(parts) - 1) or CELLS in parts[number]
 
 
 def _elided(lead: str, words: int) -> str:

@@ -143,7 +143,7 @@ def iter_chunks(
     check_budget(config, tokenization, doc_id)
     joined = join_pages(pages, config.page_separator, doc_id)
     segments = _segments(joined.text, config, sections, doc_id)
-    found = _leads(joined.text, config, leads)
+    found = _leads(joined.text, config, leads, [segment.start for segment in segments])
     builder = SectionBuilder(joined.text, config, tokenization, doc_id, found)
     return _chunks(joined, segments, builder.all(segments), metadata, builder)
 
@@ -168,12 +168,16 @@ def _segments(
     ]
 
 
-def _leads(text: str, config: ChunkingConfig, leads: Iterable[LeadSpan] | None) -> list[LeadSpan]:
+def _leads(
+    text: str, config: ChunkingConfig, leads: Iterable[LeadSpan] | None, breaks: Sequence[int]
+) -> list[LeadSpan]:
     """The lists and tables whose chunks carry a lead: none unless the context is
-    compact and ``config.carry_leads``; ``leads`` when given, else those found."""
+    compact and ``config.carry_leads``; ``leads`` when given, else those found, none
+    running across a section's start (``breaks``)."""
     if not config.carry_leads or config.section_context != "compact":
         return []
-    return sorted(detect_leads(text) if leads is None else leads, key=lambda s: s.start)
+    found = detect_leads(text, breaks) if leads is None else leads
+    return sorted(found, key=lambda s: s.start)
 
 
 def _first_plans(

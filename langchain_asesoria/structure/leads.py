@@ -13,15 +13,21 @@ context (``engine._context``), and its ``text`` stays verbatim.
   style of an enclosing level (or of the paragraph that holds the lead-in: "Dos." after
   "Uno. … siguientes:"), at a heading or at a new lead-in of its items' level, and is
   cut back to the end of its last item's first paragraph (paragraphs without a label
-  between its items belong to them). Its lead is the item labels
-  that enclose it and the sentence that ends in ``:`` ("Uno. 22.º La exención no
-  comprenderá:").
+  between its items belong to them). A lead-in paragraph without a label belongs to
+  the item above it ("4. …", then "Se entiende:" and its "a)", "b)": "5." ends them).
+  "i)", "ii)", "iv)" are roman numerals, nested in letters ("i)" after "h)" is a
+  letter, as "C." after "B."). Its lead is the item labels that enclose it and the
+  sentence that ends in ``:`` ("Uno. 22.º La exención no comprenderá:"), with the
+  sentence before it when that one is a few words ("… por pensiones. En particular:").
 * **Tables.** A Markdown pipe table (a header row, then its ``|---|`` line) and a block
   of cell rows (``" | "`` between cells, as a web page's tables are read) lead with their
   header row; a PDF table, extracted as lines of figures ("12.450,00 2.365,50 7.750,00
   24,00"), leads with the short lines just above its first row (its column names),
   when they follow a line that ends in ``:`` or a blank line. A table inside a list's
-  item leads with the list's lead-in too, on a line before its header.
+  item leads with the list's lead-in too, on a line before its header; a list inside
+  a table's cell, with the table's header before its lead-in.
+* **Sections.** Given the sections' starts, no list or table runs across one (a web
+  page's "Sección II." or a PDF's outline title does not read as a heading).
 
 Only strict forms: a list is found only after a lead-in, a PDF table only where at least
 two lines in a row hold nothing but figures. A line break after a space or a tab is a
@@ -32,7 +38,8 @@ wrapped printed line (PDF extraction), never a line start.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -48,10 +55,12 @@ LABEL_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("number", r"\d{1,3}\.(?=\s)"),
         ("number)", r"\d{1,3}\)(?=\s)"),
         ("letter´)", r"[a-zñ][´'’]{1,2}\)(?=\s)"),  # noqa: RUF001 - the BOE's primes
+        ("roman)", r"(?:i{1,3}|iv|vi{0,3}|ix|xi{0,3})\)(?=\s)"),
         ("letter)", r"[a-zñ]\)(?=\s)"),
         ("LETTER)", r"[A-ZÑ]\)(?=\s)"),
         ("letter.", r"[a-zñ]\.(?=\s)"),
         ("roman", r"[IVXLC]{1,6}\.(?=\s)"),
+        ("LETTER.", r"[A-ZÑ]\.(?=\s)"),
         (
             "word",
             r"(?:Uno|Dos|Tres|Cuatro|Cinco|Seis|Siete|Ocho|Nueve|Diez|Once|Doce|Trece"
@@ -72,6 +81,9 @@ _ANY_LABEL = re.compile(
 _BLANK_SHARE = 4
 #: Most words a lead keeps (the sentence before its colon may run long).
 _LEAD_WORDS = 40
+#: A lead-in sentence of fewer words ("Así:", "En particular:", "A estos efectos:")
+#: refers to the sentence before it, which the lead keeps too.
+_SHORT_LEAD = 4
 #: A PDF table's header: at most this many lines of at most this many characters.
 _HEADER_LINES, _HEADER_CHARS = 16, 320
 
@@ -115,25 +127,76 @@ def label_style(line: str) -> tuple[str, str] | None:
     return LABEL_STYLES[int(match.lastgroup[1:])][0], match.group()
 
 
-def detect_leads(text: str) -> list[LeadSpan]:
+def detect_leads(text: str, breaks: Sequence[int] = ()) -> list[LeadSpan]:
     """The lists and tables of ``text`` whose continuation chunks need a lead, in order
     of their starts (an inner span starts later, and may run past the end of the item
-    that holds it: the latest-starting span that holds a position applies)."""
+    that holds it: the latest-starting span that holds a position applies).
+
+    ``breaks`` are ascending offsets where a section starts (its title may not read as
+    a heading: a web page's "Sección II. Requisitos generales", a PDF's outline title):
+    no list or table runs across one, nor leads from one section into the next."""
     lines = list(_lines(text))
-    lists = list(_lists(text, lines, _blank_line_paragraphs(lines)))
-    tables = [*_pipe_tables(lines), *_cell_tables(lines), *_figure_tables(lines)]
-    found = [*lists, *(_in_list(table, lists) for table in tables)]
+    blank_lines = _blank_line_paragraphs(lines)
+    lists: list[LeadSpan] = []
+    tables: list[LeadSpan] = []
+    for part in _parts(lines, breaks):
+        lists.extend(_lists(text, part, blank_lines))
+        tables.extend([*_pipe_tables(part), *_cell_tables(part), *_figure_tables(part)])
+    tables.sort(key=lambda table: table.start)
+    table_starts = [table.start for table in tables]
+    found = [
+        *(_in_table(listed, tables, table_starts) for listed in lists),
+        *_in_lists(tables, lists),
+    ]
     return sorted(found, key=lambda lead: (lead.start, -lead.end))
 
 
-def _in_list(table: LeadSpan, lists: list[LeadSpan]) -> LeadSpan:
+def _parts(lines: list[_Line], breaks: Sequence[int]) -> Iterator[list[_Line]]:
+    """``lines`` cut before each line that starts at or after a break (one pass)."""
+    cuts = iter(sorted(breaks))
+    cut = next(cuts, None)
+    part: list[_Line] = []
+    for line in lines:
+        if cut is not None and line.start >= cut:
+            if part:
+                yield part
+            part = []
+            while cut is not None and line.start >= cut:
+                cut = next(cuts, None)
+        part.append(line)
+    if part:
+        yield part
+
+
+def _in_table(listed: LeadSpan, tables: list[LeadSpan], starts: list[int]) -> LeadSpan:
+    """A list inside a table's cell leads with the table's header, then its lead-in (on
+    a line of its own): its items are read as that column's. Tables are disjoint and
+    sorted (``starts``): the one that may hold the list is found by bisection."""
+    at = bisect_right(starts, listed.start) - 1
+    if at < 0 or listed.start >= tables[at].end:
+        return listed
+    return LeadSpan(listed.start, listed.end, f"{tables[at].lead}\n{listed.lead}")
+
+
+def _in_lists(tables: list[LeadSpan], lists: list[LeadSpan]) -> Iterator[LeadSpan]:
     """A table inside a list item leads with the list's lead-in, then its header (on a
-    line of its own): its rows are read as that item's."""
-    holding = [lead for lead in lists if lead.start <= table.start < lead.end]
-    if not holding:
-        return table
-    outer = max(holding, key=lambda lead: lead.start)
-    return LeadSpan(table.start, table.end, f"{outer.lead}\n{table.lead}", table=True)
+    line of its own): its rows are read as that item's. The list is the latest-starting
+    one that holds the table's start, found in one sweep over both (``tables`` sorted):
+    lists pushed by start, popped once they end before a table."""
+    ordered = sorted(lists, key=lambda lead: lead.start)
+    opened: list[LeadSpan] = []
+    pushed = 0
+    for table in tables:
+        while pushed < len(ordered) and ordered[pushed].start <= table.start:
+            opened.append(ordered[pushed])
+            pushed += 1
+        while opened and opened[-1].end <= table.start:
+            opened.pop()
+        if not opened:
+            yield table
+            continue
+        lead = f"{opened[-1].lead}\n{table.lead}"
+        yield LeadSpan(table.start, table.end, lead, table=True)
 
 
 def _blank_line_paragraphs(lines: list[_Line]) -> bool:
@@ -187,8 +250,9 @@ class _List:
 
 def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpan]:
     open_lists: list[_List] = []
+    above: tuple[str, str] | None = None  # the last item label read
     for number, line in enumerate(lines):
-        labelled = None if line.wrapped else line.label
+        labelled = None if line.wrapped else _letter_or_roman(line.label, open_lists)
         style = labelled[0] if labelled else None
         while open_lists and _ends(open_lists[-1], line, style):
             done = open_lists.pop()
@@ -205,11 +269,27 @@ def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpa
             }:
                 done = open_lists.pop()
                 yield LeadSpan(done.start, done.end, done.lead)
-        opened = _opened(text, lines, number, open_lists)
+        opened = _opened(text, lines, number, open_lists, above)
         if opened is not None:
             open_lists.append(opened)
+        above = labelled or above
     for done in reversed(open_lists):
         yield LeadSpan(done.start, done.end, done.lead)
+
+
+#: A one-letter roman numeral's style, and the letters' style it may be instead.
+_ROMAN_LETTERS = {"roman)": "letter)", "roman": "LETTER."}
+
+
+def _letter_or_roman(
+    label: tuple[str, str] | None, open_lists: list[_List]
+) -> tuple[str, str] | None:
+    """Reads "i)", "v)", "x)" and "C.", "I.", "V." as roman numerals, but as letters
+    right after the letter before them ("h) …", then "i) …"; "B. …", then "C. …")."""
+    if label is None or label[0] not in _ROMAN_LETTERS or len(label[1]) != 2 or not open_lists:
+        return label
+    before = chr(ord(label[1][0]) - 1) + label[1][1]
+    return (_ROMAN_LETTERS[label[0]], label[1]) if open_lists[-1].label == before else label
 
 
 def _read_line(
@@ -255,8 +335,17 @@ def _leads_list(lines: list[_Line], at: int) -> bool:
     )
 
 
-def _opened(text: str, lines: list[_Line], at: int, open_lists: list[_List]) -> _List | None:
-    """The list that ``lines[at]`` leads, if it leads one."""
+def _opened(
+    text: str,
+    lines: list[_Line],
+    at: int,
+    open_lists: list[_List],
+    above: tuple[str, str] | None,
+) -> _List | None:
+    """The list that ``lines[at]`` leads, if it leads one. It ends at the label style of
+    the paragraph that holds the lead-in; a paragraph without a label belongs to the
+    item whose label is ``above`` it ("4. Por «entidad estatal» …", then "Se entiende:",
+    its "a)" and "b)", then "5. …" ends them)."""
     if not _leads_list(lines, at):
         return None
     first = lines[at + 1]
@@ -264,7 +353,8 @@ def _opened(text: str, lines: list[_Line], at: int, open_lists: list[_List]) -> 
     assert item is not None  # _leads_list checked it
     owner = _paragraph_start(lines, at)
     owned = lines[owner].label
-    ending = {owned[0]} if owned else set()
+    held_by = owned or above
+    ending = {held_by[0]} if held_by and held_by[0] != item[0] else set()
     if open_lists:
         ending |= open_lists[-1].ending | {open_lists[-1].item_style}
     if item[0] in ending:
@@ -300,6 +390,9 @@ def _lead_sentence(text: str, owner: _Line, lead_line: _Line, label: str | None)
         body = body.lstrip()[len(label) :]
     starts = [match.end() for match in _SENTENCE_START.finditer(body)]
     sentence = " ".join(body[starts[-1] if starts else 0 :].split())
+    if len(sentence.split(" ")) < _SHORT_LEAD and starts:
+        previous = starts[-2] if len(starts) > 1 else 0  # "En particular:" says too little
+        sentence = " ".join(body[previous:].split())
     words = sentence.split(" ")
     if len(words) <= _LEAD_WORDS:
         return sentence
