@@ -41,6 +41,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import NamedTuple
 
 from langchain_asesoria.models import LeadSpan
@@ -88,6 +89,8 @@ _SHORT_LEAD = 4
 _HEADER_LINES, _HEADER_CHARS = 16, 320
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n?|\n|$)")
+#: Line breaks of ``str.splitlines`` that are no line break here.
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 _SENTENCE_START = re.compile(r"(?:^|[.!?…]\s+|\n\s*\n\s*)(?=\S)")
 _PIPE_ROW = re.compile(r"\s*\|.*\|\s*")
 _PIPE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
@@ -98,7 +101,8 @@ _HEADING = re.compile(
     r"\s*[«\"“]?(?:#|Art[íi]culo\s+\d|ART[ÍI]CULO\s+\d|CAP[ÍI]TULO\s|T[ÍI]TULO\s"
     r"|Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final))"
 )
-_ENDS_PARAGRAPH = re.compile(r"[.;:!?…»”)\]]\s*$")
+#: What ends a paragraph's last line (before trailing whitespace).
+_PARAGRAPH_ENDS = frozenset(".;:!?…»”)]")
 
 
 class _Line(NamedTuple):
@@ -135,7 +139,7 @@ def detect_leads(text: str, breaks: Sequence[int] = ()) -> list[LeadSpan]:
     ``breaks`` are ascending offsets where a section starts (its title may not read as
     a heading: a web page's "Sección II. Requisitos generales", a PDF's outline title):
     no list or table runs across one, nor leads from one section into the next."""
-    lines = list(_lines(text))
+    lines = _lines(text)
     blank_lines = _blank_line_paragraphs(lines)
     lists: list[LeadSpan] = []
     tables: list[LeadSpan] = []
@@ -206,29 +210,33 @@ def _blank_line_paragraphs(lines: list[_Line]) -> bool:
     return sum(line.blank_before for line in lines) * _BLANK_SHARE >= len(lines)
 
 
-def _lines(text: str) -> Iterator[_Line]:
-    previous_blank, previous_end_char = True, ""
-    for match in _LINE.finditer(text):
-        raw = match.group()
-        if not raw and match.start() == len(text) and text:
-            return
-        body = raw.rstrip("\r\n")
-        start = match.start()
-        if body.strip():
-            yield _Line(
-                start,
-                start + len(body),
-                body,
-                previous_end_char in (" ", "\t"),
-                previous_blank,
-                label_style(body),
-                *_figures(body),
-            )
-            previous_blank, previous_end_char = False, body[-1]
-        else:
-            previous_blank, previous_end_char = True, ""
-        if match.end() >= len(text):
-            return
+def _lines(text: str) -> list[_Line]:
+    """The text's lines that hold something, read in a few passes over all of them
+    (a law has thousands: no generator step or function call per line where a
+    comprehension does)."""
+    raws = _raw_lines(text)
+    starts = list(accumulate(map(len, raws), initial=0))
+    bodies = [raw.rstrip("\r\n") for raw in raws]
+    kept = [number for number, body in enumerate(bodies) if body and not body.isspace()]
+    texts = [bodies[number] for number in kept]
+    blank = [True, *(kept[k - 1] != kept[k] - 1 for k in range(1, len(kept)))]
+    wrapped = [not blank[k] and texts[k - 1][-1] in " \t" if k else False for k in range(len(kept))]
+    labels = [label_style(body) for body in texts]
+    figures = [_figures(body) if _DIGIT.search(body) else (0, 0) for body in texts]
+    return [
+        _Line(starts[number], starts[number] + len(body), body, *flags, label, *counts)
+        for number, body, flags, label, counts in zip(
+            kept, texts, zip(wrapped, blank, strict=True), labels, figures, strict=True
+        )
+    ]
+
+
+def _raw_lines(text: str) -> list[str]:
+    """The text cut after each ``\\n``, ``\\r\\n`` or lone ``\\r``, breaks kept:
+    ``str.splitlines`` when the text holds no other break it would cut at."""
+    if _OTHER_BREAKS.search(text) is None:
+        return text.splitlines(keepends=True)
+    return [line for line in _LINE.findall(text) if line]
 
 
 # -- lists ------------------------------------------------------------------------------
@@ -312,7 +320,12 @@ def _continues(lines: list[_Line], at: int, blank_lines: bool) -> bool:
         return True
     if line.blank_before or line.label is not None:
         return False
-    return blank_lines or not _ENDS_PARAGRAPH.search(lines[at - 1].text)
+    return blank_lines or not _ends_paragraph(lines[at - 1].text)
+
+
+def _ends_paragraph(line: str) -> bool:
+    """The line ends in a period, colon, semicolon, closing quote... (then spaces)."""
+    return line.rstrip()[-1:] in _PARAGRAPH_ENDS
 
 
 def _ends(current: _List, line: _Line, style: str | None) -> bool:
@@ -377,7 +390,7 @@ def _paragraph_start(lines: list[_Line], at: int) -> int:
         line = lines[start]
         if line.blank_before or (not line.wrapped and line.label):
             break
-        if not line.wrapped and _ENDS_PARAGRAPH.search(lines[start - 1].text):
+        if not line.wrapped and _ends_paragraph(lines[start - 1].text):
             break
         start -= 1
     return start
@@ -448,7 +461,7 @@ def _figures(line: str) -> tuple[int, int]:
     if not _two_numbers(line):
         return 0, 0
     words = line.split()
-    return sum(bool(_FIGURE.fullmatch(word)) for word in words), len(words)
+    return len(list(filter(None, map(_FIGURE.fullmatch, words)))), len(words)
 
 
 def _two_numbers(line: str) -> bool:
