@@ -11,7 +11,9 @@ count (equal counts for a refactoring). Run from the repository root::
 
 ``--mode serial`` chunks each document with ``chunk_document`` (tokenizer on all cores
 unless pinned); ``--mode process`` uses ``parallel.chunk_documents``'s process pool.
-The tokenizer is the offline MiniLM ``tokenizer.json`` with a 512-token limit.
+The tokenizer is the offline MiniLM ``tokenizer.json`` with a 512-token limit, or each
+of ``--tokenizer``'s families in turn; every run gets a fresh tokenization (no words
+known from an earlier run), untimed.
 """
 
 from __future__ import annotations
@@ -31,8 +33,7 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from benchmarks import golden
-from benchmarks.families import tokenizer_file
+from benchmarks import families, golden
 
 HERE = Path(__file__).resolve().parent
 
@@ -66,11 +67,10 @@ def export(ref: str, name: str, folder: Path) -> str:
 class Side:
     """One commit's engine, its tokenization and the corpus as its own values."""
 
-    def __init__(self, module: str, docs: Sequence[Any]) -> None:
+    def __init__(self, module: str, docs: Sequence[Any], tokenizer: Path) -> None:
         self.m = importlib.import_module(module)
         self.parallel = importlib.import_module(f"{module}.parallel")
-        profile = self.m.ModelProfile(max_input_tokens=512)
-        self.tok = self.m.HuggingFaceTokenization.from_file(tokenizer_file(), profile=profile)
+        self.tokenizer = tokenizer
         self.inputs = [
             (
                 [self.m.LoadedPage(text, n) for n, text in enumerate(doc.pages, 1)],
@@ -80,7 +80,13 @@ class Side:
             for doc in docs
         ]
 
+    def fresh(self) -> Any:
+        """A tokenization of its own for each run: no words known from an earlier one."""
+        profile = self.m.ModelProfile(max_input_tokens=512)
+        return self.m.HuggingFaceTokenization.from_file(self.tokenizer, profile=profile)
+
     def run(self, budget: int, headings: bool, mode: str) -> tuple[float, int]:
+        tokenization = self.fresh()  # untimed
         plain = self.m.ChunkingConfig(max_tokens=budget, overlap_tokens=budget // 8)
         sectioned = self.m.ChunkingConfig(
             max_tokens=budget, overlap_tokens=budget // 8, detect_markdown_headings=True
@@ -89,14 +95,14 @@ class Side:
         if mode == "process":
             documents = [self.parallel.DocumentInput(p, md) for p, md, _ in self.inputs]
             for found in self.parallel.chunk_documents(
-                documents, config=plain, tokenization=self.tok, mode="process"
+                documents, config=plain, tokenization=tokenization, mode="process"
             ):
                 chunks += len(found)
         else:
             for pages, metadata, markdown in self.inputs:
                 config = sectioned if headings and markdown else plain
                 chunks += len(
-                    self.m.chunk_document(pages, metadata, config=config, tokenization=self.tok)
+                    self.m.chunk_document(pages, metadata, config=config, tokenization=tokenization)
                 )
         return time.perf_counter() - started, chunks
 
@@ -109,35 +115,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budgets", type=int, nargs="+", default=[256, 512])
     parser.add_argument("--mode", choices=("serial", "process"), default="serial")
     parser.add_argument("--repeat", type=int, default=9)
+    families.add_tokenizer_option(parser, "tokenizer families to time, one after the other")
     args = parser.parse_args(argv)
     docs = golden.docs_of(args.corpus, golden.real_docs())
     with tempfile.TemporaryDirectory() as folder:
-        base = Side(export(args.base, "engine_base", Path(folder)), docs)
-        head = Side(export(args.head, "engine_head", Path(folder)), docs)
-        for budget in args.budgets:
-            for headings in (False,) if args.mode == "process" else (False, True):
-                times: dict[str, list[float]] = {"base": [], "head": []}
-                chunks: dict[str, int] = {}
-                for round_ in range(args.repeat):
-                    order = [("base", base), ("head", head)]
-                    for name, side in order if round_ % 2 == 0 else reversed(order):
-                        seconds, chunks[name] = side.run(budget, headings, args.mode)
-                        times[name].append(seconds)
-                best = {name: min(values) for name, values in times.items()}
-                median = {name: statistics.median(values) for name, values in times.items()}
-                row = {
-                    "corpus": args.corpus,
-                    "mode": args.mode,
-                    "budget": budget,
-                    "headings": headings,
-                    "best_s": best,
-                    "median_s": median,
-                    "best_ratio": round(best["head"] / best["base"], 3),
-                    "median_ratio": round(median["head"] / median["base"], 3),
-                    "chunks": chunks,
-                }
-                print(json.dumps(row), flush=True)
+        base_module = export(args.base, "engine_base", Path(folder))
+        head_module = export(args.head, "engine_head", Path(folder))
+        for choice in families.available(args.tokenizer):
+            base = Side(base_module, docs, choice.path)
+            head = Side(head_module, docs, choice.path)
+            _compare(args, base, head, choice.family.name)
     return 0
+
+
+def _compare(args: argparse.Namespace, base: Side, head: Side, tokenizer: str) -> None:
+    """One JSON row per budget and headings setting: both sides' best and median."""
+    for budget in args.budgets:
+        for headings in (False,) if args.mode == "process" else (False, True):
+            times: dict[str, list[float]] = {"base": [], "head": []}
+            chunks: dict[str, int] = {}
+            for round_ in range(args.repeat):
+                order = [("base", base), ("head", head)]
+                for name, side in order if round_ % 2 == 0 else reversed(order):
+                    seconds, chunks[name] = side.run(budget, headings, args.mode)
+                    times[name].append(seconds)
+            best = {name: min(values) for name, values in times.items()}
+            median = {name: statistics.median(values) for name, values in times.items()}
+            row = {
+                "tokenizer": tokenizer,
+                "corpus": args.corpus,
+                "mode": args.mode,
+                "budget": budget,
+                "headings": headings,
+                "best_s": best,
+                "median_s": median,
+                "best_ratio": round(best["head"] / best["base"], 3),
+                "median_ratio": round(median["head"] / median["base"], 3),
+                "chunks": chunks,
+            }
+            print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

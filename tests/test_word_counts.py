@@ -10,9 +10,8 @@ import pytest
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
-from langchain_asesoria.tokenization import HuggingFaceTokenization, word_index
+from langchain_asesoria.tokenization import HuggingFaceTokenization, WordCounts, word_index
 from langchain_asesoria.tokenization._huggingface import measures_words_alone
-from langchain_asesoria.tokenization._word_index import WordCounts
 
 ROOT = Path(__file__).resolve().parent.parent
 LAWS = sorted((ROOT / "corpus" / "markdown").glob("*.md"))

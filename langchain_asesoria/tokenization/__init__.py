@@ -28,7 +28,7 @@ from langchain_asesoria.tokenization._loading import FAMILIES, Family, load_toke
 from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
 from langchain_asesoria.tokenization._profiles import PROFILES, profile_for, with_explicit_limit
 from langchain_asesoria.tokenization._tiktoken import TiktokenTokenization
-from langchain_asesoria.tokenization._word_index import word_index
+from langchain_asesoria.tokenization._word_index import WordCounts, word_index
 
 __all__ = [
     "FAMILIES",
@@ -45,6 +45,7 @@ __all__ = [
     "TokenIndex",
     "Tokenization",
     "TokenizationBase",
+    "WordCounts",
     "load_tokenization",
     "profile_for",
     "with_explicit_limit",
