@@ -428,3 +428,8 @@ def test_many_tables_and_lists_are_paired_in_one_sweep() -> None:
     spans = detect_leads(text)
     assert time.perf_counter() - started < 6
     assert len(spans) == 40000
+
+
+@pytest.mark.parametrize("text", ["", " ", "\n\n", " \t\r\n\u2028 "])
+def test_a_text_without_lines_has_no_leads(text: str) -> None:
+    assert detect_leads(text) == []

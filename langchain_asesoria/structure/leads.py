@@ -219,7 +219,7 @@ def _lines(text: str) -> list[_Line]:
     bodies = [raw.rstrip("\r\n") for raw in raws]
     kept = [number for number, body in enumerate(bodies) if body and not body.isspace()]
     texts = [bodies[number] for number in kept]
-    blank = [True, *(kept[k - 1] != kept[k] - 1 for k in range(1, len(kept)))]
+    blank = [k == 0 or kept[k - 1] != kept[k] - 1 for k in range(len(kept))]
     wrapped = [not blank[k] and texts[k - 1][-1] in " \t" if k else False for k in range(len(kept))]
     labels = [label_style(body) for body in texts]
     figures = [_figures(body) if _DIGIT.search(body) else (0, 0) for body in texts]
