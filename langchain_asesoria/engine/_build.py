@@ -4,7 +4,7 @@ Most sections of a law are short: an article that fits in one chunk never uses t
 context of a later chunk (its first chunk has its own, the titles its text does not
 show). With the compact context, a section whose whole content is estimated to fit
 beside the largest context the share allows is built *brief*: only its opening context
-is chosen and counted. If its first chunk is not confirmed after all (an estimate off by
+is chosen and counted. If it does not pack into one chunk after all (an estimate off by
 more than ``SLACK``), ``SectionBuilder.whole`` builds it again with every context, as it
 would have been built at once, and the section is packed again from its start: the same
 chunks either way, fewer exact counts of candidate contexts.

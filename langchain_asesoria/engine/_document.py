@@ -19,9 +19,13 @@ from langchain_asesoria.engine._pages import JoinedText, join_pages
 from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._search import Measured
-from langchain_asesoria.engine._section import BriefSection, Section
+from langchain_asesoria.engine._section import Section
 from langchain_asesoria.engine._sections import Segment, segments_for
-from langchain_asesoria.errors import ConfigurationError, ModelLimitError
+from langchain_asesoria.errors import (
+    ConfigurationError,
+    IndivisibleCharacterError,
+    ModelLimitError,
+)
 from langchain_asesoria.models import (
     Chunk,
     ChunkingConfig,
@@ -216,17 +220,21 @@ def _by_section(
 def _packed(
     builder: SectionBuilder, segment: Segment, section: Section, planned: Iterator[Measured]
 ) -> Iterable[PackedChunk]:
-    """The section's packed chunks; a brief one's held until it is done, and packed
-    again whole if it needs a later chunk's context (``engine._build``)."""
+    """The section's packed chunks. A brief one's are held until it is done, and kept
+    only if they are one chunk (later chunks had placeholder contexts); else, or if it
+    could not be packed so, it is built whole and packed again (``engine._build``)."""
     tokenization = builder.tokenization
     if not section.brief:
         return pack_section(section, planned, tokenization)
     try:
-        return list(pack_section(section, planned, tokenization))
-    except BriefSection:
-        whole = builder.whole(segment)
-        plans = plan_run(whole, None, InnerCuts(), None)
-        return pack_section(whole, measure(((whole, p) for p in plans), tokenization), tokenization)
+        packed = list(pack_section(section, planned, tokenization))
+    except IndivisibleCharacterError:
+        packed = []  # the placeholder cost left too little room: the whole section decides
+    if len(packed) == 1:
+        return packed
+    whole = builder.whole(segment)
+    plans = plan_run(whole, None, InnerCuts(), None)
+    return pack_section(whole, measure(((whole, p) for p in plans), tokenization), tokenization)
 
 
 def _chunks(

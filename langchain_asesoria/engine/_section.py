@@ -18,7 +18,7 @@ from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
 from langchain_asesoria.engine._estimate import TokenIndex
 from langchain_asesoria.errors import ContextTooLongError
 
-__all__ = ["COARSER_WITHIN", "LEAD_IN_WITHIN", "SLACK", "BriefSection", "Section"]
+__all__ = ["COARSER_WITHIN", "LEAD_IN_WITHIN", "SLACK", "Section"]
 
 #: How far (in tokens) past the budget an estimate may be and still deserve an exact
 #: try: offsets-based estimates are off by a token or two at the edges.
@@ -34,11 +34,6 @@ LEAD_IN_WITHIN = 0.5
 _LINE_LEVEL = 1
 #: Added to the level of an end right after a colon: any other end is preferred.
 _LEAD_IN_PENALTY = 10
-
-
-class BriefSection(Exception):  # noqa: N818 - a signal, not an error
-    """A brief section was asked for a later chunk's context: build it whole
-    (``engine._build``) and pack it again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +62,9 @@ class Section:
             list's lead-in, a table's header) in their context, flattened: each runs to
             the next start, and ``lead_contexts``/``lead_fixed`` say what its chunks
             get (``None``: the section's own context, outside every list and table).
-        brief: Only the first chunk's context is known (``engine._build``): asking
-            for another chunk's raises ``BriefSection``.
+        brief: Only the first chunk's context is known (``engine._build``): the
+            others' are placeholders (no context, costing the most the share allows),
+            so that its packing is kept only if it gives one chunk.
     """
 
     text: str
@@ -177,8 +173,6 @@ class Section:
         """The context of the chunk starting at ``start``."""
         if start == self.start:
             return self.opening_context
-        if self.brief:
-            raise BriefSection
         at = bisect_right(self.lead_starts, start) - 1
         lead = self.lead_contexts[at] if at >= 0 else None
         return self.context if lead is None else lead
@@ -187,8 +181,6 @@ class Section:
         """The fixed cost of the chunk starting at ``start``."""
         if start == self.start:
             return self.opening_fixed
-        if self.brief:
-            raise BriefSection
         at = bisect_right(self.lead_starts, start) - 1
         return self.fixed if at < 0 or self.lead_contexts[at] is None else self.lead_fixed[at]
 
