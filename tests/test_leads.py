@@ -300,17 +300,22 @@ def test_leads_switched_off_and_in_the_explicit_modes() -> None:
             assert "comprenderá:" not in chunk.embedding_text[: -len(chunk.text)]
 
 
-def test_given_leads_replace_the_detected_ones() -> None:
-    text = "Intro.\n\nSon:\n\na) Uno.\n\nb) Dos.\n\nc) Tres."
-    at = text.index("b)")
-    config = ChunkingConfig(max_tokens=8, overlap_tokens=0, context_share=0.9)
-    chunks = chunk_document(
+def _with_leads(text: str, config: ChunkingConfig, leads: list[LeadSpan]) -> list:  # type: ignore[type-arg]
+    """The chunks of ``text`` with ``leads`` given, not detected (word-piece fake)."""
+    return chunk_document(
         [LoadedPage(text, 1)],
         ChunkMetadata(doc_id="x"),
         config=config,
         tokenization=WordTokenization(),
-        leads=[LeadSpan(at, len(text), "Dado")],
+        leads=leads,
     )
+
+
+def test_given_leads_replace_the_detected_ones() -> None:
+    text = "Intro.\n\nSon:\n\na) Uno.\n\nb) Dos.\n\nc) Tres."
+    at = text.index("b)")
+    config = ChunkingConfig(max_tokens=8, overlap_tokens=0, context_share=0.9)
+    chunks = _with_leads(text, config, [LeadSpan(at, len(text), "Dado")])
     starting = [c for c in chunks if c.start >= at]
     assert starting
     assert all(c.embedding_text.startswith("Dado") for c in starting)
@@ -322,13 +327,7 @@ def test_a_header_before_a_list_lead_in_keeps_its_first_columns() -> None:
     text = "Intro.\n\nSon:\n\n" + " ".join(f"a{n}) Caso número {n}." for n in range(12))
     at = text.index("a3)")
     config = ChunkingConfig(max_tokens=80, overlap_tokens=0, context_share=0.45)
-    chunks = chunk_document(
-        [LoadedPage(text, 1)],
-        ChunkMetadata(doc_id="x"),
-        config=config,
-        tokenization=WordTokenization(),
-        leads=[LeadSpan(at, len(text), f"{header}\n{lead}")],
-    )
+    chunks = _with_leads(text, config, [LeadSpan(at, len(text), f"{header}\n{lead}")])
     heads = [c.embedding_text[: -len(c.text)] for c in chunks if c.start >= at]
     assert heads
     for head in heads:  # shortened: the header's first words, the lead-in's last ones
