@@ -48,14 +48,16 @@ class SectionBuilder:
     index: TokenIndex = field(init=False)
     fixed: FixedCosts = field(init=False, default_factory=dict)
     separators: tuple[re.Pattern[str], ...] = field(init=False)
+    #: The document's characters per token (which candidates are worth counting).
+    _per_token: float = field(init=False)
+    #: The most a compact context may cost (``context_allowance``).
+    _allowed: int = field(init=False)
 
     def __post_init__(self) -> None:
         self.index = self.tokenization.token_index(self.text)
         self.separators = tuple(re.compile(pattern) for pattern in self.config.separators)
-
-    @property
-    def _per_token(self) -> float:
-        return len(self.text) / max(1, self.index.tokens)
+        self._per_token = len(self.text) / max(1, self.index.tokens)
+        self._allowed = context_allowance(self.config, self.tokenization, self.fixed)
 
     def all(self, segments: Sequence[Segment]) -> list[Section]:
         """Each segment as a ``Section``, brief where that is safe (see the module).
@@ -93,8 +95,7 @@ class SectionBuilder:
         fit, with ``SLACK`` to spare, beside the largest context the share allows."""
         if self.config.section_context != "compact":
             return [False] * len(segments)
-        allowed = context_allowance(self.config, self.tokenization, self.fixed)
-        room = self.config.max_tokens - allowed - SLACK
+        room = self.config.max_tokens - self._allowed - SLACK
         count = self.index.count
         return [
             shows_own_title(self.text, segment) and count(segment.start, segment.end) <= room
@@ -105,8 +106,7 @@ class SectionBuilder:
         """A section whose later chunks' contexts wait: their cost counts as the largest
         the share allows, so that it is cut where the whole section would be (no unit of
         it is too large either way)."""
-        allowed = context_allowance(self.config, self.tokenization, self.fixed)
-        return self._build(segment, "", allowed, opening, [], brief=True)
+        return self._build(segment, "", self._allowed, opening, [], brief=True)
 
     def _whole(self, segments: Sequence[Segment]) -> list[Section]:
         config, tokenization, fixed = self.config, self.tokenization, self.fixed
