@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from strategies import PROFILE, MarkdownDocument, examples, markdown_documents
 
 from langchain_asesoria.engine import is_safe_cut
@@ -82,10 +83,11 @@ def test_setext_headings_are_deliberately_not_sections() -> None:
 
 
 def test_headings_inside_containers_are_deliberately_not_sections() -> None:
-    text = "> # En una cita\n\n- # En una lista\n\n# Fuera\n"
+    text = "> # En una cita\n\n- # En una lista\n\n- Un punto\n  # En el punto\n\n# Fuera\n"
     assert _reference_headings(text, containers=True) == [
         (1, "En una cita"),
         (1, "En una lista"),
+        (1, "En el punto"),
         (1, "Fuera"),
     ]
     assert _our_headings(text) == [(1, "Fuera")]
@@ -103,6 +105,53 @@ def test_the_real_laws(law: Path) -> None:
 @given(document=markdown_documents())
 def test_generated_documents(document: MarkdownDocument) -> None:
     assert _our_headings(document.text) == _reference_headings(document.text)
+
+
+#: Lines that open, continue, nest and close list items, fences and headings.
+_CONTAINER_LINES = st.sampled_from(
+    [
+        "",
+        "texto",
+        "- punto",
+        "* punto",
+        "-",
+        "1. uno",
+        "1) uno",
+        "5. cinco",
+        "10. diez",
+        "-\tcon tabulador",
+        "-     código",
+        "  texto",
+        "   texto",
+        "    texto",
+        "  - dentro",
+        "# título",
+        " # título",
+        "  # título",
+        "   # título",
+        "\t# título",
+        "  ## título #",
+        "```",
+        "  ```",
+        "   ```",
+        "~~~",
+        "- ```",
+        "* * *",
+        "---",
+        "> cita",
+        "  > cita",
+        "<!-- nota -->",
+    ]
+)
+
+
+@settings(PROFILE, max_examples=examples(300))
+@given(lines=st.lists(_CONTAINER_LINES, max_size=12), newline=st.sampled_from(["\n", "\r\n"]))
+def test_headings_in_and_out_of_list_items(lines: list[str], newline: str) -> None:
+    """A heading indented to a list item's content is the item's (CommonMark 5.2), one
+    indented less closes the item; fences inside an item close with it."""
+    text = "".join(line + newline for line in lines)
+    assert _our_headings(text) == _reference_headings(text)
 
 
 # -- Unicode extended grapheme clusters ------------------------------------------------------

@@ -3,6 +3,7 @@
 Only ATX headings (``#`` to ``######``) at the top level are sections, as the AsesorIA
 chunking specification asks: setext headings, HTML, and headings inside block quotes or
 list items are not (``tests/test_standards.py`` checks the rest against markdown-it-py).
+The line grammar (fences, headings, list items) is ``structure.commonmark``'s.
 """
 
 from __future__ import annotations
@@ -12,38 +13,29 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from langchain_asesoria.models import SectionSpan
+from langchain_asesoria.structure.commonmark import (
+    ATX,
+    FENCE,
+    LINE,
+    ListItem,
+    closes,
+    dedented,
+    indent,
+    opens,
+)
 from langchain_asesoria.structure.headings import Heading, sections_of
 
 __all__ = ["comment_blocks", "detect_markdown_sections", "markdown_headings"]
-
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
-_ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
-#: A line and its ending: ``\r\n``, ``\r`` and ``\n`` all end a line (CommonMark).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
-
 
 #: A line's mark: ``(start, end, level, title)`` for a heading, ``title`` None for a
 #: line of body (text, or a fence, which is body too).
 _Mark = tuple[int, int, int, str | None]
 
 
-def _closes(fenced: re.Match[str] | None, fence: str) -> bool:
-    """A closing fence: the opening character, at least as long, nothing after it."""
-    if fenced is None:
-        return False
-    marker = fenced.group(1)
-    return marker[0] == fence[0] and len(marker) >= len(fence) and not fenced.group(2).strip()
-
-
-def _opens(fenced: re.Match[str] | None) -> bool:
-    """An opening fence (a backtick fence's info string holds no backtick)."""
-    return fenced is not None and not (fenced.group(1)[0] == "`" and "`" in fenced.group(2))
-
-
 def _heading_title(line: str) -> tuple[int, str] | None:
     """``(level, title)`` of an ATX heading line, else None; an empty heading (``#``,
     ``# #``, ``### ###``) has the title ``""``."""
-    heading = _ATX.fullmatch(line)
+    heading = ATX.fullmatch(line)
     if heading is None:
         return None
     title = (heading.group(2) or "").strip()
@@ -68,24 +60,36 @@ def _glued_title(line: str, accept: Callable[[str], bool] | None) -> tuple[int, 
 
 
 def _marks(text: str, glued: Callable[[str], bool] | None = None) -> list[_Mark]:
-    """Headings and body lines outside fenced code, in order; blank lines left out."""
+    """Headings and body lines outside fenced code, in order; blank lines left out.
+
+    Fenced code and list items are followed as CommonMark does: a fence opened inside a
+    list item closes with it, and a heading inside an item is body.
+    """
     marks: list[_Mark] = []
     fence: str | None = None
-    for match in _LINE.finditer(text):
+    fence_width: int | None = None  # the content column of the list item holding the fence
+    items = ListItem()
+    for match in LINE.finditer(text):
         line = match.group().rstrip("\r\n")
         if not match.group():
             break
-        fenced = _FENCE.fullmatch(line)
-        if fence is not None:
-            fence = None if _closes(fenced, fence) else fence
-            continue
         line_end = match.start() + len(line)
-        if _opens(fenced):
+        if fence is not None:
+            if fence_width is None or not line.strip() or indent(line) >= fence_width:
+                fenced = FENCE.fullmatch(dedented(line, fence_width))
+                fence = None if closes(fenced, fence) else fence
+                continue
+            fence = items.width = None  # the list item closed, and its fence with it
+        body = items.holds(line)
+        in_item = body is not None
+        fenced = FENCE.fullmatch(line if body is None else body)
+        if opens(fenced):
             assert fenced is not None
-            fence = fenced.group(1)
+            fence, fence_width = fenced.group(1), items.width if in_item else None
+            items.text = False
             marks.append((match.start(), line_end, 0, None))
             continue
-        heading = _heading_title(line) or _glued_title(line, glued)
+        heading = None if in_item else _heading_title(line) or _glued_title(line, glued)
         if heading is not None:
             marks.append((match.start(), line_end, *heading))
         elif line.strip():
@@ -108,7 +112,7 @@ def comment_blocks(text: str) -> list[tuple[int, int]]:
     blocks: list[tuple[int, int]] = []
     fence: str | None = None
     opened: int | None = None
-    for match in _LINE.finditer(text):
+    for match in LINE.finditer(text):
         if not match.group():
             break
         line = match.group().rstrip("\r\n")
@@ -118,11 +122,11 @@ def comment_blocks(text: str) -> list[tuple[int, int]]:
                 blocks.append((opened, line_end))
                 opened = None
             continue
-        fenced = _FENCE.fullmatch(line)
+        fenced = FENCE.fullmatch(line)
         if fence is not None:
-            fence = None if _closes(fenced, fence) else fence
+            fence = None if closes(fenced, fence) else fence
             continue
-        if _opens(fenced):
+        if opens(fenced):
             assert fenced is not None
             fence = fenced.group(1)
             continue
