@@ -42,19 +42,10 @@ SECTION_CONTEXTS: tuple[SectionContext, ...] = get_args(SectionContext)
 #: The default context: cheap, and always within ``ChunkingConfig.context_share``.
 DEFAULT_SECTION_CONTEXT: SectionContext = "compact"
 
-#: Item labels that open a line of law and end with a period ("2.", "IV.", "Ocho."):
-#: they belong to the text after them, so a period right after one ends no sentence.
-ITEM_LABELS: tuple[str, ...] = (
-    r"\d\.",
-    r"\d\d\.",
-    r"\d\d\d\.",
-    r"[IVXL]\.",
-    r"[IVXL]{2}\.",
-    r"[IVXL]{3}\.",
-    r"[IVXL]{4}\.",
+#: The numerals a law writes as words to label its apartados ("Uno.", "Dos."), in order.
+WORD_NUMERALS: tuple[str, ...] = (
     *(
-        rf"{word}\."
-        for word in (
+        [
             "Uno",
             "Dos",
             "Tres",
@@ -69,9 +60,22 @@ ITEM_LABELS: tuple[str, ...] = (
             "Doce",
             "Trece",
             "Catorce",
-            "Quince",
-        )
+        ]
     ),
+    *(["Quince", "Dieciséis", "Diecisiete", "Dieciocho", "Diecinueve", "Veinte"]),
+)
+
+#: Item labels that open a line of law and end with a period ("2.", "IV.", "Ocho."):
+#: they belong to the text after them, so a period right after one ends no sentence.
+ITEM_LABELS: tuple[str, ...] = (
+    r"\d\.",
+    r"\d\d\.",
+    r"\d\d\d\.",
+    r"[IVXL]\.",
+    r"[IVXL]{2}\.",
+    r"[IVXL]{3}\.",
+    r"[IVXL]{4}\.",
+    *(rf"{word}\." for word in WORD_NUMERALS[:15]),
 )
 
 #: Spanish abbreviations whose period ends no sentence ("art. 5", "núm. 3", "S.A. de").

@@ -315,9 +315,11 @@ def _without_lead(case: ChunkingCase, segment: Segment, chunk: Chunk, context: s
 
 
 def _elides(form: str, lead: str) -> bool:
-    """``form`` is ``lead``, or its first words, an ellipsis and its last words, or its
-    first words and an ellipsis (a table's header)."""
+    """``form`` is ``lead``, or its first words, an ellipsis and its last words, or an
+    ellipsis and its last words, or its first words and an ellipsis (a table's header)."""
     if form == lead:
+        return True
+    if form.startswith("… ") and lead.endswith(form.removeprefix("… ")):
         return True
     if form.endswith(" …") and lead.startswith(form.removesuffix(" …")):
         return True

@@ -173,8 +173,9 @@ def _compact_all(
     return chosen
 
 
-#: Words a lead keeps when it must be shortened, longest first; its last four always.
-_LEAD_WORDS = (16, 10, 6)
+#: Words a lead keeps when it must be shortened, longest first; its last four always
+#: (at 4, only them: a list in a table in a list has three parts to keep).
+_LEAD_WORDS = (16, 10, 6, 4)
 _LEAD_TAIL = 4
 #: How much longer than the share's tokens times the document's characters per token a
 #: lead candidate may be and still be counted (the ratio varies along a document).
@@ -194,8 +195,9 @@ def lead_contexts(
     ``(segment, its context, the lead)``: the segment's context and the lead on a line of
     its own, within ``config.context_share`` of the budget like every compact context.
 
-    What gives way, in order: for the whole lead, then the lead in 16, 10 and 6 words
-    (its first words, an ellipsis, its last four), the context whole, then its innermost
+    What gives way, in order: for the whole lead, then the lead in 16, 10, 6 and 4 words
+    (its first words, an ellipsis, its last four: at 4, "…" and its last four; a table's
+    header keeps its first words), the context whole, then its innermost
     title's first six and three words; then the lead alone, in the same forms; if not
     even that fits, the chunk keeps the segment's context alone. Counted in rounds, one
     candidate of each request per round (as ``_compact_all``), every count kept in

@@ -30,8 +30,22 @@ context (``engine._context``), and its ``text`` stays verbatim.
   page's "Sección II." or a PDF's outline title does not read as a heading).
 
 Only strict forms: a list is found only after a lead-in, a PDF table only where at least
-two lines in a row hold nothing but figures. A line break after a space or a tab is a
-wrapped printed line (PDF extraction), never a line start.
+two lines in a row are figures (two or more, at least half their words). A line break
+after a space or a tab is a wrapped printed line (PDF extraction), never a line start,
+but before a numbered or lettered item after a sentence end ("… = 39.600f. " then
+"2. Integración …:").
+
+Levels, read as a Spanish law nests them:
+
+* an item that opens a sequence ("1.", "a)") after a lead-in opens a list of its own
+  even when an enclosing list has items of its style ("17." holds "g) Las siguientes
+  cuentas:", which holds "1.", "2."): a label of that style then ends it unless it is
+  its next one ("18." after "2.");
+* bullets are the finest items: they hold no numbered or lettered list, so a lead-in
+  of such items ends the bullet lists open above it, and a bullet is no part of a
+  lead's label path;
+* a list inside a table inside a list leads with all three: the outer lead-in, the
+  header, its own lead-in.
 """
 
 # ruff: noqa: RUF002
@@ -44,7 +58,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import NamedTuple
 
-from langchain_asesoria.models import LeadSpan
+from langchain_asesoria.models import WORD_NUMERALS, LeadSpan
 
 __all__ = ["LABEL_STYLES", "detect_leads", "label_style"]
 
@@ -62,14 +76,12 @@ LABEL_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("letter.", r"[a-zñ]\.(?=\s)"),
         ("roman", r"[IVXLC]{1,6}\.(?=\s)"),
         ("LETTER.", r"[A-ZÑ]\.(?=\s)"),
-        (
-            "word",
-            r"(?:Uno|Dos|Tres|Cuatro|Cinco|Seis|Siete|Ocho|Nueve|Diez|Once|Doce|Trece"
-            r"|Catorce|Quince|Dieciséis|Diecisiete|Dieciocho|Diecinueve|Veinte)\.(?=\s)",
-        ),
+        ("word", rf"(?:{'|'.join(WORD_NUMERALS)})\.(?=\s)"),
         ("bullet", r"[-–•·▪◦●‣∙*](?=\s)"),  # noqa: RUF001 - an en dash bullet
     )
 )
+
+_BULLET = re.compile(r"[-–•·▪◦●‣∙*]")  # noqa: RUF001 - an en dash bullet
 
 #: Every style at once, tried in ``LABEL_STYLES``' order (group ``sN``: style N).
 _ANY_LABEL = re.compile(
@@ -148,10 +160,8 @@ def detect_leads(text: str, breaks: Sequence[int] = ()) -> list[LeadSpan]:
         tables.extend([*_pipe_tables(part), *_cell_tables(part), *_figure_tables(part)])
     tables.sort(key=lambda table: table.start)
     table_starts = [table.start for table in tables]
-    found = [
-        *(_in_table(listed, tables, table_starts) for listed in lists),
-        *_in_lists(tables, lists),
-    ]
+    tables = list(_in_lists(tables, lists))  # a list inside a table inside a list:
+    found = [*(_in_table(listed, tables, table_starts) for listed in lists), *tables]
     return sorted(found, key=lambda lead: (lead.start, -lead.end))
 
 
@@ -220,8 +230,13 @@ def _lines(text: str) -> list[_Line]:
     kept = [number for number, body in enumerate(bodies) if body and not body.isspace()]
     texts = [bodies[number] for number in kept]
     blank = [k == 0 or kept[k - 1] != kept[k] - 1 for k in range(len(kept))]
-    wrapped = [not blank[k] and texts[k - 1][-1] in " \t" if k else False for k in range(len(kept))]
     labels = [label_style(body) for body in texts]
+    wrapped = [
+        not blank[k] and texts[k - 1][-1] in " \t" and not _item_after_end(texts[k - 1], labels[k])
+        if k
+        else False
+        for k in range(len(kept))
+    ]
     figures = [_figures(body) if _DIGIT.search(body) else (0, 0) for body in texts]
     return [
         _Line(starts[number], starts[number] + len(body), body, *flags, label, *counts)
@@ -229,6 +244,12 @@ def _lines(text: str) -> list[_Line]:
             kept, texts, zip(wrapped, blank, strict=True), labels, figures, strict=True
         )
     ]
+
+
+def _item_after_end(before: str, label: tuple[str, str] | None) -> bool:
+    """A numbered or lettered item after a line that ends a sentence, then a space (a
+    PDF's "… = 39.600f. " then "2. Integración …:"): a line start, not a wrapped line."""
+    return label is not None and label[0] != "bullet" and before.rstrip()[-1:] in ".:;"
 
 
 def _raw_lines(text: str) -> list[str]:
@@ -254,6 +275,9 @@ class _List:
     owner: str  # the label of the paragraph that holds the lead-in ("" if none)
     label: str = ""  # the label of the item being read
     in_first: bool = True  # reading the first paragraph of that item
+    #: Its items restart a style of an enclosing list ("17. …" holds "g) … cuentas:",
+    #: which holds "1.", "2."): a label of that style ends it unless it comes next.
+    restarted: bool = False
 
 
 def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpan]:
@@ -262,19 +286,15 @@ def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpa
     for number, line in enumerate(lines):
         labelled = None if line.wrapped else _letter_or_roman(line.label, open_lists)
         style = labelled[0] if labelled else None
-        while open_lists and _ends(open_lists[-1], line, style):
+        while open_lists and _ends(open_lists[-1], line, labelled):
             done = open_lists.pop()
             yield LeadSpan(done.start, done.end, done.lead)
         if open_lists:
             _read_line(open_lists[-1], line, labelled, _continues(lines, number, blank_lines))
-        if style is None and _leads_list(lines, number):
-            # a new lead-in of the same items' level ends the lists it does not go in
+        if _leads_list(lines, number):
             following = lines[number + 1].label
             assert following is not None  # _leads_list checked it
-            while open_lists and following[0] in {
-                *open_lists[-1].ending,
-                open_lists[-1].item_style,
-            }:
+            while open_lists and _lead_in_ends(open_lists[-1], style, following[0]):
                 done = open_lists.pop()
                 yield LeadSpan(done.start, done.end, done.lead)
         opened = _opened(text, lines, number, open_lists, above)
@@ -283,6 +303,16 @@ def _lists(text: str, lines: list[_Line], blank_lines: bool) -> Iterator[LeadSpa
         above = labelled or above
     for done in reversed(open_lists):
         yield LeadSpan(done.start, done.end, done.lead)
+
+
+def _lead_in_ends(current: _List, style: str | None, following: str) -> bool:
+    """Whether a lead-in (of ``style``, None without a label) of items of style
+    ``following`` ends ``current``: a new lead-in of its items' level (or of an
+    enclosing one) does, and bullets, the finest items, hold no numbered or lettered
+    list ("• … 2019: 600", then "Solución:" and "1. …")."""
+    if current.item_style == "bullet" and following != "bullet":
+        return True
+    return style is None and following in {*current.ending, current.item_style}
 
 
 #: A one-letter roman numeral's style, and the letters' style it may be instead.
@@ -328,12 +358,14 @@ def _ends_paragraph(line: str) -> bool:
     return line.rstrip()[-1:] in _PARAGRAPH_ENDS
 
 
-def _ends(current: _List, line: _Line, style: str | None) -> bool:
+def _ends(current: _List, line: _Line, labelled: tuple[str, str] | None) -> bool:
     """Whether ``line`` is past the end of ``current``: it opens an item of an enclosing
     level (or of the lead-in's own), or it is a heading. Paragraphs without a label
     between items belong to them; the list ends with its last item's first paragraph."""
-    if style is not None:
-        return style in current.ending
+    if labelled is not None:
+        if current.restarted and labelled[0] == current.item_style:
+            return bool(current.label) and labelled[1] not in _next_labels(current.label)
+        return labelled[0] in current.ending
     return not line.wrapped and _HEADING.match(line.text) is not None
 
 
@@ -366,21 +398,87 @@ def _opened(
     assert item is not None  # _leads_list checked it
     owner = _paragraph_start(lines, at)
     owned = lines[owner].label
+    if above is not None and above[0] == "bullet" != item[0]:
+        above = None  # bullets hold no numbered or lettered list (``_lead_in_ends``)
     held_by = owned or above
     ending = {held_by[0]} if held_by and held_by[0] != item[0] else set()
     if open_lists:
         ending |= open_lists[-1].ending | {open_lists[-1].item_style}
-    if item[0] in ending:
+    restarted = item[0] in ending
+    if restarted and not _restarts(item, open_lists):
         return None  # a sibling of an enclosing item, not a list of its own
-    label = owned[1] if owned else ""
+    label = owned[1] if owned and not _BULLET.fullmatch(owned[1]) else ""
     sentence = _lead_sentence(text, lines[owner], lines[at], owned[1] if owned else None)
-    path = [part for current in open_lists for part in (current.owner, current.label)]
+    path = [
+        part
+        for current in open_lists
+        for part in (current.owner, current.label)
+        if not _BULLET.fullmatch(part)  # a bullet says nothing of the item
+    ]
     labels = [
         part for number, part in enumerate([*path, label]) if part and part not in path[:number]
     ]
     return _List(
-        item[0], frozenset(ending), " ".join([*labels, sentence]), first.start, first.end, label
+        item[0],
+        frozenset(ending - {item[0]}),
+        " ".join([*labels, sentence]),
+        first.start,
+        first.end,
+        label,
+        restarted=restarted,
     )
+
+
+_ROMANS = [
+    "I",
+    "II",
+    "III",
+    "IV",
+    "V",
+    "VI",
+    "VII",
+    "VIII",
+    "IX",
+    "X",
+    "XI",
+    "XII",
+    "XIII",
+    "XIV",
+    "XV",
+]
+_FIRST_NUMBER = re.compile(r"0*1\D")
+
+
+def _next_labels(label: str) -> set[str]:
+    """The labels that may follow ``label`` in its list ("2." after "1.", "ñ)" or "o)"
+    after "n)", "Dos." after "Uno.", "III." after "II."); empty when unsure."""
+    digits = re.search(r"\d+", label)
+    if digits is not None:
+        following = str(int(digits.group()) + 1).zfill(len(digits.group()))
+        return {label[: digits.start()] + following + label[digits.end() :]}
+    word, mark = label[:-1], label[-1:]
+    for sequence in (WORD_NUMERALS, _ROMANS, [r.lower() for r in _ROMANS]):
+        if word in sequence[:-1]:
+            return {sequence[sequence.index(word) + 1] + mark}
+    if len(word) == 1 and word.isalpha():
+        after = {"n": "ño", "ñ": "o", "N": "ÑO", "Ñ": "O"}.get(word, chr(ord(word) + 1))
+        return {letter + label[1:] for letter in after}
+    return set()
+
+
+def _first_label(label: str) -> bool:
+    """A label that opens a sequence: "1.", "1.º", "a)", "A.", "i)", "I.", "Uno."."""
+    return bool(_FIRST_NUMBER.match(label)) or label[:-1] in {"a", "A", "i", "I", "Uno"}
+
+
+def _restarts(item: tuple[str, str], open_lists: list[_List]) -> bool:
+    """Whether ``item``, the first after a lead-in, opens a list of its own although an
+    enclosing list has items of its style: it opens a sequence ("1."), and is not the
+    next item of that enclosing list ("17." then "g) … cuentas:" then "1.")."""
+    if not _first_label(item[1]):
+        return False
+    enclosing = next((done for done in reversed(open_lists) if done.item_style == item[0]), None)
+    return enclosing is None or item[1] not in _next_labels(enclosing.label)
 
 
 def _paragraph_start(lines: list[_Line], at: int) -> int:
@@ -472,10 +570,10 @@ def _two_numbers(line: str) -> bool:
     return bool(space and _DIGIT.search(line, space.end()))
 
 
-def _figures_only(line: _Line, share: float = 2 / 3) -> bool:
-    """A table row of figures: two or more numbers, and numbers at least ``share`` of
-    its words (two thirds; half for a row that continues a table: "En adelante")."""
-    return line.figures >= 2 and line.figures >= share * line.words
+def _figures_only(line: _Line) -> bool:
+    """A table row of figures: two or more numbers, and numbers at least half of its
+    words ("12.450,00 2.365,50", "Entre 9.000,01 y 10.000 75", "1.º 95 por 100")."""
+    return line.figures >= 2 and 2 * line.figures >= line.words
 
 
 def _figure_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
@@ -486,7 +584,7 @@ def _figure_tables(lines: list[_Line]) -> Iterator[LeadSpan]:
             number += 1
             continue
         last = number + 1
-        while last + 1 < len(lines) and _figures_only(lines[last + 1], 1 / 2):
+        while last + 1 < len(lines) and _figures_only(lines[last + 1]):
             last += 1
         header = _figure_header(lines, number)
         if header:
