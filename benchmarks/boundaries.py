@@ -20,6 +20,10 @@ wrapped inside a sentence ("del \\ncontribuyente"), not a line of its own.
 * A **clean start**: the chunk starts the text, or after a line break or a sentence end,
   or opens with an item label. A **clean end**: the chunk ends the text, or before a
   line break, or with a sentence end; never with a bare label.
+* A **forced clause cut**: a start (end) right after a clause mark (``,``, ``;``, ``:``)
+  inside a sentence that does not fit in the chunk beside its context: some cut
+  inside that sentence is unavoidable, and a clause is where a reader makes it. The
+  quality benchmark counts these as clean and reports how many there are.
 * A **bare label end**: the chunk's last logical line is an item label alone
   ("…del ahorro.\\nb." or "…período. 2.").
 * A **list**: a block ending in ``:`` (its lead-in) whose next block opens with an item
@@ -191,6 +195,48 @@ def clean_end(joined: str, end: int, text: str, pdf: bool) -> bool:
     if not joined[end:].strip() or line_break_after(joined, end, pdf):
         return True
     return sentence_end(text, pdf)
+
+
+#: A place where a sentence may end (``sentence_end`` then decides).
+_END_MARK: Final = re.compile(r"[.!?…][\"'»”’)\]]*(?=\s|$)")  # noqa: RUF001 - quotes
+#: Characters of text before a mark that ``sentence_end`` needs to decide (its last
+#: logical line's label, its last word).
+_END_WINDOW: Final = 400
+
+
+def _line_start(joined: str, position: int, pdf: bool) -> int:
+    """Where the logical line holding ``position`` starts (a PDF's wrapped lines joined)."""
+    index = joined.rfind("\n", 0, position)
+    while pdf and index > 0 and joined[index - 1] in " \t":
+        index = joined.rfind("\n", 0, index)
+    return index + 1
+
+
+def _line_end(joined: str, position: int, pdf: bool) -> int:
+    """Where the logical line holding ``position`` ends."""
+    index = joined.find("\n", position)
+    while pdf and index > 0 and joined[index - 1] in " \t":
+        index = joined.find("\n", index + 1)
+    return len(joined) if index < 0 else index
+
+
+def sentence_around(joined: str, position: int, pdf: bool) -> tuple[int, int]:
+    """``[start, end)`` of the sentence holding ``position``: from the last sentence end
+    (or line break) before it to the first one after it."""
+    start, end = _line_start(joined, position, pdf), _line_end(joined, position, pdf)
+    for mark in reversed(list(_END_MARK.finditer(joined, start, position))):
+        if sentence_end(joined[max(start, mark.end() - _END_WINDOW) : mark.end()], pdf):
+            start = mark.end()
+            break
+    for mark in _END_MARK.finditer(joined, position, end):
+        if sentence_end(joined[max(start, mark.end() - _END_WINDOW) : mark.end()], pdf):
+            return start, mark.end()
+    return start, end
+
+
+def after_clause(text: str) -> bool:
+    """Whether ``text`` ends with a clause mark (``,``, ``;``, ``:``), spaces aside."""
+    return text.rstrip().endswith((",", ";", ":"))
 
 
 def inside_word(joined: str, start: int) -> bool:

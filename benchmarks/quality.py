@@ -30,7 +30,10 @@ lead-ins, tables and their headers; read its docstring for the exact rules):
   carry the lead-in (header) in their ``embedding_text``;
 * ``starts inside a word``, ``starts inside a row``;
 * ``clean starts``, ``clean ends``: the share of chunks that start (end) at a sentence,
-  item, line or paragraph boundary.
+  item, line or paragraph boundary, or at a forced clause cut (a clause inside a
+  sentence that does not fit in the chunk beside its context);
+* ``forced clause starts`` / ``ends``: how many of those clean starts (ends) are forced
+  clause cuts: without them, the share is ``clean - forced``.
 
 ``TARGETS`` are then printed with pass or FAIL, on all files together.
 
@@ -101,6 +104,8 @@ class Reader:
     inside_row: int
     clean_starts: int
     clean_ends: int
+    forced_starts: int = 0
+    forced_ends: int = 0
 
     def __add__(self, other: Reader) -> Reader:
         summed = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self)}
@@ -224,12 +229,22 @@ def _reader(
         counts["bare"] += boundaries.ends_with_bare_label(chunk.text, pdf)
         counts["word"] += boundaries.inside_word(joined, chunk.start)
         counts["row"] += boundaries.inside_row(joined, chunk.start, tables, pdf)
-        counts["starts"] += boundaries.clean_start(
+        start_clean = boundaries.clean_start(
             joined, chunk.start, chunk.text, pdf
         ) or boundaries.row_start(joined, chunk.start, tables)
-        counts["ends"] += boundaries.clean_end(
-            joined, chunk.end, chunk.text, pdf
-        ) or boundaries.row_end(joined, chunk.end, chunk.text, tables)
+        end_clean = boundaries.clean_end(joined, chunk.end, chunk.text, pdf) or boundaries.row_end(
+            joined, chunk.end, chunk.text, tables
+        )
+        forced_start = not start_clean and _forced_cut(
+            chunk, joined, chunk.start, tokenization, budget, pdf
+        )
+        forced_end = not end_clean and _forced_cut(
+            chunk, joined, chunk.end, tokenization, budget, pdf
+        )
+        counts["starts"] += start_clean or forced_start
+        counts["ends"] += end_clean or forced_end
+        counts["forced starts"] += forced_start
+        counts["forced ends"] += forced_end
         item_end = _next_item(found, starts, chunk.end) if chunk.text.endswith(":") else None
         if item_end is not None:
             grown = chunk.embedding_text + joined[chunk.end : item_end]
@@ -252,7 +267,21 @@ def _reader(
         inside_row=counts["row"],
         clean_starts=counts["starts"],
         clean_ends=counts["ends"],
+        forced_starts=counts["forced starts"],
+        forced_ends=counts["forced ends"],
     )
+
+
+def _forced_cut(
+    chunk: Chunk, joined: str, cut: int, tokenization: Tokenization, budget: int, pdf: bool
+) -> bool:
+    """Whether ``cut`` (the chunk's start or end in ``joined``) is a forced clause cut:
+    after a clause mark, inside a sentence that does not fit in ``chunk`` beside its
+    context (``benchmarks.boundaries``)."""
+    if not boundaries.after_clause(joined[max(0, cut - 8) : cut]):
+        return False
+    start, end = boundaries.sentence_around(joined, cut, pdf)
+    return tokenization.count(_head(chunk) + joined[start:end]) > budget
 
 
 def measure(
@@ -313,7 +342,7 @@ def _row(q: Quality, budget: int) -> str:
 READER_HEADER = (
     "| file | chunks | bare label ends | ':' ends, next item fits | list continuations "
     "carrying the lead-in | table continuations carrying the header | starts inside a "
-    "word | starts inside a row | clean starts | clean ends |"
+    "word | starts inside a row | clean starts (forced clause) | clean ends (forced clause) |"
 )
 
 
@@ -321,8 +350,8 @@ def _reader_row(r: Reader) -> str:
     return (
         f"| {r.name} | {r.chunks} | {r.bare_label_ends} | {r.colon_ends_fit} | "
         f"{r.list_carried}/{r.list_continuations} | {r.table_carried}/{r.table_continuations} | "
-        f"{r.inside_word} | {r.inside_row} | {_share(r.clean_starts, r.chunks):.1%} | "
-        f"{_share(r.clean_ends, r.chunks):.1%} |"
+        f"{r.inside_word} | {r.inside_row} | {_share(r.clean_starts, r.chunks):.1%} "
+        f"({r.forced_starts}) | {_share(r.clean_ends, r.chunks):.1%} ({r.forced_ends}) |"
     )
 
 

@@ -283,3 +283,40 @@ def test_the_targets_pass_and_fail_on_their_numbers() -> None:
     assert all(target.passes(good) for target in TARGETS)
     bad = Reader("all", 100, 1, 2, 4, 3, 2, 2, 1, 0, 96, 89)
     assert not any(target.passes(bad) for target in TARGETS)
+
+
+LONG = (
+    "Artículo 1. Objeto.\n\nLa entidad, una vez inscrita en el registro que corresponda, "
+    "comunicará a la Administración, en el plazo de un mes, los datos del titular, del "
+    "representante y de la cuenta, así como cualquier cambio posterior de los mismos. "
+    "Otra frase corta.\n"
+)
+
+
+def test_the_sentence_around_a_position() -> None:
+    start, end = b.sentence_around(LONG, LONG.index("comunicará"), pdf=False)
+    assert LONG[start:end].strip().startswith("La entidad")
+    assert LONG[start:end].endswith("de los mismos.")
+    start, end = b.sentence_around(LONG, LONG.index("corta"), pdf=False)
+    assert LONG[start:end].strip() == "Otra frase corta."
+    pdf = "según el art. 5 del \nReglamento, que dice, sin más, lo que sigue. Fin."
+    start, end = b.sentence_around(pdf, pdf.index("que dice"), pdf=True)  # a wrapped line
+    assert pdf[start:end] == "según el art. 5 del \nReglamento, que dice, sin más, lo que sigue."
+
+
+def test_after_a_clause_mark() -> None:
+    assert b.after_clause("en el plazo de un mes, ")
+    assert b.after_clause("lo siguiente: ")
+    assert b.after_clause("del titular;")
+    assert not b.after_clause("del titular ")
+    assert not b.after_clause("Fin.")
+
+
+def test_a_clause_cut_counts_as_clean_only_inside_a_sentence_too_long_for_the_chunk() -> None:
+    """At 20 words the long sentence is cut at its commas: those cuts are forced, and
+    clean; at 80 it fits whole and nothing is forced."""
+    tight = _numbers(LONG, 20, 0)
+    assert tight.forced_starts == tight.forced_ends == tight.chunks - 2  # all but 2 cuts
+    assert tight.clean_starts == tight.clean_ends == tight.chunks
+    roomy = _numbers(LONG, 80, 0)
+    assert roomy.forced_starts == roomy.forced_ends == 0
