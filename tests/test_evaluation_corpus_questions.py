@@ -41,6 +41,8 @@ MINIMUM_PER_KIND: Final = {
     "fact": 25,
     "two_passages": 30,
     "cross_page": 30,
+    "list_item": 10,
+    "table_row": 10,
     "no_source": 30,
 }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -126,15 +127,14 @@ def test_kinds_are_parsed_and_optional() -> None:
         "no_source",
         None,
     ]
-    assert set(QUESTION_KINDS) == {
-        "definition",
-        "number",
-        "condition",
-        "fact",
-        "two_passages",
-        "cross_page",
-        "no_source",
-    }
+
+
+def test_the_kinds_are_the_ones_the_question_sets_readme_documents() -> None:
+    readme = Path(__file__).resolve().parent.parent / "examples" / "evaluation" / "README.md"
+    table = readme.read_text(encoding="utf-8").split("| kind | what it asks | questions |")[1]
+    documented = re.findall(r"^\| `(\w+)` \|", table.split("\n\n")[0], flags=re.MULTILINE)
+    assert sorted(documented) == sorted(QUESTION_KINDS)
+    assert {"list_item", "table_row"} <= set(documented)
 
 
 def test_a_cross_page_question_without_pages_is_accepted() -> None:

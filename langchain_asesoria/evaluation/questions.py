@@ -50,7 +50,15 @@ __all__ = [
 ]
 
 QuestionKind = Literal[
-    "definition", "number", "condition", "fact", "two_passages", "cross_page", "no_source"
+    "definition",
+    "number",
+    "condition",
+    "fact",
+    "two_passages",
+    "cross_page",
+    "list_item",
+    "table_row",
+    "no_source",
 ]
 """What a question asks, for reading results per kind:
 
@@ -61,6 +69,8 @@ QuestionKind = Literal[
 - ``two_passages``: the answer needs two (or more) separate passages;
 - ``cross_page``: the answer runs from the end of one PDF page onto the next, annotated
   as two passages of one document, the tail on one page and the head on the next;
+- ``list_item``: the answer is one item of a list (the passage is that item);
+- ``table_row``: the answer is one row of a table (the passage is that row);
 - ``no_source``: the corpus does not answer it (``no_source`` is then ``true``).
 """
 
