@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import random
 import re
 from collections.abc import Iterator
@@ -176,7 +177,7 @@ def ensure(name: str, source: Path = DEFAULT_SOURCE, cache: Path = CACHE) -> Pat
     path = cache_path(name, cache)
     if not path.exists():
         cache.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")  # test workers may build it at once
         with tmp.open("w", encoding="utf-8") as out:
             for doc in build(name, source, cache):
                 out.write(json.dumps({"name": doc.name, "kind": doc.kind, "pages": doc.pages}))
