@@ -270,3 +270,26 @@ def test_the_boe_articles_carry_their_titulo_by_legal_rank() -> None:
         "Artículo único. Aprobación del Reglamento del Impuesto sobre la Renta de las Personas "
         "Físicas."
     ]
+
+
+def test_the_aeat_worked_example_keeps_each_item_with_its_marker_and_its_lead(
+    minilm: HuggingFaceTokenization,
+) -> None:
+    """Page 14 of the AEAT chapter, as printed (checked with ``pdftoppm``): "1. … general:"
+    then items "a." to "f.", with bullets inside them, then "2. … del ahorro:" and its
+    "a.", "b.". pypdf prints a bullet after its line's text ("Trabajo: 50.000•") and "f."
+    after its item's ("… = 39.600f. "): each marker stays on its item's own line, and
+    the chunks that continue a list carry its lead-in."""
+    document = read(ROOT / "corpus" / "pdf" / AEAT)
+    page = document.pages[13].text
+    assert "Trabajo: 50.000•\n" in page
+    assert re.search(r"=\s39\.600f\. \n2\. Integración", page)
+    joined = join_pages(document.pages, ChunkingConfig(256, 32).page_separator).text
+    on_page = [c for c in chunks_of(document, minilm) if c.metadata.page == 14]
+    continuing = [c for c in on_page if re.match(r"[b-e]\. ", c.text)]
+    assert len(continuing) >= 3
+    for chunk in continuing:
+        head = chunk.embedding_text[: len(chunk.embedding_text) - len(chunk.text)]
+        general = chunk.start < joined.index("39.600f.")  # before "2. … del ahorro:"
+        lead = "en la base imponible general:" if general else "en la base del ahorro:"
+        assert f"Integración y compensación de rentas {lead}" in head, (head, chunk.text[:40])
