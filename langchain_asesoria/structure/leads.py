@@ -160,7 +160,9 @@ def detect_leads(text: str, breaks: Sequence[int] = ()) -> list[LeadSpan]:
         tables.extend([*_pipe_tables(part), *_cell_tables(part), *_figure_tables(part)])
     tables.sort(key=lambda table: table.start)
     table_starts = [table.start for table in tables]
-    tables = list(_in_lists(tables, lists))  # a list inside a table inside a list:
+    # each table first takes the lead of the list it is in, so that a list in a table
+    # in a list carries all three (``_in_table``)
+    tables = list(_in_lists(tables, lists))
     found = [*(_in_table(listed, tables, table_starts) for listed in lists), *tables]
     return sorted(found, key=lambda lead: (lead.start, -lead.end))
 
@@ -429,23 +431,11 @@ def _opened(
     )
 
 
-_ROMANS = [
-    "I",
-    "II",
-    "III",
-    "IV",
-    "V",
-    "VI",
-    "VII",
-    "VIII",
-    "IX",
-    "X",
-    "XI",
-    "XII",
-    "XIII",
-    "XIV",
-    "XV",
-]
+#: Roman numerals in order, as apartados are numbered ("I.", "II.", ...).
+_ROMANS: tuple[str, ...] = (
+    *("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"),
+    *("XI", "XII", "XIII", "XIV", "XV"),
+)
 _FIRST_NUMBER = re.compile(r"0*1\D")
 
 
