@@ -70,6 +70,11 @@ class ListItem:
     def holds(self, line: str) -> str | None:
         """What of ``line`` is inside a list item (its text past the item's indentation or
         marker), None for a line outside any; opens and closes items as it goes."""
+        if line[:1].isalpha() and (self.width is None or self.blank or not self.text):
+            # text at the top, closing any item (no lazy line: none goes on): most lines
+            self.quoted = self.quoted and self.text and not self.blank
+            self.width, self.text, self.blank, self.empty = None, True, False, False
+            return None
         if not line.strip():
             self.blank = True
             if self.empty:  # an item opens with at most one blank line
