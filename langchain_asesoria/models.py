@@ -44,25 +44,9 @@ DEFAULT_SECTION_CONTEXT: SectionContext = "compact"
 
 #: The numerals a law writes as words to label its apartados ("Uno.", "Dos."), in order.
 WORD_NUMERALS: tuple[str, ...] = (
-    *(
-        [
-            "Uno",
-            "Dos",
-            "Tres",
-            "Cuatro",
-            "Cinco",
-            "Seis",
-            "Siete",
-            "Ocho",
-            "Nueve",
-            "Diez",
-            "Once",
-            "Doce",
-            "Trece",
-            "Catorce",
-        ]
-    ),
-    *(["Quince", "Dieciséis", "Diecisiete", "Dieciocho", "Diecinueve", "Veinte"]),
+    *("Uno", "Dos", "Tres", "Cuatro", "Cinco", "Seis", "Siete", "Ocho", "Nueve", "Diez"),
+    *("Once", "Doce", "Trece", "Catorce", "Quince", "Dieciséis", "Diecisiete", "Dieciocho"),
+    *("Diecinueve", "Veinte"),
 )
 
 #: Item labels that open a line of law and end with a period ("2.", "IV.", "Ocho."):

@@ -101,6 +101,10 @@ class ListItem:
         self.blank = False
         return body
 
+    def close(self) -> None:
+        """The open item ends here (a line indented less ended a fence inside it)."""
+        self.width = None
+
     def _opened(self, line: str) -> tuple[int, str] | None:
         """The content column and the text of the item ``line`` opens, or None."""
         item = _ITEM.match(line)

@@ -79,14 +79,14 @@ def _marks(text: str, glued: Callable[[str], bool] | None = None) -> list[_Mark]
                 fenced = FENCE.fullmatch(dedented(line, fence_width))
                 fence = None if closes(fenced, fence) else fence
                 continue
-            fence = items.width = None  # the list item closed, and its fence with it
+            fence = None  # the list item closed, and its fence with it
+            items.close()
         body = items.holds(line)
         in_item = body is not None
         fenced = FENCE.fullmatch(line if body is None else body)
         if opens(fenced):
             assert fenced is not None
             fence, fence_width = fenced.group(1), items.width if in_item else None
-            items.text = False
             marks.append((match.start(), line_end, 0, None))
             continue
         heading = None if in_item else _heading_title(line) or _glued_title(line, glued)
