@@ -109,3 +109,20 @@ def test_a_wheel_with_strays_or_without_its_assets_is_refused(tmp_path: Path) ->
         f"{wheel.name}: langchain_asesoria/cli/inspect.js is missing",
         f"{wheel.name}: the license is missing",
     }
+
+
+def test_the_root_gitignore_is_the_only_one() -> None:
+    """hatchling leaves out of the source archive what the root ``.gitignore`` covers,
+    and reads no other: a folder's own ``.gitignore`` let ``benchmarks/.cache`` (4 MB of
+    corpus and tokenizer caches) into the archive."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: the check asks git which files are tracked")
+    tracked = subprocess.run(
+        ["git", "ls-files", "--", "*.gitignore"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout.split()
+    assert tracked == [".gitignore"]

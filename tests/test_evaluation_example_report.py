@@ -171,3 +171,14 @@ def test_the_minilm_run_reproduces(
     for module in ("bm25s", "pypdf", "semchunk", "sentence_transformers"):
         pytest.importorskip(module)
     regenerate("minilm", tmp_path, monkeypatch)
+
+
+def test_the_choosing_size_guide_names_the_reports_first_sizes() -> None:
+    """The guide restates which of this library's sizes each committed run ranks first."""
+    guide = " ".join(
+        (REPO / "docs" / "guides" / "choosing-size.md").read_text(encoding="utf-8").split()
+    )
+    for setup, name in (("bm25", "BM25"), ("minilm", "MiniLM")):
+        labels = [c["label"] for c in run_of(committed_record(), setup)["candidates"]]
+        first = next(label for label in labels if re.fullmatch(r"asesoria \d+/\d+", label))
+        assert f"{name} ranks {first.split()[1]} first" in guide, (setup, first)

@@ -10,9 +10,11 @@ our splitter over a tokenizer that counts one token per character (ASCII bytes, 
 special tokens) at ``metadata_level="lean"``, so a chunk size in tokens is LangChain's
 size in characters and the documents carry only what LangChain's carry.
 
-``EXCEPTIONS`` lists every upstream base test of ``CharacterTextSplitter`` /
-``RecursiveCharacterTextSplitter`` / ``TextSplitter`` that is not vendored, with the
-promise it would break; ``test_what_we_do_instead`` checks our behaviour on their inputs.
+``UPSTREAM`` names every upstream base test of ``CharacterTextSplitter`` /
+``RecursiveCharacterTextSplitter`` / ``TextSplitter``; ``EXCEPTIONS`` lists each one (or
+case of one) that is not vendored, with the promise it would break;
+``test_what_we_do_instead`` and ``test_a_separator_is_kept_and_the_budget_held`` check
+our behaviour on their inputs.
 """
 
 from __future__ import annotations
@@ -36,9 +38,14 @@ def langchain_splitter(
     separator: str | None = None,
     *,
     add_start_index: bool = False,
+    is_separator_regex: bool = False,
 ) -> AsesoriaTextSplitter:
-    """Our splitter as LangChain's tests build theirs (``separator`` a literal)."""
-    options: dict[str, Any] = {} if separator is None else {"separators": (re.escape(separator),)}
+    """Our splitter as LangChain's tests build theirs (``separator`` a literal unless
+    ``is_separator_regex``, as in LangChain)."""
+    options: dict[str, Any] = {}
+    if separator is not None:
+        pattern = separator if is_separator_regex else re.escape(separator)
+        options["separators"] = (pattern,)
     return AsesoriaTextSplitter(
         CHARACTERS,
         chunk_size=chunk_size,
@@ -72,7 +79,46 @@ EXCEPTIONS: Final = {
     "text ('Hi.\\n\\nI\\'m' fits in 10) and merges greedily to the budget.",
     "test_merge_splits": "_merge_splits is a private helper of LangChain's character "
     "splitters; the engine merges units by exact counts of each candidate.",
+    "test_character_text_splitter_chunk_size_effect[1]": "'abcmid' (6 characters) is kept "
+    "whole for chunk_size=5 upstream: a chunk above the budget; ours cuts it to fit.",
+    "test_character_text_splitter_chunk_size_effect[3]": "the literal separator 'mid' is "
+    "dropped upstream ('abc', 'def'); ours keeps it, verbatim ('abc', 'mid', 'def').",
 }
+
+#: Every base test of ``CharacterTextSplitter`` / ``RecursiveCharacterTextSplitter`` /
+#: ``TextSplitter`` in the 1.1.3 sdist's ``tests/unit_tests/test_text_splitters.py``, in
+#: its order (the language, Markdown, HTML, JSON and token splitters' tests are not
+#: ``TextSplitter`` base tests). Each is vendored here or listed in ``EXCEPTIONS``; a
+#: parametrized test may be both, case by case (``name[case]``, counted from 0).
+UPSTREAM: Final = (
+    "test_character_text_splitter",
+    "test_character_text_splitter_empty_doc",
+    "test_character_text_splitter_separtor_empty_doc",
+    "test_character_text_splitter_long",
+    "test_character_text_splitter_short_words_first",
+    "test_character_text_splitter_longer_words",
+    "test_character_text_splitter_no_separator_in_text",
+    "test_character_text_splitter_handle_chunksize_equal_to_chunkoverlap",
+    "test_character_text_splitter_empty_input",
+    "test_character_text_splitter_whitespace_only",
+    "test_character_text_splitter_keep_separator_regex",
+    "test_character_text_splitter_keep_separator_regex_start",
+    "test_character_text_splitter_keep_separator_regex_end",
+    "test_character_text_splitter_discard_separator_regex",
+    "test_recursive_character_text_splitter_keep_separators",
+    "test_character_text_splitting_args",
+    "test_merge_splits",
+    "test_create_documents",
+    "test_create_documents_with_metadata",
+    "test_create_documents_with_start_index",
+    "test_metadata_not_shallow",
+    "test_iterative_text_splitter_keep_separator",
+    "test_iterative_text_splitter_discard_separator",
+    "test_iterative_text_splitter",
+    "test_split_documents",
+    "test_character_text_splitter_discard_regex_separator_on_merge",
+    "test_character_text_splitter_chunk_size_effect",
+)
 
 
 # -- vendored, adapted construction -----------------------------------------------------------
@@ -253,6 +299,38 @@ def test_split_documents() -> None:
     assert splitter.split_documents(docs) == expected_output
 
 
+def test_character_text_splitter_discard_regex_separator_on_merge() -> None:
+    """Test that regex lookahead separator is not re-inserted when merging."""
+    text = "SCE191 First chunk. SCE103 Second chunk."
+    splitter = langchain_splitter(200, 0, r"(?=SCE\d{3})", is_separator_regex=True)
+    output = splitter.split_text(text)
+    assert output == ["SCE191 First chunk. SCE103 Second chunk."]
+
+
+@pytest.mark.parametrize(
+    ("separator", "is_regex", "text", "chunk_size", "expected"),
+    [
+        # (upstream cases 1 and 3 are in EXCEPTIONS)
+        # 2) regex lookaround & no split
+        #   chunk_size=100 merges back into ["abcmiddef"]
+        (r"(?<=mid)", True, "abcmiddef", 100, ["abcmiddef"]),
+        # 4) literal separator & no split
+        #   chunk_size=100 merges back into ["abcmiddef"]
+        ("mid", False, "abcmiddef", 100, ["abcmiddef"]),
+    ],
+)
+def test_character_text_splitter_chunk_size_effect(
+    separator: str,
+    *,
+    is_regex: bool,
+    text: str,
+    chunk_size: int,
+    expected: list[str],
+) -> None:
+    splitter = langchain_splitter(chunk_size, 0, separator, is_separator_regex=is_regex)
+    assert splitter.split_text(text) == expected
+
+
 # -- the exceptions: what we do instead --------------------------------------------------------
 
 
@@ -290,7 +368,30 @@ def test_the_default_level_adds_our_keys_so_exact_equality_needs_lean() -> None:
     assert (first.metadata["page"], first.metadata["chunk_index"]) == (1, 0)
 
 
+@pytest.mark.parametrize(
+    ("separator", "is_regex", "expected"),
+    [(r"(?<=mid)", True, ["abcmi", "ddef"]), ("mid", False, ["abc", "mid", "def"])],
+)  # chunk_size_effect[1] and [3]
+def test_a_separator_is_kept_and_the_budget_held(
+    separator: str, *, is_regex: bool, expected: list[str]
+) -> None:
+    size = {True: 5, False: 3}[is_regex]
+    splitter = langchain_splitter(size, 0, separator, is_separator_regex=is_regex)
+    output = splitter.split_text("abcmiddef")
+    assert output == expected
+    assert "".join(output) == "abcmiddef"
+    assert all(len(chunk) <= size for chunk in output)
+
+
 def test_every_exception_names_a_reason() -> None:
     assert all(name.startswith("test_") and reason for name, reason in EXCEPTIONS.items())
     vendored = {name for name in globals() if name.startswith("test_")}
     assert vendored.isdisjoint(EXCEPTIONS)
+
+
+def test_every_upstream_base_test_is_vendored_or_an_exception() -> None:
+    vendored = {name for name in globals() if name.startswith("test_")}
+    excepted = {name.partition("[")[0] for name in EXCEPTIONS}
+    assert set(UPSTREAM) - vendored - excepted == set()
+    assert excepted <= set(UPSTREAM)
+    assert len(set(UPSTREAM)) == len(UPSTREAM)
