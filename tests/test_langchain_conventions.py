@@ -18,6 +18,7 @@ import pytest
 from langchain_core.documents import Document
 
 from langchain_asesoria import ChunkingConfig, join_pages
+from langchain_asesoria.errors import MissingSettingError, ModelLimitError
 from langchain_asesoria.langchain import (
     PAGE_LABEL,
     AsesoriaDocumentTransformer,
@@ -291,3 +292,19 @@ def test_the_default_keeps_what_a_citation_needs() -> None:
 def test_an_unknown_metadata_level_is_refused() -> None:
     with pytest.raises(ValueError, match="metadata_level must be 'lean' or 'cite' or 'full'"):
         _splitter(metadata_level="all")
+
+
+@pytest.mark.parametrize("cls", [AsesoriaTextSplitter, AsesoriaDocumentTransformer])
+def test_from_model_takes_the_limit_a_bare_tokenizer_file_lacks(
+    minilm_folder: Path, cls: type[AsesoriaTextSplitter] | type[AsesoriaDocumentTransformer]
+) -> None:
+    """A ``tokenizer.json`` alone declares no input limit: ``max_input_tokens`` gives
+    it, as ``EMBEDDING_MAX_TOKENS`` would; above the limit a model declares, refused."""
+    bare = str(minilm_folder / "tokenizer.json")
+    with pytest.raises(MissingSettingError):
+        cls.from_model(bare, chunk_size=100)
+    made = cls.from_model(bare, chunk_size=100, chunk_overlap=10, max_input_tokens=200)
+    assert made.tokenization.max_input_tokens == 200
+    assert made.config.max_tokens == 100
+    with pytest.raises(ModelLimitError):
+        cls.from_model(str(minilm_folder), chunk_size=100, max_input_tokens=512)

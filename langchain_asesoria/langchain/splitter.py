@@ -221,7 +221,13 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
 
     @classmethod
     def from_model(
-        cls, model: str, *, chunk_size: int, chunk_overlap: int = 0, **kwargs: Any
+        cls,
+        model: str,
+        *,
+        chunk_size: int,
+        chunk_overlap: int = 0,
+        max_input_tokens: int | None = None,
+        **kwargs: Any,
     ) -> Self:
         """The one-call start: a model's name or path, and the budget in its tokens.
 
@@ -236,16 +242,19 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             chunk_size: ``max_tokens``: tokens of the whole model input (required: there
                 is no default size).
             chunk_overlap: ``overlap_tokens`` (default 0).
+            max_input_tokens: The model's input limit, for a tokenizer that declares
+                none (a bare ``tokenizer.json``); it may lower a known limit, never
+                raise it (``EMBEDDING_MAX_TOKENS`` otherwise).
             **kwargs: The constructor's other keywords and ``ChunkingConfig`` fields.
 
         Raises:
             TokenizerLoadError: the tokenizer cannot be found or read.
             MissingSettingError: no real input limit is known for the model.
-            ModelLimitError: ``chunk_size`` above the model's real limit.
+            ModelLimitError: ``chunk_size`` or ``max_input_tokens`` above the model's
+                real limit.
         """
-        return cls(
-            load_tokenization(model), chunk_size=chunk_size, chunk_overlap=chunk_overlap, **kwargs
-        )
+        tokenization = load_tokenization(model, max_input_tokens=max_input_tokens)
+        return cls(tokenization, chunk_size=chunk_size, chunk_overlap=chunk_overlap, **kwargs)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **kwargs: Any) -> Self:

@@ -220,7 +220,13 @@ class AsesoriaDocumentTransformer(
 
     @classmethod
     def from_model(
-        cls, model: str, *, chunk_size: int, chunk_overlap: int = 0, **kwargs: Any
+        cls,
+        model: str,
+        *,
+        chunk_size: int,
+        chunk_overlap: int = 0,
+        max_input_tokens: int | None = None,
+        **kwargs: Any,
     ) -> Self:
         """The one-call start: a model's name or path, and the budget in its tokens.
 
@@ -234,16 +240,20 @@ class AsesoriaDocumentTransformer(
             chunk_size: ``max_tokens``: tokens of the whole model input (required: there
                 is no default size).
             chunk_overlap: ``overlap_tokens`` (default 0).
+            max_input_tokens: The model's input limit, for a tokenizer that declares
+                none (a bare ``tokenizer.json``); it may lower a known limit, never
+                raise it (``EMBEDDING_MAX_TOKENS`` otherwise).
             **kwargs: Other ``ChunkingConfig`` fields and the constructor's keywords.
 
         Raises:
             TokenizerLoadError: the tokenizer cannot be found or read.
             MissingSettingError: no real input limit is known for the model.
-            ModelLimitError: ``chunk_size`` above the model's real limit.
+            ModelLimitError: ``chunk_size`` or ``max_input_tokens`` above the model's
+                real limit.
         """
         options, rest = config_options(kwargs)
         config = ChunkingConfig(max_tokens=chunk_size, overlap_tokens=chunk_overlap, **options)
-        return cls(load_tokenization(model), config, **rest)
+        return cls(load_tokenization(model, max_input_tokens=max_input_tokens), config, **rest)
 
     # -- one source -----------------------------------------------------------------
 
