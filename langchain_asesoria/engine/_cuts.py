@@ -91,7 +91,7 @@ def _cuts(
     where it ends, where the text after it starts) to that text; inside the title only
     those within a line (its words), so that its lines stay together."""
     matches = pattern.finditer(text, start, end)
-    cuts = array(offsets_typecode(len(text)), (match.end() for match in matches))
+    cuts = array(offsets_typecode(len(text)), map(re.Match.end, matches))
     title_end, resume = title
     after = cuts[bisect_right(cuts, max(start, resume)) : bisect_left(cuts, end)]
     if resume <= start:
