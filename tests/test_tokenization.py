@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import pickle
 from dataclasses import replace
 from pathlib import Path
 
@@ -201,6 +202,33 @@ def test_adapter_owns_a_copy_without_truncation_or_padding(
     assert raw.padding is not None
     assert len(raw.encode(text).ids) == 128
     assert wrapped.count(text) == minilm_512.count(text) > 128
+
+
+def test_the_model_cache_is_widened_here_and_in_every_unpickled_copy(
+    unigram_folder: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Unigram and BPE models keep the words they have tokenized (10,000 by default in
+    ``tokenizers``); the adapter widens that cache on its own copy, and again in a
+    worker process's copy, which comes back from JSON with the default. Counts stay
+    those of the user's tokenizer."""
+    from langchain_asesoria.tokenization import _huggingface
+
+    widened: list[Tokenizer] = []
+    real = _huggingface._widen_cache
+
+    def recorded(tokenizer: Tokenizer) -> None:
+        widened.append(tokenizer)
+        real(tokenizer)
+
+    monkeypatch.setattr(_huggingface, "_widen_cache", recorded)
+    raw = Tokenizer.from_file(str(unigram_folder / "tokenizer.json"))
+    wrapped = HuggingFaceTokenization(raw, ModelProfile(max_input_tokens=512), "unigram")
+    copy = pickle.loads(pickle.dumps(wrapped))
+    assert widened == [wrapped.tokenizer, copy.tokenizer]
+    assert callable(getattr(raw.model, "_resize_cache", None))  # this tokenizers has it
+    assert _huggingface._MODEL_CACHE > 10_000
+    text = BOE.read_text(encoding="utf-8")[:5000]
+    assert wrapped.count(text) == copy.count(text) == len(raw.encode(text).ids)
 
 
 def test_adapter_without_a_limit_asks_for_it(minilm_folder: Path):

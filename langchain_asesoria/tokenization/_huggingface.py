@@ -40,6 +40,21 @@ __all__ = [
 #: Words of every kind a law holds, joined by single spaces as ``word_index`` joins them.
 _PROBE = "Ab cd, ef.gh 12,5 % ñú € x-y (z) «q» art. 3.º"
 
+#: Words the model's own cache holds (Unigram's and BPE's; ``tokenizers`` keeps 10,000
+#: and then stops adding). Every distinct word is tokenized first by the word index
+#: and then again in the exact counts of the chunks that hold it: past 10,000 words
+#: (a long law, or the documents after the first few) those counts would miss.
+_MODEL_CACHE = 1 << 16
+
+
+def _widen_cache(tokenizer: Tokenizer) -> None:
+    """Lets the model cache ``_MODEL_CACHE`` words, where ``tokenizers`` offers it
+    (``Model._resize_cache``, since 0.20; WordPiece has no cache): the same tokens,
+    found again instead of searched for again."""
+    resize = getattr(tokenizer.model, "_resize_cache", None)
+    if callable(resize):
+        resize(_MODEL_CACHE)
+
 
 def read_tokenizer(path: Path) -> Tokenizer:
     """A ``tokenizer.json`` file.
@@ -96,10 +111,18 @@ class HuggingFaceTokenization(TokenizationBase):
         own = Tokenizer.from_str(serialized)
         own.no_truncation()
         own.no_padding()
+        _widen_cache(own)
         self._tokenizer = own
         self._fingerprint = hashlib.sha256(serialized.encode("utf-8")).hexdigest()[:16]
         self._helpers = True
         self._words = WordCounts() if measures_words_alone(own) else None
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """Unpickled (a worker process's copy): the tokenizer comes back from its JSON
+        definition, so its cache is widened again."""
+        for slot, value in state[1].items():
+            object.__setattr__(self, slot, value)
+        _widen_cache(self._tokenizer)
 
     def single_threaded(self) -> HuggingFaceTokenization:
         """The same tokenization without helper threads: counts and the word index are
