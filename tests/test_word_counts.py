@@ -5,6 +5,7 @@ whatever was split before it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
@@ -114,3 +115,72 @@ def test_word_counts_start_again_past_their_limit(monkeypatch: pytest.MonkeyPatc
     assert known.counts == {"a": 1, "b": 1, "c": 2}
     known.add({"d": 1}, {})
     assert known.counts == {"d": 1}
+
+
+class _Arriving(dict):  # type: ignore[type-arg]
+    """Counts another thread adds to while they are read: each of ``arriving``'s
+    words is missing when first looked up, and there from then on."""
+
+    def __init__(self, known: dict[str, int], arriving: dict[str, int]) -> None:
+        super().__init__(known)
+        self._arriving = arriving
+
+    def _arrive(self, word: object) -> None:
+        if isinstance(word, str) and word in self._arriving:
+            dict.__setitem__(self, word, self._arriving.pop(word))
+
+    def __contains__(self, word: object) -> bool:
+        found = super().__contains__(word)
+        self._arrive(word)
+        return found
+
+    def get(self, word: str, default: int | None = None) -> int | None:  # type: ignore[override]
+        found = super().get(word, default)
+        self._arrive(word)
+        return found
+
+
+class _Shared(WordCounts):
+    """Word counts that another thread fills while this one reads them."""
+
+    def __init__(self, known: dict[str, int], arriving: dict[str, int]) -> None:
+        super().__init__()
+        self._arriving = _Arriving(known, arriving)
+
+    def snapshot(self) -> tuple[dict[str, int], dict[str, Any]]:
+        return self._arriving, {}
+
+
+def test_words_another_thread_adds_while_they_are_read_are_counted(
+    minilm: HuggingFaceTokenization,
+) -> None:
+    """A thread pool shares one tokenization, and so its word counts: a word that
+    another thread adds between two lookups was once neither taken as known nor
+    encoded, and indexing failed (``KeyError``, seen in ``bench.py duel``'s thread pool)."""
+    text = LAWS[0].read_text(encoding="utf-8")[:20_000]
+    expected = word_index(minilm.token_starts_many, text, helper=False)
+    counts = WordCounts()
+    word_index(minilm.token_starts_many, text, helper=False, known=counts)
+    words = list(counts.counts.items())
+    shared = _Shared(dict(words[::2]), dict(words[1::2]))  # half known, half arriving
+    assert word_index(minilm.token_starts_many, text, helper=False, known=shared) == expected
+    assert not shared._arriving._arriving  # every word arrived while it was being read
+
+
+def test_chunks_on_a_thread_pool_sharing_word_counts_are_those_of_one_thread(
+    minilm: HuggingFaceTokenization,
+) -> None:
+    from langchain_asesoria.parallel import DocumentInput, chunk_documents
+
+    config = ChunkingConfig(max_tokens=128, overlap_tokens=16)
+    documents = [
+        DocumentInput([LoadedPage(text, 1)], ChunkMetadata(doc_id=f"d{number}"))
+        for number, text in enumerate(_texts() * 2)
+    ]
+    serial = list(chunk_documents(documents, config=config, tokenization=minilm, mode="serial"))
+    for _ in range(3):
+        shared = HuggingFaceTokenization(minilm.tokenizer, minilm.profile)
+        threads = chunk_documents(
+            documents, config=config, tokenization=shared, mode="thread", workers=4
+        )
+        assert list(threads) == serial

@@ -165,23 +165,42 @@ class WordCounts:
     (its pre-tokenizer splits at spaces): then a word's count is the same in every
     group it is encoded in, and a document's index does not depend on the documents
     before it. A call of ``word_index`` reads the words known when it starts and adds
-    its own when it ends (one ``dict.update``: threads may share it). Past
-    ``LIMIT`` words it starts again empty, so that its memory stays bounded.
+    its own when it ends. Threads may share it (a thread pool shares one
+    tokenization): a reader looks each word up once, so a word another thread adds
+    meanwhile is either known to it or new to it, never both or neither; a word is
+    added to ``long_words`` before ``counts``, so a reader that finds it counted finds
+    its tokens too; past ``LIMIT`` words it starts again empty, both dictionaries
+    replaced at once (``snapshot`` reads them as one).
     """
 
     LIMIT = 1 << 18
 
-    __slots__ = ("counts", "long_words")
+    __slots__ = ("_known",)
 
     def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-        self.long_words: dict[str, array[int]] = {}
+        self._known: tuple[dict[str, int], dict[str, array[int]]] = ({}, {})
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Tokens of each word met."""
+        return self._known[0]
+
+    @property
+    def long_words(self) -> dict[str, array[int]]:
+        """Every token's start within the words of more than ``_GROUPED_TOKENS``."""
+        return self._known[1]
+
+    def snapshot(self) -> tuple[dict[str, int], dict[str, array[int]]]:
+        """``(counts, long_words)`` of one moment (one attribute read)."""
+        return self._known
 
     def add(self, counts: dict[str, int], long_words: dict[str, array[int]]) -> None:
-        if len(self.counts) + len(counts) > self.LIMIT:
-            self.counts, self.long_words = {}, {}
-        self.counts.update(counts)
-        self.long_words.update(long_words)
+        known_counts, known_long = self._known
+        if len(known_counts) + len(counts) > self.LIMIT:
+            self._known = (dict(counts), dict(long_words))  # filled, then shown
+            return
+        known_long.update(long_words)  # first: a word found counted has its tokens
+        known_counts.update(counts)
 
 
 class _CallingThread(Executor):
@@ -210,7 +229,7 @@ def word_index(
     """
     tokens_of: dict[str, int] = {}
     long_words: dict[str, array[int]] = {}
-    met_counts, met_long = (known.counts, known.long_words) if known is not None else ({}, {})
+    met_counts, met_long = known.snapshot() if known is not None else ({}, {})
     separator_cost: dict[str, int] = {" ": 0, "": 0}
     typecode = offsets_typecode(len(text))
     positions, totals = array(typecode), array(typecode, [0])
@@ -267,10 +286,7 @@ def word_index(
             words = pieces[1::2]
             new = [word for word in dict.fromkeys(words) if word not in tokens_of]
             if met_counts and new:
-                met = [word for word in new if word in met_counts]
-                tokens_of.update((word, met_counts[word]) for word in met)
-                long_words.update((word, met_long[word]) for word in met if word in met_long)
-                new = [word for word in new if word not in met_counts] if met else new
+                new = _take_known(new, met_counts, met_long, tokens_of, long_words)
             tokens_of.update(dict.fromkeys(new, 0))  # known from now on; counted below
             encoded = encoder.submit(_word_tokens, starts_of, new) if new else None
             starts = array(
@@ -284,6 +300,26 @@ def word_index(
     if known is not None:
         known.add(tokens_of, long_words)
     return TokenIndex(positions, totals)
+
+
+def _take_known(
+    new: list[str],
+    met_counts: dict[str, int],
+    met_long: dict[str, array[int]],
+    tokens_of: dict[str, int],
+    long_words: dict[str, array[int]],
+) -> list[str]:
+    """Copies the counts of the words of ``new`` met before into ``tokens_of`` (and
+    ``long_words``), and returns the others. Each word is looked up once: another
+    thread may add words to ``met_counts`` meanwhile, and a word seen missing once and
+    present once would be neither copied nor encoded."""
+    found = list(map(met_counts.get, new))
+    if found.count(None) == len(found):
+        return new
+    met = [(word, count) for word, count in zip(new, found, strict=True) if count is not None]
+    tokens_of.update(met)
+    long_words.update((word, met_long[word]) for word, _ in met if word in met_long)
+    return [word for word, count in zip(new, found, strict=True) if count is None]
 
 
 def _blob_starts(starts_of: StartsOf, word: str) -> array[int]:
