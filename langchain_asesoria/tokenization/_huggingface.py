@@ -49,7 +49,7 @@ _MODEL_CACHE = 1 << 16
 
 def _widen_cache(tokenizer: Tokenizer) -> None:
     """Lets the model cache ``_MODEL_CACHE`` words, where ``tokenizers`` offers it
-    (``Model._resize_cache``, since 0.20; WordPiece has no cache): the same tokens,
+    (``Model._resize_cache``, since 0.21; WordPiece has no cache): the same tokens,
     found again instead of searched for again."""
     resize = getattr(tokenizer.model, "_resize_cache", None)
     if callable(resize):
