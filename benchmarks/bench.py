@@ -106,14 +106,9 @@ def _worker(spec: dict[str, Any]) -> dict[str, Any]:
     from benchmarks.metrics import measure
 
     docs = corpus.load(Path(spec["corpus_file"]))
-    from tokenizers import Tokenizer
 
     def loaded() -> Any:
-        """The tokenizer as a user's first pass meets it: loaded now, its cache empty."""
-        tokenizer = Tokenizer.from_file(str(spec["tokenizer"]))
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
-        return tokenizer
+        return families.reference_tokenizer(spec["tokenizer"])
 
     reference = loaded()  # for the quality measures (counts only, never timed)
     repeat = spec["repeat"]

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from benchmarks import standins
 
@@ -127,3 +128,15 @@ def tokenizer_file(name: str = "minilm") -> Path:
     if path is None:
         raise SystemExit(f"tokenizer {name}: {FAMILIES[name].missing}")
     return path
+
+
+def reference_tokenizer(path: str | Path) -> Any:
+    """The reference encode pass's tokenizer: ``path`` loaded now, as a user's first pass
+    meets it (its word cache empty and of the default size, no truncation or padding),
+    so that a run of ours, with a tokenization loaded fresh, is divided by a first pass."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(path))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
