@@ -6,7 +6,8 @@ lone CR, tabs, runs of spaces and blank lines, very long words without spaces, e
 and whitespace-only pages.
 
 Profiles: ``dev`` (the default) keeps the property tests near a minute on two cores;
-``ci`` runs three times more examples. Choose with ``HYPOTHESIS_PROFILE=ci``. Profiles are
+``ci`` runs twice its examples and ``bounds`` half of them (CI's second run of the suite,
+where only the dependencies' versions change). Choose with ``HYPOTHESIS_PROFILE=ci``. Profiles are
 registered here but not loaded globally: tests take ``PROFILE`` as their parent
 settings and scale their own budgets with ``examples(n)``.
 """
@@ -65,7 +66,13 @@ settings.register_profile(
 )
 settings.register_profile(
     "ci",
-    max_examples=3 * _DEV_EXAMPLES,
+    max_examples=2 * _DEV_EXAMPLES,
+    deadline=None,
+    print_blob=True,
+)
+settings.register_profile(
+    "bounds",
+    max_examples=_DEV_EXAMPLES // 2,
     deadline=None,
     print_blob=True,
 )
