@@ -6,8 +6,9 @@ lone CR, tabs, runs of spaces and blank lines, very long words without spaces, e
 and whitespace-only pages.
 
 Profiles: ``dev`` (the default) keeps the property tests near a minute on two cores;
-``ci`` runs twice its examples and ``bounds`` half of them (CI's second run of the suite,
-where only the dependencies' versions change). Choose with ``HYPOTHESIS_PROFILE=ci``. Profiles are
+``ci`` runs twice its examples and ``bounds`` half of them (CI's second run of the
+suite, where only the dependencies' versions change). Choose with
+``HYPOTHESIS_PROFILE=ci``. Profiles are
 registered here but not loaded globally: tests take ``PROFILE`` as their parent
 settings and scale their own budgets with ``examples(n)``.
 """
@@ -58,24 +59,12 @@ __all__ = [
 #: ``dev`` is the reference: ``examples(n)`` gives exactly ``n`` under it.
 _DEV_EXAMPLES = 100
 
-settings.register_profile(
-    "dev",
-    max_examples=_DEV_EXAMPLES,
-    deadline=None,
-    print_blob=True,
-)
-settings.register_profile(
-    "ci",
-    max_examples=2 * _DEV_EXAMPLES,
-    deadline=None,
-    print_blob=True,
-)
-settings.register_profile(
-    "bounds",
-    max_examples=_DEV_EXAMPLES // 2,
-    deadline=None,
-    print_blob=True,
-)
+for _name, _max_examples in (
+    ("dev", _DEV_EXAMPLES),
+    ("ci", 2 * _DEV_EXAMPLES),
+    ("bounds", _DEV_EXAMPLES // 2),
+):
+    settings.register_profile(_name, max_examples=_max_examples, deadline=None, print_blob=True)
 
 #: The parent settings of every property test (``HYPOTHESIS_PROFILE``, default ``dev``).
 PROFILE = settings.get_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
