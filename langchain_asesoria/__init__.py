@@ -23,14 +23,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from langchain_asesoria.engine import (
-    TokenIndex,
-    Tokenization,
-    chunk_document,
-    detect_markdown_sections,
-    iter_chunks,
-    join_pages,
-)
+from langchain_asesoria.engine import TokenIndex, Tokenization, join_pages
 from langchain_asesoria.errors import (
     AsesoriaError,
     BudgetError,
@@ -86,7 +79,9 @@ if TYPE_CHECKING:
         read_document,
         split_document,
     )
+    from langchain_asesoria.reading.given import chunk_document, iter_chunks
     from langchain_asesoria.settings import Settings, get_settings
+    from langchain_asesoria.structure.markdown import detect_markdown_sections
     from langchain_asesoria.tokenization import (
         HuggingFaceTokenization,
         ModelProfile,
@@ -110,6 +105,9 @@ _LAZY = {
     "read_document": "langchain_asesoria.reading",
     "split_document": "langchain_asesoria.reading",
     "ChunkedDocument": "langchain_asesoria.reading",
+    "chunk_document": "langchain_asesoria.reading.given",
+    "iter_chunks": "langchain_asesoria.reading.given",
+    "detect_markdown_sections": "langchain_asesoria.structure.markdown",
 }
 
 

@@ -315,7 +315,10 @@ class Chunk:
 
 @dataclass(frozen=True, slots=True)
 class ChunkingConfig:
-    """How to chunk: the token budget, the overlap target and the structure to follow.
+    """How to chunk: the token budget, the overlap target, the cuts and the context.
+
+    Structure (sections, Markdown headings, lists' leads) is not chunking's to find:
+    the reading stage finds it (``ReadOptions``), or the caller gives it.
 
     There is deliberately no default size: the candidate sizes of the AsesorIA chunking
     specification (256/32, 384/48, 480/64, ``SIZE_CANDIDATES``) are experiments to be
@@ -326,8 +329,6 @@ class ChunkingConfig:
             content and special tokens). Never above the model's real limit.
         overlap_tokens: Target of content tokens re-used from the previous chunk;
             the effective overlap may be smaller, or zero.
-        detect_markdown_headings: Recognise ATX headings as sections (off by default;
-            do not enable it on text extracted from PDF).
         separators: Regular expressions from the coarsest to the finest. The first is
             searched in the whole section; each finer one only inside a unit that the
             coarser ones leave too large to fit (the recursive split), so a pattern's
@@ -354,7 +355,6 @@ class ChunkingConfig:
 
     max_tokens: int
     overlap_tokens: int
-    detect_markdown_headings: bool = False
     separators: tuple[str, ...] = field(default=DEFAULT_SEPARATORS)
     page_separator: str = "\n\n"
     section_context: SectionContext = DEFAULT_SECTION_CONTEXT

@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Literal
 
-from langchain_asesoria.engine import Tokenization, chunk_document
+from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, DocumentChunkingError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
+from langchain_asesoria.reading.given import chunk_document
 
 __all__ = [
     "DocumentInput",
@@ -53,11 +54,13 @@ class DocumentInput:
         pages: The document's pages, numbered from 1 upward, in order.
         metadata: The document's fields; ``metadata.doc_id`` names it in errors.
         sections: Optional reliable section spans in offsets of the joined text.
+        detect_markdown_headings: Its ATX headings as sections, instead of ``sections``.
     """
 
     pages: Sequence[LoadedPage]
     metadata: ChunkMetadata
     sections: Sequence[SectionSpan] | None = None
+    detect_markdown_headings: bool = False
 
 
 def default_workers() -> int:
@@ -106,6 +109,7 @@ def _chunk_one(
             config=config,
             tokenization=tokenization,
             sections=document.sections,
+            detect_markdown_headings=document.detect_markdown_headings,
         )
     except AsesoriaError:
         raise

@@ -126,7 +126,7 @@ def _import(name: str) -> Any:
 
 
 def _document(
-    row: Mapping[str, Any], name: str, reading: ReadOptions, config: ChunkingConfig
+    row: Mapping[str, Any], name: str, reading: ReadOptions, markdown: bool
 ) -> DocumentPages:
     """The document of ``text``, ``pages`` or ``path`` (a file read whole: a PDF with its
     outline sections and without its running headers and footers), read as everywhere."""
@@ -140,7 +140,7 @@ def _document(
         return read_document(Path(str(row["path"])), reading)
     texts = [row["text"]] if given[0] == "text" else row["pages"]
     pages = [LoadedPage(str(text), number) for number, text in enumerate(texts, 1)]
-    return read_loaded_pages(pages, kind_for_text(None, config), reading)
+    return read_loaded_pages(pages, kind_for_text(None, markdown), reading)
 
 
 def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
@@ -163,6 +163,7 @@ def document_chunk_rows(
     config: ChunkingConfig,
     tokenization: Tokenization,
     reading: ReadOptions | None = None,
+    markdown: bool = False,
 ) -> list[dict[str, MetadataValue]]:
     """The chunk rows of one document row: ``chunk_metadata_record`` + both texts.
 
@@ -179,7 +180,7 @@ def document_chunk_rows(
     """
     metadata = _metadata(row)
     try:
-        document = _document(row, metadata.doc_id, reading or ReadOptions(), config)
+        document = _document(row, metadata.doc_id, reading or ReadOptions(), markdown)
         chunks = split_document(document, metadata, config=config, tokenization=tokenization).chunks
     except AsesoriaError:
         raise
@@ -206,6 +207,7 @@ class _ChunkBatches:
         model: str | None,
         max_input_tokens: int | None,
         reading: ReadOptions | None = None,
+        markdown: bool = False,
     ) -> None:
         if tokenization is None:
             from langchain_asesoria.tokenization import load_tokenization
@@ -214,13 +216,18 @@ class _ChunkBatches:
         self._tokenization = tokenization
         self._config = config
         self._reading = reading
+        self._markdown = markdown
         self._schema = _schema()
 
     def __call__(self, batch: pyarrow.Table) -> pyarrow.Table:
         rows: list[dict[str, MetadataValue]] = []
         for row in batch.to_pylist():
             rows += document_chunk_rows(
-                row, config=self._config, tokenization=self._tokenization, reading=self._reading
+                row,
+                config=self._config,
+                tokenization=self._tokenization,
+                reading=self._reading,
+                markdown=self._markdown,
             )
         columns = {name: [row.get(name) for row in rows] for name, _ in CHUNK_COLUMNS}
         return _import("pyarrow").Table.from_pydict(columns, schema=self._schema)
@@ -237,6 +244,7 @@ def chunk_dataset(
     batch_size: int = 4,
     num_cpus: float = 1,
     reading: ReadOptions | None = None,
+    markdown: bool = False,
 ) -> Dataset:
     """Maps a Ray ``Dataset`` of documents to a ``Dataset`` of chunks (lazily, as Ray does).
 
@@ -259,6 +267,7 @@ def chunk_dataset(
         num_cpus: CPUs reserved per worker.
         reading: How ``path`` rows are read (default ``ReadOptions()``: a PDF's outline
             sections on, its running headers and footers removed).
+        markdown: Read ``text`` and ``pages`` rows as Markdown (default: plain text).
 
     Raises:
         MissingDependencyError: Ray Data is not installed (the ``ray`` extra).
@@ -294,6 +303,7 @@ def chunk_dataset(
                 "model": model,
                 "max_input_tokens": max_input_tokens,
                 "reading": reading,
+                "markdown": markdown,
             },
             compute=ray.data.ActorPoolStrategy(min_size=1, max_size=concurrency),
             num_cpus=num_cpus,

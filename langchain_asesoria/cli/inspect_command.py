@@ -57,9 +57,9 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
         model=tokenization.name,
         max_tokens=config.max_tokens,
         overlap_target=config.overlap_tokens,
-        furniture=read.furniture,
-        unlocated=read.outline.located.unlocated if read.outline is not None else (),
-        chrome=read.chrome,
+        furniture=read.report.furniture,
+        unlocated=read.report.outline.located.unlocated if read.report.outline is not None else (),
+        chrome=read.report.chrome,
     )
     output = Path(args.output) if args.output else default_output(path)
     write_text_atomically(output, render_inspect_html(document))

@@ -109,7 +109,7 @@ class FileReport:
         contents: The pages of the table-of-contents lines removed, one item a line.
         structure: The structure source that gave the sections (``None``: none), with
             ``legal ranks`` when they gave the hierarchy, and how many headings it found.
-        chrome: What a web page's reading left out (``DocumentPages.chrome``).
+        chrome: What a web page's reading left out (``ReadReport.chrome``).
     """
 
     name: str
@@ -138,16 +138,16 @@ class FileReport:
     def of_document(cls, name: str, document: DocumentPages, chunks: Sequence[Chunk]) -> FileReport:
         """The report of a document read with ``read_document`` and split into ``chunks``."""
         report = cls.of_chunks(name, len(document.pages), chunks)
-        outline = document.outline
+        outline = document.report.outline
         return replace(
             report,
             outline_entries=None if outline is None else outline.located.entries,
             unlocated=() if outline is None else outline.located.unlocated,
             outline_problem=None if outline is None else outline.problem,
-            furniture=document.running_furniture.summary(),
-            contents=tuple(line.page for line in document.contents),
+            furniture=document.report.running_furniture.summary(),
+            contents=tuple(line.page for line in document.report.contents),
             structure=_structure(document),
-            chrome=document.chrome,
+            chrome=document.report.chrome,
         )
 
 
@@ -155,8 +155,8 @@ def _structure(document: DocumentPages) -> str | None:
     """What gave the document its sections: ``"markdown headings, legal ranks (211)"``."""
     if document.structure is None:
         return None
-    ranks = ", legal ranks" if document.legal else ""
-    return f"{document.structure}{ranks} ({document.headings} headings)"
+    ranks = ", legal ranks" if document.report.legal else ""
+    return f"{document.structure}{ranks} ({document.report.headings} headings)"
 
 
 @dataclass(frozen=True, slots=True)

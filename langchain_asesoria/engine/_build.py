@@ -29,7 +29,7 @@ from langchain_asesoria.engine._context import contexts as section_contexts
 from langchain_asesoria.engine._estimate import TokenIndex
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._section import SLACK, Section
-from langchain_asesoria.engine._sections import Segment
+from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import ChunkingConfig, LeadSpan
 
 __all__ = ["SectionBuilder"]

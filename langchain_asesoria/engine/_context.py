@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from langchain_asesoria.engine._protocols import Tokenization
-from langchain_asesoria.engine._sections import Segment
+from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import ChunkingConfig, LeadSpan, SectionContext
 
 __all__ = [

@@ -15,12 +15,11 @@ from itertools import groupby
 
 from langchain_asesoria.engine._build import SectionBuilder
 from langchain_asesoria.engine._pack import PackedChunk, measure, pack_section
-from langchain_asesoria.engine._pages import JoinedText, join_pages
 from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._search import Measured
 from langchain_asesoria.engine._section import Section
-from langchain_asesoria.engine._sections import Segment, segments_for
+from langchain_asesoria.engine._segments import Segment, segments_for
 from langchain_asesoria.errors import (
     ConfigurationError,
     IndivisibleCharacterError,
@@ -34,10 +33,19 @@ from langchain_asesoria.models import (
     LoadedPage,
     SectionSpan,
 )
-from langchain_asesoria.structure.leads import detect_leads
-from langchain_asesoria.structure.markdown import detect_markdown_sections
+from langchain_asesoria.pages import JoinedText, join_pages
 
-__all__ = ["check_budget", "chunk_document", "iter_chunks"]
+__all__ = [
+    "Pages",
+    "check_budget",
+    "check_inputs",
+    "chunk_document",
+    "content_segments",
+    "iter_chunks",
+]
+
+#: What the engine chunks: pages, or pages already joined by ``config.page_separator``.
+Pages = Iterable[LoadedPage] | JoinedText
 
 
 def check_budget(
@@ -71,8 +79,26 @@ def check_budget(
         )
 
 
+def check_inputs(
+    metadata: ChunkMetadata, config: ChunkingConfig, tokenization: Tokenization
+) -> str:
+    """``check_budget``, after checking ``metadata``'s type; returns its ``doc_id``.
+
+    Raises:
+        ConfigurationError: an argument of the wrong type.
+        ModelLimitError: ``config.max_tokens`` above ``tokenization.max_input_tokens``.
+    """
+    if not isinstance(metadata, ChunkMetadata):
+        raise ConfigurationError(
+            f"metadata must be a ChunkMetadata, got {type(metadata).__name__}.",
+            expected="a ChunkMetadata",
+        )
+    check_budget(config, tokenization, metadata.doc_id)
+    return metadata.doc_id
+
+
 def chunk_document(
-    pages: Iterable[LoadedPage],
+    pages: Pages,
     metadata: ChunkMetadata,
     *,
     config: ChunkingConfig,
@@ -82,13 +108,13 @@ def chunk_document(
 ) -> list[Chunk]:
     """Splits one document into chunks that fit the model exactly and cite their source.
 
-    Pages are joined with ``config.page_separator`` (belonging to no page); offsets are
-    positions in that joined text (``join_pages(pages, config.page_separator).text``).
-    Sections come from ``sections`` (reliable spans from an earlier stage) or, with
-    ``config.detect_markdown_headings``, from ATX headings; chunks never cross them.
-    With ``config.carry_leads`` (and the compact context), a chunk that starts inside a
-    list or a table carries its lead-in or header row in its context: ``leads`` when
-    given, else those ``structure.leads.detect_leads`` finds in the joined text.
+    Pages are joined with ``config.page_separator`` (belonging to no page), unless they
+    come joined already (a ``JoinedText``); offsets are positions in that joined text.
+    The engine finds no structure: ``sections`` (reliable spans from an earlier stage)
+    are followed and never crossed, and with ``config.carry_leads`` (and the compact
+    context) a chunk that starts inside one of ``leads`` carries its lead-in or header
+    row in its context. ``langchain_asesoria.chunk_document`` finds both for pages given
+    directly; the reading stage finds them for everything it reads.
 
     Guarantees, for every returned chunk ``c`` and ``joined`` text:
         ``joined[c.start:c.end] == c.text``, with no outer whitespace;
@@ -99,7 +125,7 @@ def chunk_document(
         chunk's body, its global 0-based ``chunk_index`` and its section.
 
     Raises:
-        ConfigurationError: wrong argument types, or both sections and heading detection.
+        ConfigurationError: wrong argument types.
         ModelLimitError: ``config.max_tokens`` above the model's real input limit.
         InvalidPagesError: pages not of one document, not in order, not numbered from 1.
         InvalidSectionsError: sections out of order, overlapping or out of range.
@@ -119,7 +145,7 @@ def chunk_document(
 
 
 def iter_chunks(
-    pages: Iterable[LoadedPage],
+    pages: Pages,
     metadata: ChunkMetadata,
     *,
     config: ChunkingConfig,
@@ -138,50 +164,40 @@ def iter_chunks(
         AsesoriaError: As ``chunk_document``; ``IndivisibleCharacterError`` while
             iterating.
     """
-    if not isinstance(metadata, ChunkMetadata):
-        raise ConfigurationError(
-            f"metadata must be a ChunkMetadata, got {type(metadata).__name__}.",
-            expected="a ChunkMetadata",
-        )
-    doc_id = metadata.doc_id
-    check_budget(config, tokenization, doc_id)
-    joined = join_pages(pages, config.page_separator, doc_id)
-    segments = _segments(joined.text, config, sections, doc_id)
-    found = _leads(joined.text, config, leads, [segment.start for segment in segments])
+    doc_id = check_inputs(metadata, config, tokenization)
+    if isinstance(pages, JoinedText):
+        joined = pages
+    else:
+        joined = join_pages(pages, config.page_separator, doc_id)
+    segments = content_segments(joined.text, sections, doc_id)
+    found = _leads(config, leads)
     builder = SectionBuilder(joined.text, config, tokenization, doc_id, found)
     return _chunks(joined, segments, builder.all(segments), metadata, builder)
 
 
-def _segments(
-    text: str, config: ChunkingConfig, sections: Iterable[SectionSpan] | None, doc_id: str
+def content_segments(
+    text: str, sections: Iterable[SectionSpan] | None, doc_id: str = "document"
 ) -> list[Segment]:
-    """The stretches chunked on their own: given or detected sections and the gaps
-    between them, leaving out those with no content."""
-    if sections is not None and config.detect_markdown_headings:
-        raise ConfigurationError(
-            "pass sections or set detect_markdown_headings, not both.",
-            doc_id=doc_id,
-        )
-    if config.detect_markdown_headings:
-        spans = detect_markdown_sections(text)
-    else:
-        spans = list(sections) if sections is not None else []
+    """The stretches of ``text`` chunked on their own: the sections and the gaps between
+    them, leaving out those with no content (their starts are where a list or a table
+    may not run across: the reading stage's ``breaks`` for leads).
+
+    Raises:
+        InvalidSectionsError: sections out of order, overlapping or out of range.
+    """
+    spans = list(sections) if sections is not None else []
     # A section with no content has nothing to chunk, whatever its context would cost.
     return [
         s for s in segments_for(spans, len(text), doc_id) if not text[s.start : s.end].isspace()
     ]
 
 
-def _leads(
-    text: str, config: ChunkingConfig, leads: Iterable[LeadSpan] | None, breaks: Sequence[int]
-) -> list[LeadSpan]:
+def _leads(config: ChunkingConfig, leads: Iterable[LeadSpan] | None) -> list[LeadSpan]:
     """The lists and tables whose chunks carry a lead: none unless the context is
-    compact and ``config.carry_leads``; ``leads`` when given, else those found, none
-    running across a section's start (``breaks``)."""
-    if not config.carry_leads or config.section_context != "compact":
+    compact and ``config.carry_leads``."""
+    if leads is None or not config.carry_leads or config.section_context != "compact":
         return []
-    found = detect_leads(text, breaks) if leads is None else leads
-    return sorted(found, key=lambda s: s.start)
+    return sorted(leads, key=lambda s: s.start)
 
 
 def _first_plans(

@@ -77,7 +77,7 @@ class CorpusDocument:
     @property
     def furniture(self) -> Furniture:
         """The running headers and footers removed from the extracted pages."""
-        return self.read.furniture
+        return self.read.report.furniture
 
     def page_at(self, position: int) -> int:
         """The number of the page holding ``text[position]``.

@@ -84,7 +84,7 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
     Pages of a document without structure (no outline read, no other source) get no
     section keys; pages without furniture removed get no ``PAGE_FURNITURE``.
     """
-    outline = document.outline
+    outline = document.report.outline
     starts = document.starts or ()
     report: dict[str, Any] | None = None
     if outline is not None:
@@ -99,7 +99,7 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
     current: dict[str, Any] | None = None
     for page in document.pages:
         metadata: dict[str, Any] = {}
-        removed = document.furniture.on_page(page.page)
+        removed = document.report.furniture.on_page(page.page)
         if removed:
             metadata[PAGE_FURNITURE] = [line.text for line in removed]
         if report is not None:
@@ -120,10 +120,10 @@ def loaded_pdf_keys(document: DocumentPages) -> list[dict[str, Any]]:
     ``page_structure``'s, ``SECTION_STARTS`` on every page (empty when no structure
     source applied: the pages are read, not to be read again), and the report keys."""
     report: dict[str, Any] = {SECTIONS_FROM: document.structure or "none"}
-    if document.pdf_file is not None and document.pdf_file.path is not None:
-        report[OUTLINE_FILE] = document.pdf_file.path
-    if document.pdf_file is not None and document.pdf_file.problem is not None:
-        report[OUTLINE_MISSING] = document.pdf_file.problem
+    if document.report.pdf_file is not None and document.report.pdf_file.path is not None:
+        report[OUTLINE_FILE] = document.report.pdf_file.path
+    if document.report.pdf_file is not None and document.report.pdf_file.problem is not None:
+        report[OUTLINE_MISSING] = document.report.pdf_file.problem
     return [{SECTION_STARTS: [], **keys, **report} for keys in page_structure(document)]
 
 

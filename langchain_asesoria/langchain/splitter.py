@@ -170,8 +170,11 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         page_key: Metadata key of the loader's page number.
         page_base: The number the loader gives the first page (0 for LangChain's PDF
             loaders, 1 for loaders that count from 1).
-        **options: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...)
-            when no ``config`` is given.
+        detect_markdown_headings: Read a text whose ``source`` does not name its kind
+            as Markdown (its headings followed as ``reading`` says); a ``.md`` source
+            always is.
+        **options: Other ``ChunkingConfig`` fields (``section_context``...) when no
+            ``config`` is given.
 
     Raises:
         ConfigurationError: a config and keywords together, no size, LangChain's
@@ -196,6 +199,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         source_key: str = "source",
         page_key: str = "page",
         page_base: int = 0,
+        detect_markdown_headings: bool = False,
         **options: Any,
     ) -> None:
         if strip_whitespace is not True:
@@ -208,7 +212,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         chosen = splitter_config(config, sizes, options)
         self._bind(tokenization, chosen, page_content, on_error, metadata_level)
         self._reading = reading or ReadOptions()
-        self._reader = SourceReader(source_key=source_key, page_key=page_key, page_base=page_base)
+        self._markdown = _flag(detect_markdown_headings, "detect_markdown_headings")
+        self._reader = SourceReader(
+            source_key=source_key, page_key=page_key, page_base=page_base, reading=self._reading
+        )
         super().__init__(
             chunk_size=chosen.max_tokens,
             chunk_overlap=chosen.overlap_tokens,
@@ -262,8 +269,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
 
         Args:
             settings: Defaults to ``get_settings()`` (environment and ``.env``).
-            **kwargs: Other ``ChunkingConfig`` fields (``detect_markdown_headings``...)
-                and the constructor's keywords (``page_content``, ``on_error``...).
+            **kwargs: Other ``ChunkingConfig`` fields (``section_context``...) and the
+                constructor's keywords (``page_content``, ``detect_markdown_headings``...).
 
         Raises:
             MissingSettingError: ``CHUNK_SIZE_TOKENS`` or ``CHUNK_OVERLAP_TOKENS`` unset,
@@ -342,7 +349,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         """The engine's chunks of one text, offsets relative to ``text``.
 
         The text is read as its kind (``reading.kind_for_text`` of ``source``: Markdown
-        by a ``.md`` name, or when the config asks for Markdown headings) is read
+        by a ``.md`` name, or with ``detect_markdown_headings=True``) is read
         everywhere: a Markdown text's front matter blanked and its headings followed.
         ``starts`` (sections a loader located in ``text``) replace the kind's own
         structure. The chunks carry ``metadata`` (default ``doc_id=name``) and lie on
@@ -356,7 +363,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         try:
             document = read_loaded_pages(
                 [LoadedPage(text, 1)],
-                kind_for_text(source, self._config),
+                kind_for_text(source, self._markdown),
                 self._reading,
                 starts=starts,
             )
@@ -394,9 +401,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 "dict per text, or none."
             )
         if metadatas:
-            texts, metadatas = read_pdf_page_texts(
-                texts, metadatas, SourceReader(reading=self._reading)
-            )
+            texts, metadatas = read_pdf_page_texts(texts, metadatas, self._reader)
         progress: dict[str | int, _Progress] = {}  # by source, or by position without one
         documents: list[Document] = []
         for index, text in enumerate(texts):
@@ -469,3 +474,9 @@ def _name_of(metadata: Mapping[Any, Any], index: int) -> str:
     """The input's ``source`` for messages, or its position."""
     source = metadata.get("source")
     return str(source) if source not in (None, "") else f"texts[{index}]"
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigurationError(f"{name} must be True or False, got {value!r}.")
+    return value

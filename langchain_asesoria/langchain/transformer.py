@@ -143,6 +143,8 @@ class AsesoriaDocumentTransformer(
         page_base: The number the loader gives the first page (0 for LangChain's PDF
             loaders).
         markdown_suffixes: Source-name endings that mark Markdown (case-insensitive).
+        detect_markdown_headings: Read a source whose name does not say its kind as
+            Markdown (its headings followed as ``reading`` says).
         on_error: ``"raise"`` (default) or ``"skip"`` a source that cannot be chunked
             (``OnError``: it gives no chunks and a warning naming it is logged).
         doc_id: Default ``doc_id`` (for a single source; defaults to the source's file
@@ -172,6 +174,7 @@ class AsesoriaDocumentTransformer(
         page_key: str = "page",
         page_base: int = 0,
         markdown_suffixes: Sequence[str] = DEFAULT_MARKDOWN_SUFFIXES,
+        detect_markdown_headings: bool = False,
         on_error: OnError = "raise",
         doc_id: str | None = None,
         doc_type: str | None = None,
@@ -200,6 +203,11 @@ class AsesoriaDocumentTransformer(
             reading=self._reading,
         )
         self._markdown_suffixes = tuple(suffix.lower() for suffix in markdown_suffixes)
+        if not isinstance(detect_markdown_headings, bool):
+            raise ConfigurationError(
+                f"detect_markdown_headings must be True or False, got {detect_markdown_headings!r}."
+            )
+        self._markdown = detect_markdown_headings
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **kwargs: Any) -> Self:
@@ -207,8 +215,8 @@ class AsesoriaDocumentTransformer(
 
         Args:
             settings: Defaults to ``get_settings()``.
-            **kwargs: ``ChunkingConfig`` fields (``detect_markdown_headings``...) and
-                the constructor's keyword arguments.
+            **kwargs: ``ChunkingConfig`` fields (``section_context``...) and the
+                constructor's keyword arguments (``detect_markdown_headings``...).
 
         Raises:
             MissingSettingError: a ``CHUNK_*`` setting or the model's limit is unknown.
@@ -262,7 +270,7 @@ class AsesoriaDocumentTransformer(
         return self._kind(source) == "markdown"
 
     def _kind(self, source: Source) -> DocumentKind:
-        return kind_for_text(source.key, self._config, self._markdown_suffixes)
+        return kind_for_text(source.key, self._markdown, self._markdown_suffixes)
 
     def _chunk_source(self, source: Source, doc_ids: _DocIds) -> list[Document]:
         """The chunk documents of one source, in ``chunk_index`` order.

@@ -9,7 +9,8 @@ A map of the package is in its README. What every entry point uses:
   loader's PDF pages: furniture by text, the outline from the file they name, else
   legal heading lines; ``reading.loaded_pdf``);
 - ``split_document`` / ``iter_document_chunks``: a document's chunks, its sections in
-  the configuration's page join.
+  the configuration's page join;
+- ``chunk_document`` / ``iter_chunks``: pages given directly (the specification's call).
 
 ``ReadOptions`` states reading's defaults in one place (everything on).
 """
@@ -19,8 +20,10 @@ from langchain_asesoria.reading.document import (
     DocumentPages,
     OutlineReport,
     PdfFileReport,
+    ReadReport,
 )
 from langchain_asesoria.reading.files import iter_pages, page_count, read_pages, read_text
+from langchain_asesoria.reading.given import chunk_document, iter_chunks
 from langchain_asesoria.reading.kinds import (
     DEFAULT_MARKDOWN_SUFFIXES,
     FILE_KINDS,
@@ -57,9 +60,12 @@ __all__ = [
     "OutlineReport",
     "PdfFileReport",
     "ReadOptions",
+    "ReadReport",
     "ReadingStep",
     "SectionStart",
+    "chunk_document",
     "file_kind",
+    "iter_chunks",
     "iter_document_chunks",
     "iter_pages",
     "kind_for_text",

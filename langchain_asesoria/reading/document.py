@@ -1,23 +1,27 @@
-"""``DocumentPages``: a document as read, which knows its kind, structure and removals.
+"""``DocumentPages``: a document as read (pages, kind, structure) and its ``ReadReport``.
 
-The value every entry point chunks (``reading.split``): its pages (numbered from 1, what
-reading removed already gone), its kind, its sections as starts anchored in pages (so
-they hold for any page separator: no caller passes one), which structure source gave
-them, and a report of what reading removed or could not place.
+The value every entry point chunks (``reading.split``). Its structure is anchored in
+pages, so it holds for any page separator; the report says what reading removed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from langchain_asesoria.engine import JoinedText, join_pages
-from langchain_asesoria.models import LoadedPage, SectionSpan
+from langchain_asesoria.models import LeadSpan, LoadedPage, SectionSpan
+from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
 from langchain_asesoria.pdf.titles import LocatedOutline
 from langchain_asesoria.reading.kinds import DocumentKind
-from langchain_asesoria.structure.anchors import SectionStart, section_spans
+from langchain_asesoria.structure.anchors import AnchoredLead, SectionStart, leads_in, spans_in
 
-__all__ = ["READING_SEPARATOR", "DocumentPages", "OutlineReport", "PdfFileReport"]
+__all__ = [
+    "READING_SEPARATOR",
+    "DocumentPages",
+    "OutlineReport",
+    "PdfFileReport",
+    "ReadReport",
+]
 
 #: The page join structure sources read (a blank line: no heading runs across it).
 READING_SEPARATOR = "\n\n"
@@ -55,48 +59,36 @@ class PdfFileReport:
 
 
 @dataclass(frozen=True, slots=True)
-class DocumentPages:
-    """A document's pages as they will be chunked, and what reading found or removed.
-
-    Invariant: every start of ``starts`` lies in the page it names, in text order.
+class ReadReport:
+    """What reading removed, moved or could not place in a document.
 
     Attributes:
-        pages: The pages, numbered from 1, with what reading removed blanked or gone.
-        kind: The kind of document (``reading.kinds``).
         outline: A PDF's outline report; ``None`` when not read.
         furniture: The lines removed from a PDF's pages (none if not asked): running
             headers and footers, and the table of contents' (``contents``).
-        starts: Where the sections start, anchored in pages; ``None`` when no
-            structure source applied (the chunker then has no sections).
-        structure: The structure source that gave ``starts`` (``"markdown headings"``,
-            ``"pdf outline"``, ``"loader"``), or ``None``.
+        contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
         front_matter: The characters of YAML front matter blanked on the first page.
         comments: How many HTML comment blocks were blanked (Markdown).
-        contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
         markers_moved: How many list markers a PDF printed after their item's text were
             put back before it (``pdf.markers``).
         headings: How many headings the structure source found.
         legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
-        chrome: What a web page's reading left out (its site navigation, menus, forms,
-            "Subir" links, version selectors, the BOE's ANÁLISIS block...), one short
-            labelled line each, in page order (none if not asked: ``ReadOptions.
-            html_main_content``). A web page's ``pages`` hold its text, not its markup.
+        chrome: What a web page's reading left out (site navigation, menus, forms...),
+            one short labelled line each, in page order (``ReadOptions.html_main_content``).
         pdf_file: For a loader's PDF pages, whether their file gave the outline;
             ``None`` for any other document (a PDF read from its file knows it).
     """
 
-    pages: tuple[LoadedPage, ...]
-    kind: DocumentKind
     outline: OutlineReport | None = None
     furniture: Furniture = field(default_factory=Furniture)
-    starts: tuple[SectionStart, ...] | None = None
-    structure: str | None = None
+    contents: tuple[FurnitureLine, ...] = ()
     front_matter: int = 0
     comments: int = 0
-    contents: tuple[FurnitureLine, ...] = ()
     markers_moved: int = 0
     headings: int = 0
     legal: bool = False
+    chrome: tuple[str, ...] = ()
+    pdf_file: PdfFileReport | None = None
 
     @property
     def running_furniture(self) -> Furniture:
@@ -106,20 +98,52 @@ class DocumentPages:
         contents = set(self.contents)
         return Furniture(tuple(line for line in self.furniture.lines if line not in contents))
 
-    chrome: tuple[str, ...] = ()
-    pdf_file: PdfFileReport | None = None
+
+@dataclass(frozen=True, slots=True)
+class DocumentPages:
+    """A document's pages as they will be chunked, with the structure reading found.
+
+    Invariant: every start of ``starts`` and every end of ``leads`` lies in the page it
+    names, in text order.
+
+    Attributes:
+        pages: The pages, numbered from 1, with what reading removed blanked or gone.
+        kind: The kind of document (``reading.kinds``).
+        starts: Where the sections start, anchored in pages; ``None`` when no
+            structure source applied (the chunker then has no sections).
+        structure: The structure source that gave ``starts`` (``"markdown headings"``,
+            ``"pdf outline"``, ``"loader"``), or ``None``.
+        leads: The lists and tables whose chunks carry a lead-in or a header row
+            (``structure.leads``), anchored in pages; ``None`` until found
+            (``reading.steps.run_steps`` finds them last; ``split_document`` finds them
+            for a document built by hand).
+        report: What reading removed or could not place.
+    """
+
+    pages: tuple[LoadedPage, ...]
+    kind: DocumentKind
+    starts: tuple[SectionStart, ...] | None = None
+    structure: str | None = None
+    leads: tuple[AnchoredLead, ...] | None = None
+    report: ReadReport = field(default_factory=ReadReport)
 
     def joined(self, separator: str = READING_SEPARATOR) -> JoinedText:
         """The pages joined by ``separator``: the text a chunk's offsets refer to."""
         return join_pages(self.pages, separator)
 
     def sections(self, separator: str = READING_SEPARATOR) -> list[SectionSpan] | None:
-        """The sections as spans of the pages joined by ``separator``.
+        """The sections as spans of the pages joined by ``separator`` (``sections_in``)."""
+        return self.sections_in(self.joined(separator))
+
+    def sections_in(self, joined: JoinedText) -> list[SectionSpan] | None:
+        """The sections as spans of ``joined`` (these pages, joined by any separator).
 
         ``None`` when no structure source applied; a list, maybe empty, when one did.
-        ``reading.split_document`` calls it with the configuration's separator: prefer
-        it to calling this yourself.
         """
         if self.starts is None:
             return None
-        return section_spans(self.pages, self.starts, separator)
+        return spans_in(joined, self.starts)
+
+    def leads_in(self, joined: JoinedText) -> list[LeadSpan] | None:
+        """The leads as spans of ``joined``; ``None`` when they were not found yet."""
+        return None if self.leads is None else leads_in(joined, self.leads)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Final, Literal
 
 from langchain_asesoria.errors import UnsupportedFileError
-from langchain_asesoria.models import ChunkingConfig
 
 __all__ = [
     "DEFAULT_MARKDOWN_SUFFIXES",
@@ -92,15 +91,15 @@ def kind_of_name(
 
 def kind_for_text(
     name: str | None,
-    config: ChunkingConfig,
+    markdown: bool = False,
     markdown_suffixes: Sequence[str] = DEFAULT_MARKDOWN_SUFFIXES,
 ) -> DocumentKind:
     """The kind of a text that arrives without a file (a LangChain source, a Ray row).
 
     Its name decides when it says (``kind_of_name``); a text without a name that says is
-    Markdown when ``config.detect_markdown_headings`` asks for Markdown headings (the
-    engine's own switch, which ``AsesoriaTextSplitter(..., detect_markdown_headings=True)``
-    passes), plain text otherwise.
+    Markdown when the caller says so (``markdown``: the LangChain classes'
+    ``detect_markdown_headings=True``), plain text otherwise. A Markdown text's headings
+    are then followed as ``ReadOptions.markdown_headings`` says.
     """
-    default: DocumentKind = "markdown" if config.detect_markdown_headings else "text"
+    default: DocumentKind = "markdown" if markdown else "text"
     return kind_of_name(name, markdown_suffixes=markdown_suffixes, default=default)

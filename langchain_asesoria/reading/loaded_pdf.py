@@ -16,7 +16,7 @@ them (``read.read_loaded_pages`` with kind ``"pdf"``) does what those pages allo
 3. without that file, the legal heading lines of the text (``pdf.legal_lines``) are
    the sections.
 
-``DocumentPages.pdf_file`` says whether the file was read and why not. Page numbers are
+``ReadReport.pdf_file`` says whether the file was read and why not. Page numbers are
 always the pages' own: a file with another page count is never used to place them.
 """
 

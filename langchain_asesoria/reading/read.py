@@ -14,7 +14,7 @@ A Markdown file has its YAML front matter blanked and its ATX headings followed;
 file is read as it is. A web page (``.html``, ``.htm``; or a loader's page whose source
 ends so and whose text is markup, as LangChain's ``AsyncHtmlLoader`` gives it) becomes
 the text of its main content (``structure.html``: site chrome left out and listed in
-``DocumentPages.chrome``), and its ``<hN>`` headings its sections: its page's text is
+``ReadReport.chrome``), and its ``<hN>`` headings its sections: its page's text is
 that extracted text, and chunks' offsets are positions in it, not in the markup.
 """
 
@@ -29,7 +29,7 @@ from langchain_asesoria.errors import AsesoriaError
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.extract import extract_page
 from langchain_asesoria.pdf.open import no_text_layer, open_pdf
-from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages
+from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, ReadReport
 from langchain_asesoria.reading.files import iter_pages
 from langchain_asesoria.reading.kinds import DocumentKind, file_kind
 from langchain_asesoria.reading.loaded_pdf import loaded_pdf_extras
@@ -138,8 +138,7 @@ def read_loaded_pages(
         kind,
         starts=None if starts is None else tuple(starts),
         structure=None if not starts else "loader",
-        chrome=chrome,
-        pdf_file=pdf_file,
+        report=ReadReport(chrome=chrome, pdf_file=pdf_file),
     )
     return run_steps(document, options, extras)
 

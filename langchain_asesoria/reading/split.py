@@ -1,20 +1,21 @@
-"""Chunking a document as read: its sections in the configuration's join, then the engine.
+"""Chunking a document as read: its structure in the configuration's join, then the engine.
 
-The one place where a document's structure meets the chunking configuration: the
-document's sections (anchored in pages) become spans of the text joined by
-``config.page_separator``, and the engine chunks those; no adapter re-decides whether a
-document has headings. ``split_document`` also returns what the inspector shows (the
-joined text and the sections), so nothing is joined or detected twice.
+The one place where a document's structure meets the chunking configuration: its text is
+joined once by ``config.page_separator``, its sections and leads (anchored in pages)
+become spans of that text, and the engine chunks them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from langchain_asesoria.engine import JoinedText, Tokenization, iter_chunks
+from langchain_asesoria.engine import Tokenization, check_inputs, iter_chunks
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, SectionSpan
+from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.reading.document import DocumentPages
+from langchain_asesoria.reading.steps import find_leads
+from langchain_asesoria.structure.anchors import leads_in
 
 __all__ = ["ChunkedDocument", "iter_document_chunks", "split_document"]
 
@@ -33,12 +34,22 @@ class ChunkedDocument:
     chunks: tuple[Chunk, ...]
 
 
-def _engine_input(
-    document: DocumentPages, config: ChunkingConfig
-) -> tuple[ChunkingConfig, list[SectionSpan] | None]:
-    """The configuration and sections the engine gets: the document's own structure."""
-    plain = replace(config, detect_markdown_headings=False)
-    return plain, document.sections(config.page_separator)
+def _chunks(
+    document: DocumentPages,
+    joined: JoinedText,
+    metadata: ChunkMetadata,
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+) -> Iterator[Chunk]:
+    leads = document.leads if document.leads is not None else find_leads(document)
+    return iter_chunks(
+        joined,
+        metadata,
+        config=config,
+        tokenization=tokenization,
+        sections=document.sections_in(joined),
+        leads=leads_in(joined, leads),
+    )
 
 
 def iter_document_chunks(
@@ -50,16 +61,12 @@ def iter_document_chunks(
 ) -> Iterator[Chunk]:
     """The chunks of ``document`` built one at a time (``engine.iter_chunks``).
 
-    ``config.detect_markdown_headings`` does not apply here: the document's structure
-    is what reading gave it (``ReadOptions.markdown_headings`` switches headings off).
-
     Raises:
         AsesoriaError: As ``chunk_document``.
     """
-    plain, sections = _engine_input(document, config)
-    return iter_chunks(
-        document.pages, metadata, config=plain, tokenization=tokenization, sections=sections
-    )
+    doc_id = check_inputs(metadata, config, tokenization)
+    joined = join_pages(document.pages, config.page_separator, doc_id)
+    return _chunks(document, joined, metadata, config, tokenization)
 
 
 def split_document(
@@ -74,8 +81,7 @@ def split_document(
     Raises:
         AsesoriaError: As ``chunk_document``.
     """
-    chunks = iter_document_chunks(document, metadata, config=config, tokenization=tokenization)
-    built = tuple(chunks)  # its checks first: a bad document raises before anything else
-    joined = document.joined(config.page_separator)
-    sections = document.sections(config.page_separator)
-    return ChunkedDocument(document, joined, tuple(sections or ()), built)
+    doc_id = check_inputs(metadata, config, tokenization)
+    joined = join_pages(document.pages, config.page_separator, doc_id)
+    built = tuple(_chunks(document, joined, metadata, config, tokenization))
+    return ChunkedDocument(document, joined, tuple(document.sections_in(joined) or ()), built)

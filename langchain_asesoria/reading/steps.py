@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
+from langchain_asesoria.engine import content_segments
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pdf.contents import contents_lines
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine, find_furniture
@@ -25,19 +26,24 @@ from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
 from langchain_asesoria.pdf.markers import put_markers_first
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import locate_titles
-from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, OutlineReport
+from langchain_asesoria.reading.document import (
+    READING_SEPARATOR,
+    DocumentPages,
+    OutlineReport,
+)
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.reading.options import ReadOptions
-from langchain_asesoria.structure.anchors import anchor_spans
+from langchain_asesoria.structure.anchors import AnchoredLead, anchor_leads, anchor_spans
 from langchain_asesoria.structure.front_matter import blank_front_matter, front_matter_end
 from langchain_asesoria.structure.headings import Heading, sections_of
+from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.legal import legal_lines, legal_unit, relevel
 from langchain_asesoria.structure.markdown import comment_blocks, markdown_headings
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-__all__ = ["STEPS", "FileExtras", "ReadingStep", "run_steps"]
+__all__ = ["STEPS", "FileExtras", "ReadingStep", "find_leads", "run_steps"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +97,11 @@ class ReadingStep:
     run: StepFunction
 
 
+def _reported(document: DocumentPages, **found: object) -> DocumentPages:
+    """``document`` with ``found`` added to its report."""
+    return replace(document, report=replace(document.report, **found))  # type: ignore[arg-type]
+
+
 def _front_matter(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
     if not document.pages:
         return document
@@ -99,7 +110,7 @@ def _front_matter(document: DocumentPages, _: ReadOptions, __: FileExtras) -> Do
     if end == 0:
         return document
     blanked = replace(first, text=blank_front_matter(first.text))
-    return replace(document, pages=(blanked, *rest), front_matter=end)
+    return _reported(replace(document, pages=(blanked, *rest)), front_matter=end)
 
 
 def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
@@ -114,7 +125,7 @@ def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> D
         parts += [first.text[position:start], re.sub(r"[^\r\n]", " ", first.text[start:end])]
         position = end
     blanked = replace(first, text="".join([*parts, first.text[position:]]))
-    return replace(document, pages=(blanked, *rest), comments=len(blocks))
+    return _reported(replace(document, pages=(blanked, *rest)), comments=len(blocks))
 
 
 def _with_headings(
@@ -125,13 +136,8 @@ def _with_headings(
     ranked = relevel(headings) if legal else list(headings)
     spans = sections_of(ranked, len(text))
     starts = anchor_spans(document.pages, spans, READING_SEPARATOR)
-    return replace(
-        document,
-        starts=starts,
-        structure=name if starts else None,
-        headings=len(headings),
-        legal=legal and bool(starts),
-    )
+    found = replace(document, starts=starts, structure=name if starts else None)
+    return _reported(found, headings=len(headings), legal=legal and bool(starts))
 
 
 #: A heading line whose ``#`` run is glued to its title (no ATX heading for CommonMark).
@@ -202,7 +208,9 @@ def _list_markers(document: DocumentPages, _: ReadOptions, extras: FileExtras) -
     moved = sum(item.moved for item in marked)
     if not moved:
         return document
-    return replace(document, pages=tuple(item.page for item in marked), markers_moved=moved)
+    return _reported(
+        replace(document, pages=tuple(item.page for item in marked)), markers_moved=moved
+    )
 
 
 def _page_furniture(
@@ -219,9 +227,8 @@ def _page_furniture(
     contents = contents_lines(document.pages) if options.remove_contents else ()
     lines.update(contents)
     furniture = Furniture(tuple(sorted(lines, key=lambda line: (line.page, line.start))))
-    return replace(
-        document, pages=furniture.remove(document.pages), furniture=furniture, contents=contents
-    )
+    cleaned = replace(document, pages=furniture.remove(document.pages))
+    return _reported(cleaned, furniture=furniture, contents=contents)
 
 
 def _pdf_outline(
@@ -230,15 +237,18 @@ def _pdf_outline(
     if extras.reader is None or document.starts is not None:
         return document
     if extras.outline_problem is not None:
-        return replace(document, outline=OutlineReport(problem=extras.outline_problem), starts=())
+        return _reported(
+            replace(document, starts=()), outline=OutlineReport(problem=extras.outline_problem)
+        )
     entries = extras.outline
     legal = options.legal([entry.title for entry in entries])
     located = locate_titles(document.pages, entries, legal=legal)
-    return replace(
-        document,
+    found = replace(
+        document, starts=located.starts, structure=PDF_OUTLINE.name if located.starts else None
+    )
+    return _reported(
+        found,
         outline=OutlineReport(located),
-        starts=located.starts,
-        structure=PDF_OUTLINE.name if located.starts else None,
         headings=located.located,
         legal=legal and bool(located.starts),
     )
@@ -276,9 +286,18 @@ STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
 def run_steps(
     document: DocumentPages, options: ReadOptions, extras: FileExtras | None = None
 ) -> DocumentPages:
-    """``document`` after every step of its kind that ``options`` switch on."""
+    """``document`` after every step of its kind that ``options`` switch on, then its
+    lists' and tables' leads found in the text as read (``find_leads``)."""
     extras = extras or FileExtras()
     for step in STEPS[document.kind]:
         if step.switched_on(options):
             document = step.run(document, options, extras)
-    return document
+    return replace(document, leads=find_leads(document))
+
+
+def find_leads(document: DocumentPages) -> tuple[AnchoredLead, ...]:
+    """The lists and tables of ``document`` whose continuations carry a lead
+    (``structure.leads``), none running across a section's start, anchored in pages."""
+    joined = document.joined(READING_SEPARATOR)
+    breaks = [s.start for s in content_segments(joined.text, document.sections_in(joined))]
+    return anchor_leads(document.pages, joined, detect_leads(joined.text, breaks))

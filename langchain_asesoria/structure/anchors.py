@@ -1,9 +1,8 @@
-"""Sections anchored in pages: where each starts, as (page, offset in that page).
+"""Structure anchored in pages: section starts and lists' leads as (page, offset).
 
-A structure source (Markdown headings, a PDF's outline) says where sections *start*;
-anchoring a start to its page keeps it independent of how the pages are joined later,
-so no caller passes a page separator to get sections: ``section_spans`` turns the
-starts into ``SectionSpan``s of whatever joined text the chunker builds.
+Anchored positions do not depend on how the pages are joined later, so no caller passes
+a page separator to get sections: ``spans_in`` and ``leads_in`` turn them into spans of
+whatever joined text the chunker builds.
 """
 
 from __future__ import annotations
@@ -12,11 +11,19 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from langchain_asesoria.engine._pages import join_pages
 from langchain_asesoria.errors import InvalidSectionsError
-from langchain_asesoria.models import LoadedPage, SectionSpan
+from langchain_asesoria.models import LeadSpan, LoadedPage, SectionSpan
+from langchain_asesoria.pages import JoinedText, join_pages
 
-__all__ = ["SectionStart", "anchor_spans", "section_spans"]
+__all__ = [
+    "AnchoredLead",
+    "SectionStart",
+    "anchor_leads",
+    "anchor_spans",
+    "leads_in",
+    "section_spans",
+    "spans_in",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +50,24 @@ class SectionStart:
 def section_spans(
     pages: Sequence[LoadedPage], starts: Sequence[SectionStart], separator: str = "\n\n"
 ) -> list[SectionSpan]:
-    """The sections as spans of ``join_pages(pages, separator).text``.
-
-    Each section runs from its start to the next one's, the last to the end of the
-    text: ordered, non-overlapping, never empty.
+    """The sections as spans of ``join_pages(pages, separator).text`` (``spans_in``).
 
     Raises:
         InvalidPagesError: pages that are not one document's, in order.
         InvalidSectionsError: a start on a page that ``pages`` does not hold.
     """
-    joined = join_pages(pages, separator)
+    return spans_in(join_pages(pages, separator), starts)
+
+
+def spans_in(joined: JoinedText, starts: Sequence[SectionStart]) -> list[SectionSpan]:
+    """The sections as spans of ``joined.text``.
+
+    Each section runs from its start to the next one's, the last to the end of the
+    text: ordered, non-overlapping, never empty.
+
+    Raises:
+        InvalidSectionsError: a start on a page that ``joined`` does not hold.
+    """
     index = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
     missing = sorted({start.page for start in starts} - set(index))
     if missing:
@@ -86,24 +101,76 @@ def anchor_spans(
 ) -> tuple[SectionStart, ...]:
     """``spans`` of ``join_pages(pages, separator).text`` as starts anchored in pages.
 
-    The inverse of ``section_spans`` for spans that each run to the next one's start
-    (the last to the end): ``section_spans(pages, anchor_spans(pages, spans, s), t)``
+    The inverse of ``spans_in`` for spans that each run to the next one's start (the
+    last to the end): ``spans_in(join_pages(pages, t), anchor_spans(pages, spans, s))``
     gives the same sections in the text joined by any ``t``. A start that falls inside a
     separator is anchored at the start of the next page.
     """
     joined = join_pages(pages, separator)
-    starts = joined.page_starts
+    numbers, starts = joined.page_numbers, joined.page_starts
     return tuple(
         SectionStart(
-            *_anchor(joined.page_numbers, starts, pages, span.start),
+            *_anchor(numbers, starts, pages, span.start),
             span.section_label or "",
             tuple(span.section_path),
-            None
-            if span.title_end is None
-            else _anchor(joined.page_numbers, starts, pages, span.title_end),
+            None if span.title_end is None else _anchor(numbers, starts, pages, span.title_end),
         )
         for span in spans
     )
+
+
+@dataclass(frozen=True, slots=True)
+class AnchoredLead:
+    """A ``LeadSpan`` anchored in pages: ``(page number, offset in that page)`` each end."""
+
+    start: tuple[int, int]
+    end: tuple[int, int]
+    lead: str
+    table: bool = False
+
+
+def anchor_leads(
+    pages: Sequence[LoadedPage], joined: JoinedText, leads: Sequence[LeadSpan]
+) -> tuple[AnchoredLead, ...]:
+    """``leads`` of ``joined.text`` (``pages`` joined) anchored in pages.
+
+    A start inside a separator is anchored at the next page's start, an end inside one
+    at the previous page's end: no chunk starts in a separator, so the same chunks
+    carry the lead in any join (``leads_in``).
+    """
+    numbers, starts = joined.page_numbers, joined.page_starts
+    return tuple(
+        AnchoredLead(
+            _anchor(numbers, starts, pages, lead.start),
+            _anchor_end(numbers, starts, pages, lead.end),
+            lead.lead,
+            lead.table,
+        )
+        for lead in leads
+    )
+
+
+def leads_in(joined: JoinedText, leads: Sequence[AnchoredLead]) -> list[LeadSpan]:
+    """The anchored ``leads`` as ``LeadSpan``s of ``joined.text``, in their order."""
+    index = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
+    return [
+        LeadSpan(
+            index[lead.start[0]] + lead.start[1],
+            index[lead.end[0]] + lead.end[1],
+            lead.lead,
+            lead.table,
+        )
+        for lead in leads
+        if lead.start[0] in index and lead.end[0] in index
+    ]
+
+
+def _anchor_end(
+    numbers: Sequence[int], starts: Sequence[int], pages: Sequence[LoadedPage], position: int
+) -> tuple[int, int]:
+    """``(page number, offset)`` of an exclusive end: a page's end, never the next start."""
+    index = max(bisect_right(starts, position - 1) - 1, 0) if position else 0
+    return numbers[index], min(position - starts[index], len(pages[index].text))
 
 
 def _anchor(
