@@ -281,7 +281,7 @@ def chunk_dataset(
         raise ConfigurationError("pass model or tokenization to chunk_dataset, not both.")
     if tokenization is None:
         from langchain_asesoria.settings import get_settings
-        from langchain_asesoria.tokenization._hub import check_model_available
+        from langchain_asesoria.tokenization import check_model_available
 
         check_model_available(model or get_settings().embedding_model)
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:

@@ -7,18 +7,30 @@ word pieces of up to four letters and each punctuation mark, so cutting inside a
 changes the count: sums of parts are wrong with it, as with real tokenizers.
 Both are built on ``TokenizationBase``, the public base of every tokenizer family:
 a fake defines only where its tokens start. ``CountingTokenization`` wraps any
-tokenization and records what is asked of it.
+tokenization and records what is asked of it. ``RecordingEmbeddings`` is a LangChain
+``Embeddings`` that keeps every text it embeds (offline, deterministic).
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
+
+from langchain_core.embeddings import Embeddings
 
 from langchain_asesoria.engine import TokenIndex, Tokenization
 from langchain_asesoria.tokenization import ModelProfile, TokenizationBase
 
-__all__ = ["ByteTokenization", "CountingTokenization", "WordTokenization"]
+__all__ = [
+    "ByteTokenization",
+    "CountingTokenization",
+    "RecordingEmbeddings",
+    "WordTokenization",
+]
+
+_WORD = re.compile(r"\w+")
 
 
 class _FakeTokenization(TokenizationBase):
@@ -137,3 +149,46 @@ class CountingTokenization:
 
     def prepare_query(self, text: str) -> str:
         return self.inner.prepare_query(text)
+
+
+class RecordingEmbeddings(Embeddings):
+    """Hashed bag-of-words embeddings that record their inputs.
+
+    Args:
+        size: The vector size.
+
+    Attributes:
+        documents: Every text passed to ``embed_documents``, in call order.
+        queries: Every text passed to ``embed_query``, in call order.
+
+    Invariants:
+        Equal texts give equal vectors, in every process (the hash is SHA-256, not
+        Python's salted ``hash``); every vector has unit length.
+    """
+
+    def __init__(self, size: int = 256) -> None:
+        if size < 2:
+            raise ValueError(f"size must be at least 2, got {size}.")
+        self.size = size
+        self.documents: list[str] = []
+        self.queries: list[str] = []
+
+    def vector(self, text: str) -> list[float]:
+        """The embedding of ``text``, without recording it."""
+        vector = [0.0] * self.size
+        vector[0] = 0.01  # never the zero vector: cosine similarity stays defined
+        for word in _WORD.findall(text.lower()):
+            digest = hashlib.sha256(word.encode("utf-8")).digest()
+            vector[1 + int.from_bytes(digest[:4], "big") % (self.size - 1)] += 1.0
+        norm = math.sqrt(sum(value * value for value in vector))
+        return [value / norm for value in vector]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Records ``texts`` and embeds them."""
+        self.documents.extend(texts)
+        return [self.vector(text) for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        """Records ``text`` and embeds it."""
+        self.queries.append(text)
+        return self.vector(text)

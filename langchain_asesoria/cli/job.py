@@ -22,12 +22,12 @@ from langchain_asesoria.errors import (
     FieldsError,
     StrictModeError,
 )
-from langchain_asesoria.files import page_count
 from langchain_asesoria.models import Chunk, ChunkingConfig
 from langchain_asesoria.reading import (
     DocumentPages,
     ReadOptions,
     iter_document_chunks,
+    page_count,
     read_document,
 )
 from langchain_asesoria.records import chunk_record

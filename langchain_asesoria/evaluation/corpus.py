@@ -179,7 +179,7 @@ def load_corpus(
 
     Raises:
         ConfigurationError: no files, or two files with the same name (the same doc_id).
-        DocumentReadError: a file that cannot be read (see ``langchain_asesoria.files``).
+        DocumentReadError: a file that cannot be read (see ``langchain_asesoria.reading.files``).
         MissingDependencyError: a PDF without ``pypdf``/``cryptography`` installed.
     """
     documents: list[CorpusDocument] = []

@@ -2,7 +2,7 @@
 
 ``KeywordRetriever`` ranks texts by the number of distinct query words they contain
 (ties by position), so expected rankings can be worked out by hand. For a fake
-embedding model (a dense retriever's), use ``langchain_asesoria.langchain.testing``'s
+embedding model (a dense retriever's), use ``langchain_asesoria.testing``'s
 ``RecordingEmbeddings``.
 """
 

@@ -34,8 +34,7 @@ from langchain_asesoria.evaluation.retrievers import (
 from langchain_asesoria.evaluation.runner import RetrievalSetup
 from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
-from langchain_asesoria.tokenization import LoadedTokenization, load_tokenization
-from langchain_asesoria.tokenization._hub import hub_unreachable
+from langchain_asesoria.tokenization import LoadedTokenization, hub_unreachable, load_tokenization
 
 __all__ = [
     "E5_MODEL",

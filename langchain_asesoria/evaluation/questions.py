@@ -21,7 +21,7 @@ quoted text of the span, so that ``validate_against_corpus`` can re-check it; ``
 (optional) is the page where the span starts.
 
 What the offsets refer to: the document's *joined text*, ``join_pages(pages,
-"\\n\\n").text`` for the pages that ``langchain_asesoria.files.read_pages`` produces (a
+"\\n\\n").text`` for the pages that ``langchain_asesoria.reading.read_pages`` produces (a
 PDF's pages extracted with ``pypdf``; a Markdown or text file as one page, YAML front
 matter blanked). This is the same text whose offsets ``chunk_document`` reports, so a
 chunk's ``[start, end)`` and a passage's ``[start, end)`` are directly comparable.

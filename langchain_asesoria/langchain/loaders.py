@@ -42,7 +42,7 @@ class PdfPageLoader(BaseLoader):
         outline_sections: Give pages the sections of the PDF's outline.
         remove_page_furniture: Remove running headers and footers from the text.
 
-    Raises (when loading): the errors of ``langchain_asesoria.files.open_pdf`` and
+    Raises (when loading): the errors of ``langchain_asesoria.pdf.open_pdf`` and
         ``page_text``: ``DocumentReadError`` and its subclasses (no such file, damaged,
         encrypted with another password) and ``MissingDependencyError`` (pypdf, or
         cryptography for an AES-encrypted PDF).

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
-from langchain_asesoria.engine import join_pages
 from langchain_asesoria.models import LoadedPage, SectionSpan
+from langchain_asesoria.pages import join_pages
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.structure.anchors import SectionStart, section_spans
 from langchain_asesoria.structure.legal import legal_paths

@@ -23,6 +23,7 @@ from langchain_asesoria.engine import (
     Tokenization,
 )
 from langchain_asesoria.tokenization._base import LoadedTokenization, TokenizationBase
+from langchain_asesoria.tokenization._hub import check_model_available, hub_unreachable
 from langchain_asesoria.tokenization._huggingface import HuggingFaceTokenization
 from langchain_asesoria.tokenization._loading import FAMILIES, Family, load_tokenization
 from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
@@ -46,6 +47,8 @@ __all__ = [
     "Tokenization",
     "TokenizationBase",
     "WordCounts",
+    "check_model_available",
+    "hub_unreachable",
     "load_tokenization",
     "profile_for",
     "with_explicit_limit",
