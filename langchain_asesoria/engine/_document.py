@@ -13,7 +13,12 @@ from bisect import bisect_right
 from collections.abc import Container, Iterable, Iterator, Sequence
 from itertools import groupby
 
-from langchain_asesoria.engine._build import SectionBuilder
+from langchain_asesoria.engine._build import (
+    Sectioning,
+    build_sections,
+    sectioning,
+    whole_section,
+)
 from langchain_asesoria.engine._pack import PackedChunk, measure, pack_section
 from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
 from langchain_asesoria.engine._protocols import Tokenization
@@ -171,8 +176,8 @@ def iter_chunks(
         joined = join_pages(pages, config.page_separator, doc_id)
     segments = content_segments(joined.text, sections, doc_id)
     found = _leads(config, leads)
-    builder = SectionBuilder(joined.text, config, tokenization, doc_id, found)
-    return _chunks(joined, segments, builder.all(segments), metadata, builder)
+    built = sectioning(joined.text, config, tokenization, doc_id, found)
+    return _chunks(joined, segments, build_sections(built, segments), metadata, built)
 
 
 def content_segments(
@@ -234,12 +239,12 @@ def _by_section(
 
 
 def _packed(
-    builder: SectionBuilder, segment: Segment, section: Section, planned: Iterator[Measured]
+    built: Sectioning, segment: Segment, section: Section, planned: Iterator[Measured]
 ) -> Iterable[PackedChunk]:
     """The section's packed chunks. A brief one's are held until it is done, and kept
     only if they are one chunk (later chunks had placeholder contexts); else, or if it
     could not be packed so, it is built whole and packed again (``engine._build``)."""
-    tokenization = builder.tokenization
+    tokenization = built.tokenization
     if not section.brief:
         return pack_section(section, planned, tokenization)
     try:
@@ -248,7 +253,7 @@ def _packed(
         packed = []  # the placeholder cost left too little room: the whole section decides
     if len(packed) == 1:
         return packed
-    whole = builder.whole(segment)
+    whole = whole_section(built, segment)
     plans = plan_run(whole, None, InnerCuts(), None)
     return pack_section(whole, measure(((whole, p) for p in plans), tokenization), tokenization)
 
@@ -258,14 +263,14 @@ def _chunks(
     segments: Sequence[Segment],
     sections: Sequence[Section],
     metadata: ChunkMetadata,
-    builder: SectionBuilder,
+    built: Sectioning,
 ) -> Iterator[Chunk]:
     done: set[int] = set()  # sections whose first plans are no longer read
-    measured = measure(_first_plans(sections, done), builder.tokenization)
+    measured = measure(_first_plans(sections, done), built.tokenization)
     by_section = _by_section(sections, measured, done)
     chunk_index = 0
     for segment, (section, planned) in zip(segments, by_section, strict=True):
-        for packed in _packed(builder, segment, section, planned):
+        for packed in _packed(built, segment, section, planned):
             yield Chunk(
                 text=packed.text,
                 embedding_text=packed.embedding_text,
