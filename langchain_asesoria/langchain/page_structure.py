@@ -14,8 +14,9 @@ depend on how pages are joined later:
   "unlocated": [{"title": str, "page": int | None}, ...], "problem": str | None}``.
 
 Pages another loader extracted (``PyPDFLoader``, ``PyMuPDFLoader``, ``PDFPlumberLoader``)
-get the same keys once read as a PDF (``sources.SourceReader`` with ``reading=``), and
-three scalar keys that reach every chunk, saying what their reading had:
+are read as a PDF once (``sources.SourceReader`` with ``reading=``), their document handed
+on as a value (never through these keys), and get three scalar keys that reach every
+chunk, saying what their reading had:
 
 - ``SECTIONS_FROM``: the structure source, ``"pdf outline"``, ``"pdf legal heading
   lines"`` or ``"none"``;
@@ -52,9 +53,10 @@ __all__ = [
     "SECTION_CONTINUED",
     "SECTION_STARTS",
     "STRUCTURE_KEYS",
-    "loaded_pdf_keys",
+    "page_sections",
     "page_starts",
     "page_structure",
+    "report_keys",
     "source_starts",
 ]
 
@@ -115,16 +117,40 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
     return keys
 
 
-def loaded_pdf_keys(document: DocumentPages) -> list[dict[str, Any]]:
-    """The keys of each page of a loader's PDF pages once read (``reading.loaded_pdf``):
-    ``page_structure``'s, ``SECTION_STARTS`` on every page (empty when no structure
-    source applied: the pages are read, not to be read again), and the report keys."""
-    report: dict[str, Any] = {SECTIONS_FROM: document.structure or "none"}
-    if document.report.pdf_file is not None and document.report.pdf_file.path is not None:
-        report[OUTLINE_FILE] = document.report.pdf_file.path
-    if document.report.pdf_file is not None and document.report.pdf_file.problem is not None:
-        report[OUTLINE_MISSING] = document.report.pdf_file.problem
-    return [{SECTION_STARTS: [], **keys, **report} for keys in page_structure(document)]
+def report_keys(document: DocumentPages) -> dict[str, str]:
+    """What reading a loader's PDF pages had (``reading.loaded_pdf``), as the scalar keys
+    that reach every chunk: the structure source, the outline's file or why none."""
+    report: dict[str, str] = {SECTIONS_FROM: document.structure or "none"}
+    pdf_file = document.report.pdf_file
+    if pdf_file is not None and pdf_file.path is not None:
+        report[OUTLINE_FILE] = pdf_file.path
+    if pdf_file is not None and pdf_file.problem is not None:
+        report[OUTLINE_MISSING] = pdf_file.problem
+    return report
+
+
+def page_sections(document: DocumentPages) -> list[list[SectionStart]]:
+    """Each page's sections as one text on its own would have them (page 1, offsets in
+    the page): the section continued from an earlier page at offset 0, then those that
+    start on it; none for a document without structure."""
+    if not document.starts:
+        return [[] for _ in document.pages]
+    sections: list[list[SectionStart]] = []
+    current: SectionStart | None = None
+    for page in document.pages:
+        here = [start for start in document.starts if start.page == page.page]
+        own = [_on_page_one(start) for start in here]
+        if current is not None and (not here or here[0].offset > 0):
+            own.insert(0, SectionStart(1, 0, current.label, current.path))
+        sections.append(own)
+        current = here[-1] if here else current
+    return sections
+
+
+def _on_page_one(start: SectionStart) -> SectionStart:
+    same_page = start.title_end is not None and start.title_end[0] == start.page
+    title_end = (1, start.title_end[1]) if same_page and start.title_end is not None else None
+    return SectionStart(1, start.offset, start.label, start.path, title_end)
 
 
 def _start_keys(start: SectionStart) -> dict[str, Any]:

@@ -10,12 +10,13 @@ missing in a source of several documents, is an error, never a guess.
 A source named like a PDF (``….pdf``) whose every document has a page number is a PDF's
 pages as a LangChain loader extracted them (``PyPDFLoader``, ``PyMuPDFLoader``,
 ``PDFPlumberLoader``: 0-based ``page``); given ``reading=``, ``SourceReader`` reads them
-as one PDF through the reading stage (``reading.read_loaded_pages``: running headers and
-footers removed, sections from the file's outline or from legal heading lines), and
-gives them the keys ``PdfPageLoader`` gives its pages (``page_structure``), so every
+once, as one PDF, through the reading stage (``reading.read_loaded_pages``: running
+headers and footers removed, sections from the file's outline or from legal heading
+lines) and hands on the ``DocumentPages`` itself (``SourcePages.document``), so every
 entry point chunks them as the PDF's own pages. Pages ``PdfPageLoader`` already read
 (they carry ``SECTION_STARTS``) are not read again. ``read_pdf_page_texts`` does the same
-for a splitter's texts: each run of one PDF's consecutive pages.
+for a splitter's texts: each run of one PDF's consecutive pages, each page then split
+with its own sections.
 
 Document fields (``doc_id``, ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``,
 ``session_id``, ``vigencia``) come from the pages' metadata, else from defaults given
@@ -40,9 +41,9 @@ from langchain_asesoria.errors import (
     InvalidPagesError,
     PrivacyError,
 )
-from langchain_asesoria.langchain.page_structure import SECTION_STARTS, loaded_pdf_keys
+from langchain_asesoria.langchain.page_structure import SECTION_STARTS, page_sections, report_keys
 from langchain_asesoria.models import ChunkMetadata, LoadedPage
-from langchain_asesoria.reading import ReadOptions, kind_of_name, read_loaded_pages
+from langchain_asesoria.reading import DocumentPages, ReadOptions, kind_of_name, read_loaded_pages
 from langchain_asesoria.records import (
     DOC_ID,
     DOCUMENT_FIELD_TYPES,
@@ -51,6 +52,7 @@ from langchain_asesoria.records import (
     SOURCE_SCOPE,
     default_doc_id,
 )
+from langchain_asesoria.structure.anchors import SectionStart
 
 __all__ = [
     "DOCUMENT_FIELDS",
@@ -175,14 +177,18 @@ class SourcePages:
     Attributes:
         name: The source, for messages.
         pages: Its pages sorted by number (1-based), ``source`` set on each.
-        page_metadata: The input metadata of each page, in the same order.
+        page_metadata: The input metadata of each page, in the same order (a loader's
+            PDF pages once read: with the scalar keys of what their reading had).
         metadata: The document fields of the source.
+        document: The source as read, when ``SourceReader`` read it (a loader's PDF
+            pages); ``None`` when the pages are still to be read as their kind.
     """
 
     name: str
     pages: tuple[LoadedPage, ...]
     page_metadata: tuple[Mapping[str, Any], ...]
     metadata: ChunkMetadata
+    document: DocumentPages | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,15 +233,16 @@ class SourceReader:
                 arguments that disagree on ``source_scope`` or ``session_id``.
         """
         name = source.name
-        pages, page_metadata = self.pages_of(source)
+        pages, page_metadata, document = self.pages_of(source)
         metadata = self._metadata(source, name)
-        return SourcePages(name, pages, page_metadata, metadata)
+        return SourcePages(name, pages, page_metadata, metadata, document)
 
     def pages_of(
         self, source: Source
-    ) -> tuple[tuple[LoadedPage, ...], tuple[Mapping[str, Any], ...]]:
-        """The source's pages sorted and numbered, with their metadata; a PDF's pages
-        from a loader read as one PDF when ``reading`` is given (the module docstring).
+    ) -> tuple[tuple[LoadedPage, ...], tuple[Mapping[str, Any], ...], DocumentPages | None]:
+        """The source's pages sorted and numbered, with their metadata, and the document
+        a loader's PDF pages make once read as one PDF, when ``reading`` is given (the
+        module docstring; ``None`` otherwise).
 
         Raises:
             InvalidPagesError: as ``read``.
@@ -253,16 +260,13 @@ class SourceReader:
         )
         page_metadata = tuple(document.metadata for _, document in numbered)
         if self.reading is None or not self.is_loaded_pdf(source):
-            return pages, page_metadata
+            return pages, page_metadata, None
         try:
             document = read_loaded_pages(pages, "pdf", self.reading)
         except AsesoriaError as error:
             raise error.with_context(source=name) from error
-        keys = loaded_pdf_keys(document)
-        return document.pages, tuple(
-            {**metadata, **page_keys}
-            for metadata, page_keys in zip(page_metadata, keys, strict=True)
-        )
+        report = report_keys(document)
+        return document.pages, tuple({**meta, **report} for meta in page_metadata), document
 
     def is_loaded_pdf(self, source: Source) -> bool:
         """Whether the source is a PDF's pages from a loader, not read yet."""
@@ -379,32 +383,36 @@ def read_pdf_page_texts(
     texts: Sequence[str],
     metadatas: Sequence[Mapping[str, Any]],
     reader: SourceReader,
-) -> tuple[list[str], list[dict[str, Any]]]:
+) -> tuple[list[str], list[dict[str, Any]], list[list[SectionStart] | None]]:
     """A splitter's texts, each run of consecutive pages of one PDF read as that PDF.
 
     A run is consecutive texts whose metadata name the same source, a PDF
     (``….pdf``), and give each a page number (``SourceReader.is_loaded_pdf``); its pages
     may come in any order. Each text of a run becomes its page's text once read (running
-    headers and footers removed), and its metadata gains the keys ``PdfPageLoader``
-    gives (``page_structure``): the splitter then chunks each page with its sections.
-    Other texts and their metadata are returned as they are. Texts and metadata keep
-    their order and count.
+    headers and footers removed), its metadata gains the scalar keys of what the reading
+    had (``page_structure.report_keys``), and its sections are the page's own
+    (``page_structure.page_sections``): the splitter then chunks each page with them.
+    Other texts and their metadata are returned as they are, with ``None`` sections.
+    Texts and metadata keep their order and count.
 
     Raises:
         InvalidPagesError: a run whose page numbers repeat, or are not integers.
     """
     out_texts, out_metadatas = list(texts), [dict(metadata) for metadata in metadatas]
+    out_sections: list[list[SectionStart] | None] = [None] * len(texts)
     for run in _pdf_runs(metadatas, reader):
         documents = tuple(Document(texts[i], metadata=dict(metadatas[i])) for i in run)
         source = Source(_source_key(documents[0], reader.source_key), documents)
-        pages, page_metadata = reader.pages_of(source)
+        pages, page_metadata, document = reader.pages_of(source)
+        sections = page_sections(document) if document is not None else [[] for _ in pages]
         by_number = {
-            page.page: (page.text, item) for page, item in zip(pages, page_metadata, strict=True)
+            page.page: (page.text, item, own)
+            for page, item, own in zip(pages, page_metadata, sections, strict=True)
         }
-        for index, document in zip(run, documents, strict=True):
-            text, metadata = by_number[reader.page_number(document, source.name)]
-            out_texts[index], out_metadatas[index] = text, dict(metadata)
-    return out_texts, out_metadatas
+        for index, document_in in zip(run, documents, strict=True):
+            text, metadata, own = by_number[reader.page_number(document_in, source.name)]
+            out_texts[index], out_metadatas[index], out_sections[index] = text, dict(metadata), own
+    return out_texts, out_metadatas, out_sections
 
 
 def _pdf_runs(metadatas: Sequence[Mapping[str, Any]], reader: SourceReader) -> list[list[int]]:

@@ -213,9 +213,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         self._bind(tokenization, chosen, page_content, on_error, metadata_level)
         self._reading = reading or ReadOptions()
         self._markdown = _flag(detect_markdown_headings, "detect_markdown_headings")
-        self._reader = SourceReader(
-            source_key=source_key, page_key=page_key, page_base=page_base, reading=self._reading
-        )
+        self._reader = SourceReader(source_key=source_key, page_key=page_key, page_base=page_base)
         super().__init__(
             chunk_size=chosen.max_tokens,
             chunk_overlap=chosen.overlap_tokens,
@@ -400,15 +398,19 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 f"got {len(texts)} texts but {len(metadatas)} metadatas: pass one metadata "
                 "dict per text, or none."
             )
+        sections: list[list[SectionStart] | None] = [None] * len(texts)
         if metadatas:
-            texts, metadatas = read_pdf_page_texts(texts, metadatas, self._reader)
+            # a loader's PDF pages, read once as their PDF, with this splitter's keys
+            reader = replace(self._reader, reading=self._reading)
+            texts, metadatas, sections = read_pdf_page_texts(texts, metadatas, reader)
         progress: dict[str | int, _Progress] = {}  # by source, or by position without one
         documents: list[Document] = []
         for index, text in enumerate(texts):
             base = metadatas[index] if metadatas else {}
             name = _name_of(base, index)
             try:
-                starts = page_starts(base, text, name)
+                given = sections[index]
+                starts = given if given is not None else page_starts(base, text, name)
                 one = self._page(text, base)
             except AsesoriaError as error:
                 self._skipped(name, error.with_context(source=name))

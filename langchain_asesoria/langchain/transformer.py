@@ -297,9 +297,11 @@ class AsesoriaDocumentTransformer(
         doc_ids.claim(pages)
         positions = {page.page: index for index, page in enumerate(pages.pages)}
         try:
-            starts = source_starts(pages.pages, pages.page_metadata, pages.name)
-            document = read_loaded_pages(
-                pages.pages, self._kind(source), self._reading, starts=starts
+            document = pages.document or read_loaded_pages(
+                pages.pages,
+                self._kind(source),
+                self._reading,
+                starts=source_starts(pages.pages, pages.page_metadata, pages.name),
             )
             for chunk in iter_document_chunks(
                 document, pages.metadata, config=self._config, tokenization=self._tokenization
