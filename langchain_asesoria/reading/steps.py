@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Final
 
 from langchain_asesoria.engine import content_segments
 from langchain_asesoria.errors import DamagedDocumentError
+from langchain_asesoria.pages import JoinedText
 from langchain_asesoria.pdf.contents import contents_lines
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine, find_furniture
 from langchain_asesoria.pdf.known_furniture import furniture_as_in
@@ -129,13 +130,17 @@ def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> D
 
 
 def _with_headings(
-    document: DocumentPages, text: str, headings: Sequence[Heading], legal: bool, name: str
+    document: DocumentPages,
+    joined: JoinedText,
+    headings: Sequence[Heading],
+    legal: bool,
+    name: str,
 ) -> DocumentPages:
-    """``document`` with the sections ``headings`` open (in ``text``, its pages joined by
+    """``document`` with the sections ``headings`` open (in ``joined``, its pages joined by
     ``READING_SEPARATOR``), ranked by legal structure when ``legal``."""
     ranked = relevel(headings) if legal else list(headings)
-    spans = sections_of(ranked, len(text))
-    starts = anchor_spans(document.pages, spans, READING_SEPARATOR)
+    spans = sections_of(ranked, len(joined.text))
+    starts = anchor_spans(document.pages, spans, READING_SEPARATOR, joined)
     found = replace(document, starts=starts, structure=name if starts else None)
     return _reported(found, headings=len(headings), legal=legal and bool(starts))
 
@@ -153,23 +158,24 @@ def _markdown_headings(
 ) -> DocumentPages:
     if document.starts is not None or not document.pages:
         return document
-    text = document.joined(READING_SEPARATOR).text
+    joined = document.joined(READING_SEPARATOR)
+    text = joined.text
     found = markdown_headings(text, glued=_is_legal_unit)
     legal = options.legal([heading.title for heading in found])
     if not legal and any(_GLUED.match(text, h.start, h.end) for h in found):
         found = markdown_headings(text)  # a glued "#####Artículo 16" is a heading in a law only
     headings = found
-    return _with_headings(document, text, headings, legal, MARKDOWN_HEADINGS.name)
+    return _with_headings(document, joined, headings, legal, MARKDOWN_HEADINGS.name)
 
 
 def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -> DocumentPages:
     if document.starts is not None or not document.pages:
         return document
-    text = document.joined(READING_SEPARATOR).text
-    headings = legal_lines(text)
+    joined = document.joined(READING_SEPARATOR)
+    headings = legal_lines(joined.text)
     if not options.legal([heading.title for heading in headings]):
         return document
-    return _with_headings(document, text, headings, True, LEGAL_LINES.name)
+    return _with_headings(document, joined, headings, True, LEGAL_LINES.name)
 
 
 def _html_headings(
@@ -177,12 +183,12 @@ def _html_headings(
 ) -> DocumentPages:
     if document.starts is not None or extras.html_headings is None or not document.pages:
         return document
-    text = document.joined(READING_SEPARATOR).text
+    joined = document.joined(READING_SEPARATOR)
     # The BOE's "TEXTO ORIGINAL" / "Texto consolidado" says which text the page shows: no
     # section (its words stay in the text), so no law's path names it.
     headings = [h for h in extras.html_headings if h.title.upper() not in VERSION_LABELS]
     legal = options.legal([heading.title for heading in headings])
-    return _with_headings(document, text, headings, legal, HTML_HEADINGS.name)
+    return _with_headings(document, joined, headings, legal, HTML_HEADINGS.name)
 
 
 def _pdf_legal_lines(
@@ -191,11 +197,11 @@ def _pdf_legal_lines(
     """A loader's PDF pages without their file: their legal heading lines, ranked."""
     if extras.reader is not None or document.starts is not None or not document.pages:
         return document
-    text = document.joined(READING_SEPARATOR).text
-    headings = pdf_legal_lines(text)
+    joined = document.joined(READING_SEPARATOR)
+    headings = pdf_legal_lines(joined.text)
     if not options.legal([heading.title for heading in headings]):
         return document
-    return _with_headings(document, text, headings, True, PDF_LEGAL_LINES.name)
+    return _with_headings(document, joined, headings, True, PDF_LEGAL_LINES.name)
 
 
 def _list_markers(document: DocumentPages, _: ReadOptions, extras: FileExtras) -> DocumentPages:

@@ -97,16 +97,20 @@ def _title_end(start: SectionStart, index: dict[int, int], position: int, end: i
 
 
 def anchor_spans(
-    pages: Sequence[LoadedPage], spans: Sequence[SectionSpan], separator: str
+    pages: Sequence[LoadedPage],
+    spans: Sequence[SectionSpan],
+    separator: str,
+    joined: JoinedText | None = None,
 ) -> tuple[SectionStart, ...]:
-    """``spans`` of ``join_pages(pages, separator).text`` as starts anchored in pages.
+    """``spans`` of ``join_pages(pages, separator).text`` (``joined``, when the caller
+    has it) as starts anchored in pages.
 
     The inverse of ``spans_in`` for spans that each run to the next one's start (the
     last to the end): ``spans_in(join_pages(pages, t), anchor_spans(pages, spans, s))``
     gives the same sections in the text joined by any ``t``. A start that falls inside a
     separator is anchored at the start of the next page.
     """
-    joined = join_pages(pages, separator)
+    joined = joined or join_pages(pages, separator)
     numbers, starts = joined.page_numbers, joined.page_starts
     return tuple(
         SectionStart(
