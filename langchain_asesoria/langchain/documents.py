@@ -1,26 +1,10 @@
 """Chunks as LangChain ``Document``s, and the way back to citations.
 
 The one convention of ``AsesoriaTextSplitter`` and ``AsesoriaDocumentTransformer``
-(``docs/guides/conventions.md``):
-
-- ``page_content`` is the chunk's ``embedding_text`` by default (``PageContent``), so
-  ``vector_store.add_documents(...)`` embeds exactly the model input; ``"text"``
-  chooses the verbatim original instead.
-- ``page``/``page_end`` are 1-based: the loader's page (``page_key``, counted from
-  ``page_base``: 0 for LangChain's PDF loaders) plus one minus ``page_base``; the
-  loader's printed ``page_label`` is kept as it is, with ``page_label_end``.
-- ``chunk_index`` counts from 0 across a whole source, and ``Document.id`` is the
-  chunk's stable ``chunk_id``.
-- ``MetadataLevel`` decides the keys: ``"cite"`` (default) adds the provenance record
-  and the other text only when it differs from ``page_content``; ``"full"`` adds both
-  texts always; ``"lean"`` adds nothing of ours (LangChain's own output).
-
-So for every document ``d`` of a chunk ``c`` at the default level::
-
-    original_text(d) == c.text and d.page_content == c.embedding_text
-
-Metadata values are vector-store safe: ``str``, ``int``, ``float`` or ``bool``; never
-``None``, lists or dicts (Chroma drops ``None`` silently and rejects containers).
+(``docs/guides/conventions.md``): at the default level, for every document ``d`` of a
+chunk ``c``, ``original_text(d) == c.text and d.page_content == c.embedding_text``; pages
+are 1-based; ``Document.id`` is the stable ``chunk_id``; every metadata value is a
+``str``, ``int``, ``float`` or ``bool`` (never ``None``, lists or dicts).
 """
 
 from __future__ import annotations

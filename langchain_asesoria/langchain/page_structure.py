@@ -1,34 +1,10 @@
-"""The structure a page ``Document`` carries from a loader to the transformer or splitter.
+"""The structure a page ``Document`` carries from ``PdfPageLoader`` to the LangChain classes.
 
-A loader that knows where sections start (``PdfPageLoader``: the PDF's outline) puts it
-in each page's metadata, in positions of that page's ``page_content``, so it does not
-depend on how pages are joined later:
-
-- ``SECTION_STARTS``: the sections starting on the page, in order, each
-  ``{"offset": int, "label": str, "path": [str, ...]}``, and ``"title_end": int`` when
-  the titles opening it end on the same page (no chunk ends between them and their text);
-- ``SECTION_CONTINUED``: the section the page starts in, when it began on an earlier
-  page (``{"label": str, "path": [str, ...]}``), for a splitter that sees one page;
-- ``PAGE_FURNITURE``: the running header and footer lines removed from the page;
-- ``OUTLINE``: the document's outline report, on every page: ``{"entries": int,
-  "unlocated": [{"title": str, "page": int | None}, ...], "problem": str | None}``.
-
-Pages another loader extracted (``PyPDFLoader``, ``PyMuPDFLoader``, ``PDFPlumberLoader``)
-are read as a PDF once (``sources.SourceReader`` with ``reading=``), their document handed
-on as a value (never through these keys), and get three scalar keys that reach every
-chunk, saying what their reading had:
-
-- ``SECTIONS_FROM``: the structure source, ``"pdf outline"``, ``"pdf legal heading
-  lines"`` or ``"none"``;
-- ``OUTLINE_FILE``: the file the outline was read from, when it was;
-- ``OUTLINE_MISSING``: why no outline was read (no file at that path, a file with fewer
-  pages...), when it was asked for and could not be.
-
-``AsesoriaDocumentTransformer`` and ``AsesoriaTextSplitter`` (within each page) hand
-the starts to the reading stage (``reading.read_loaded_pages``), which gives the
-document its sections. Neither copies these keys into chunks (their values are lists and
-dicts, which vector stores refuse). A step that changes ``page_content`` between the loader and the
-chunker must drop ``SECTION_STARTS``: offsets outside the text are an error.
+A loader that knows where sections start puts it in each page's metadata, in positions
+of that page's ``page_content`` (the keys below), so it does not depend on how pages are
+joined later; a loader's PDF pages read as their PDF get the three scalar report keys.
+Neither class copies the structure keys into chunks (vector stores refuse lists and dicts);
+a step that changes ``page_content`` must drop ``SECTION_STARTS``.
 """
 
 from __future__ import annotations
@@ -60,13 +36,25 @@ __all__ = [
     "source_starts",
 ]
 
+#: The sections starting on the page, in order, each ``{"offset": int, "label": str,
+#: "path": [str, ...]}``, and ``"title_end": int`` when the titles opening it end on
+#: the same page (no chunk ends between them and their text).
 SECTION_STARTS: Final = "section_starts"
+#: The section the page starts in, when it began on an earlier page (``{"label": str,
+#: "path": [str, ...]}``), for a splitter that sees one page.
 SECTION_CONTINUED: Final = "section_continued"
+#: The running header and footer lines removed from the page.
 PAGE_FURNITURE: Final = "page_furniture"
+#: The document's outline report, on every page: ``{"entries": int, "unlocated":
+#: [{"title": str, "page": int | None}, ...], "problem": str | None}``.
 OUTLINE: Final = "outline"
 
+#: The structure source of a loader's PDF pages: ``"pdf outline"``, ``"pdf legal heading
+#: lines"`` or ``"none"``.
 SECTIONS_FROM: Final = "sections_from"
+#: The file the outline was read from, when it was.
 OUTLINE_FILE: Final = "outline_file"
+#: Why no outline was read (no file at that path, a file with fewer pages...).
 OUTLINE_MISSING: Final = "outline_missing"
 
 #: The page-level keys that never reach a chunk's metadata.

@@ -1,28 +1,10 @@
 """From LangChain ``Document``s to sources: pages grouped, ordered and numbered from 1.
 
-A *source* is every input ``Document`` with the same ``metadata[source_key]`` (a
-document without one is a source on its own). Its documents are its pages: the page
-number is ``metadata[page_key] - page_base + 1`` (LangChain's PDF loaders put a
-0-based ``page``, so ``page_base=0``), and a document without a page number is a
-one-page source. Pages are sorted by number; a number that repeats, or a page number
-missing in a source of several documents, is an error, never a guess.
-
-A source named like a PDF (``….pdf``) whose every document has a page number is a PDF's
-pages as a LangChain loader extracted them (``PyPDFLoader``, ``PyMuPDFLoader``,
-``PDFPlumberLoader``: 0-based ``page``); given ``reading=``, ``SourceReader`` reads them
-once, as one PDF, through the reading stage (``reading.read_loaded_pages``: running
-headers and footers removed, sections from the file's outline or from legal heading
-lines) and hands on the ``DocumentPages`` itself (``SourcePages.document``), so every
-entry point chunks them as the PDF's own pages. Pages ``PdfPageLoader`` already read
-(they carry ``SECTION_STARTS``) are not read again. ``read_pdf_page_texts`` does the same
-for a splitter's texts: each run of one PDF's consecutive pages, each page then split
-with its own sections.
-
-Document fields (``doc_id``, ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``,
-``session_id``, ``vigencia``) come from the pages' metadata, else from defaults given
-as arguments; ``doc_id`` falls back on the source's file name without its extension
-(``records.default_doc_id``, as on the command line), or, without a source, on a hash
-of the text, so the same input always gets the same id.
+A source is every input ``Document`` with the same ``metadata[source_key]``; its pages are
+numbered ``metadata[page_key] - page_base + 1``, and a repeated or missing number is an
+error, never a guess. A loader's PDF pages (a ``….pdf`` source, every page numbered) are
+read once as their PDF (``SourcePages.document``). Document fields come from the pages'
+metadata, else from defaults (``docs/guides/pdfs-with-any-loader.md``).
 """
 
 from __future__ import annotations

@@ -1,41 +1,9 @@
 """``AsesoriaDocumentTransformer``: loader ``Document``s in, citable chunk ``Document``s out.
 
-It groups the incoming documents by source, orders each source's pages, and chunks
-the whole source across page boundaries (see ``sources`` for the rules). For every
-produced document ``d`` of a chunk ``c``:
-
-- ``d.page_content`` is ``c.embedding_text`` (``page_content="embedding_text"``, the
-  default of both this class and ``AsesoriaTextSplitter``: ``add_documents`` embeds the
-  exact model input) or ``c.text``; ``original_text(d) == c.text`` always, except at
-  ``metadata_level="lean"``;
-- ``d.metadata["page"]``/``["page_end"]`` are the real 1-based pages of ``c``'s body:
-  the loader's ``page_key`` minus ``page_base`` plus one (LangChain's PDF loaders count
-  from 0); the loader's ``page_label`` stays as printed, with ``page_label_end``;
-- ``c``'s section comes from the pages' ``section_starts`` (``PdfPageLoader``: the
-  PDF's outline), else from the source's kind (Markdown headings in a Markdown source);
-- ``d.metadata`` holds offsets in the source's joined text (``start_index``,
-  ``end_index``), ``token_count <= max_tokens``, the achieved ``overlap_tokens``, the
-  ``chunk_index`` (0-based, global per source), the section label and path, the
-  document fields, and the other text when it differs from ``page_content``
-  (``metadata_level="cite"``, the default; ``"full"`` keeps both texts always);
-- ``d.id == d.metadata["chunk_id"]``, stable: the same input gives the same ids, so
-  re-indexing with ``vector_store.add_documents`` is an upsert, not a duplicate;
-- every metadata value is a ``str``, ``int``, ``float`` or ``bool``.
-
-``metadata_level="lean"`` adds none of these keys and leaves ``d.id`` at ``None``: the
-first page's loader metadata (vector-store-safe values) is all a chunk carries.
-
-It is a LangChain ``Runnable`` (``invoke``, ``batch``, ``ainvoke``, ``stream``,
-``transform``) and a ``BaseDocumentTransformer``. ``lazy_transform_documents`` and
-``transform``/``stream`` chunk one source at a time: a source's chunks are produced
-as soon as its last document has arrived. ``transform``/``stream`` are traced as every
-LangChain ``Runnable`` is (the run's input is the documents, its output the chunk
-documents, one ``on_chain_stream`` event per source), so the trace holds them;
-``lazy_transform_documents`` holds one source at a time.
-
-Each source is read as ``asesoria-split`` reads the file (``reading``, with the same
-``ReadOptions``): a Markdown source (its name ends with ``markdown_suffixes``) has its
-YAML front matter blanked and its ATX headings followed, by default.
+It groups the incoming documents by source (``sources``), reads each source as
+``asesoria-split`` reads the file, and chunks it across page boundaries; it is a
+LangChain ``Runnable`` and a ``BaseDocumentTransformer``, lazy one source at a time.
+What every chunk ``Document`` holds: ``docs/guides/conventions.md``.
 """
 
 from __future__ import annotations
