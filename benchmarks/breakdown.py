@@ -175,15 +175,12 @@ def run(
             choice.path, profile=ModelProfile(max_input_tokens=512), name=choice.family.name
         )
 
-    config = ChunkingConfig(
-        max_tokens=budget, overlap_tokens=budget // 8, detect_markdown_headings=headings
-    )
-    plain = ChunkingConfig(max_tokens=budget, overlap_tokens=budget // 8)
+    config = ChunkingConfig(max_tokens=budget, overlap_tokens=budget // 8)
     inputs = [
         (
             [LoadedPage(text, number) for number, text in enumerate(doc.pages, 1)],
             ChunkMetadata(doc_id=doc.name),
-            config if doc.kind in ("markdown", "synthetic") else plain,
+            headings and doc.kind in ("markdown", "synthetic"),
         )
         for doc in docs
     ]
@@ -200,17 +197,31 @@ def run(
         assert isinstance(timed, Tokenization)
         started = time.process_time()
         chunks = sum(
-            len(chunk_document(pages, metadata, config=cfg, tokenization=timed))
-            for pages, metadata, cfg in inputs
+            len(
+                chunk_document(
+                    pages,
+                    metadata,
+                    config=config,
+                    tokenization=timed,
+                    detect_markdown_headings=detect,
+                )
+            )
+            for pages, metadata, detect in inputs
         )
         total = time.process_time() - started
         if not best or total < best["total"]:
             best = {"total": total, "chunks": chunks, **timed.seconds}
     fate = Replans()
     tokenization = fresh()
-    for pages, metadata, cfg in inputs:  # untimed: the texts are kept
+    for pages, metadata, detect in inputs:  # untimed: the texts are kept
         recorded = Recorded(tokenization)
-        chunked = chunk_document(pages, metadata, config=cfg, tokenization=recorded)  # type: ignore[arg-type]
+        chunked = chunk_document(
+            pages,
+            metadata,
+            config=config,
+            tokenization=recorded,  # type: ignore[arg-type]
+            detect_markdown_headings=detect,
+        )
         fate += replans(recorded, chunked)
     return {
         "encode": min(encodes),

@@ -126,15 +126,16 @@ def digest(case: Case, docs: Sequence[corpus.Doc], tok: Any) -> dict[str, str]:
 
     out: dict[str, str] = {}
     for doc in docs:
-        config = ChunkingConfig(
-            max_tokens=case.budget,
-            overlap_tokens=case.budget // 8,
-            detect_markdown_headings=case.headings and doc.kind in ("markdown", "synthetic"),
-        )
+        config = ChunkingConfig(max_tokens=case.budget, overlap_tokens=case.budget // 8)
+        headings = case.headings and doc.kind in ("markdown", "synthetic")
         pages = [LoadedPage(text, number) for number, text in enumerate(doc.pages, 1)]
         try:
             chunks = chunk_document(
-                pages, ChunkMetadata(doc_id=doc.name), config=config, tokenization=tok
+                pages,
+                ChunkMetadata(doc_id=doc.name),
+                config=config,
+                tokenization=tok,
+                detect_markdown_headings=headings,
             )
         except AsesoriaError as error:  # a context over budget is an outcome to keep too
             out[doc.name] = f"error:{type(error).__name__}"

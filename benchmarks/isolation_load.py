@@ -45,9 +45,8 @@ from langchain_asesoria.langchain import (
     AsesoriaEmbeddings,
     chroma_session_filter,
 )
-from langchain_asesoria.langchain.testing import RecordingEmbeddings
 from langchain_asesoria.records import DOC_ID, SESSION_ID, SOURCE_SCOPE
-from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.testing import ByteTokenization, RecordingEmbeddings
 
 TOKENIZATION = ByteTokenization(512, document_prefix="passage: ", query_prefix="query: ")
 CONFIG = ChunkingConfig(max_tokens=192, overlap_tokens=24)

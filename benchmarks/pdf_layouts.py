@@ -406,7 +406,7 @@ def check_layout(layout: Layout) -> Outcome:
     lost: list[str] = []
     kept: list[str] = []
     for number, lines in enumerate(pages, start=1):
-        removed = Counter(_same(line.text) for line in document.furniture.on_page(number))
+        removed = Counter(_same(line.text) for line in document.report.furniture.on_page(number))
         drawn = Counter(_same(line.text) for line in lines if line.kind == "furniture")
         kept += list((drawn - removed).elements())
         lost += list((removed - drawn).elements())

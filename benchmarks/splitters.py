@@ -72,11 +72,11 @@ def _our_inputs(docs: Sequence[Doc], headings: bool) -> list[Any]:
     from langchain_asesoria import ChunkMetadata, LoadedPage
     from langchain_asesoria.parallel import DocumentInput
 
-    del headings  # the same inputs; the config says whether headings are detected
     return [
         DocumentInput(
             [LoadedPage(text, number) for number, text in enumerate(doc.pages, 1)],
             ChunkMetadata(doc_id=doc.name),
+            detect_markdown_headings=headings and doc.kind in ("markdown", "synthetic"),
         )
         for doc in docs
     ]
@@ -93,12 +93,6 @@ def asesoria(setup: Setup, *, headings: bool = False, mode: str = "serial") -> C
 
     tokenization = _our_tokenization(setup)
     plain = ChunkingConfig(max_tokens=setup.budget, overlap_tokens=setup.overlap)
-    sectioned = ChunkingConfig(
-        max_tokens=setup.budget, overlap_tokens=setup.overlap, detect_markdown_headings=True
-    )
-
-    def config_for(doc: Doc) -> Any:
-        return sectioned if headings and doc.kind in ("markdown", "synthetic") else plain
 
     def run(docs: Sequence[Doc]) -> list[list[Piece]]:
         inputs = _our_inputs(docs, headings)
@@ -106,10 +100,14 @@ def asesoria(setup: Setup, *, headings: bool = False, mode: str = "serial") -> C
             return [
                 _pieces(
                     chunk_document(
-                        item.pages, item.metadata, config=config_for(doc), tokenization=tokenization
+                        item.pages,
+                        item.metadata,
+                        config=plain,
+                        tokenization=tokenization,
+                        detect_markdown_headings=item.detect_markdown_headings,
                     )
                 )
-                for doc, item in zip(docs, inputs, strict=True)
+                for item in inputs
             ]
         if headings:
             raise SystemExit("the parallel rows run without heading detection")

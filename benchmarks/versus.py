@@ -14,11 +14,16 @@ unless pinned); ``--mode process`` uses ``parallel.chunk_documents``'s process p
 The tokenizer is the offline MiniLM ``tokenizer.json`` with a 512-token limit, or each
 of ``--tokenizer``'s families in turn; every run gets a fresh tokenization (no words
 known from an earlier run), untimed.
+
+Headings are asked for the way each commit takes them: a ``ChunkingConfig`` field
+``detect_markdown_headings`` at commits that have one, else ``chunk_document``'s keyword
+of that name (the two commits may differ).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.util
 import json
@@ -71,6 +76,10 @@ class Side:
         self.m = importlib.import_module(module)
         self.parallel = importlib.import_module(f"{module}.parallel")
         self.tokenizer = tokenizer
+        #: Whether this commit's config still has the field (else the call's keyword).
+        self.config_field = "detect_markdown_headings" in {
+            field.name for field in dataclasses.fields(self.m.ChunkingConfig)
+        }
         self.inputs = [
             (
                 [self.m.LoadedPage(text, n) for n, text in enumerate(doc.pages, 1)],
@@ -85,12 +94,19 @@ class Side:
         profile = self.m.ModelProfile(max_input_tokens=512)
         return self.m.HuggingFaceTokenization.from_file(self.tokenizer, profile=profile)
 
+    def headings(self, config: Any, detect: bool) -> dict[str, Any]:
+        """``chunk_document``'s config (and keyword) asking this commit for headings or not."""
+        if self.config_field:
+            return {"config": dataclasses.replace(config, detect_markdown_headings=detect)}
+        return {"config": config, "detect_markdown_headings": detect}
+
     def run(self, budget: int, headings: bool, mode: str) -> tuple[float, int]:
         tokenization = self.fresh()  # untimed
         plain = self.m.ChunkingConfig(max_tokens=budget, overlap_tokens=budget // 8)
-        sectioned = self.m.ChunkingConfig(
-            max_tokens=budget, overlap_tokens=budget // 8, detect_markdown_headings=True
-        )
+        calls = [
+            (pages, metadata, self.headings(plain, headings and markdown))
+            for pages, metadata, markdown in self.inputs
+        ]
         started, chunks = time.perf_counter(), 0
         if mode == "process":
             documents = [self.parallel.DocumentInput(p, md) for p, md, _ in self.inputs]
@@ -99,10 +115,9 @@ class Side:
             ):
                 chunks += len(found)
         else:
-            for pages, metadata, markdown in self.inputs:
-                config = sectioned if headings and markdown else plain
+            for pages, metadata, options in calls:
                 chunks += len(
-                    self.m.chunk_document(pages, metadata, config=config, tokenization=tokenization)
+                    self.m.chunk_document(pages, metadata, tokenization=tokenization, **options)
                 )
         return time.perf_counter() - started, chunks
 

@@ -124,8 +124,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     assert model.model.max_seq_length == limit, "the model would truncate differently"
     print(f"model: all-MiniLM-L6-v2 (input limit {limit} tokens), CPU")
 
-    config = ChunkingConfig(max_tokens=limit, overlap_tokens=32, detect_markdown_headings=True)
-    transformer = AsesoriaDocumentTransformer(tokenization, config)
+    config = ChunkingConfig(max_tokens=limit, overlap_tokens=32)
+    transformer = AsesoriaDocumentTransformer(tokenization, config, detect_markdown_headings=True)
     store = InMemoryVectorStore(AsesoriaEmbeddings(model, tokenization))
 
     def index(parts: Iterator[list[Document]]) -> Iterator[str]:

@@ -310,7 +310,6 @@ def configs(
     limit: int,
     *,
     small: bool = False,
-    markdown: bool = False,
     floor: int = 1,
     page_separator: str | None = None,
 ) -> ChunkingConfig:
@@ -355,7 +354,6 @@ def configs(
     return ChunkingConfig(
         max_tokens=max_tokens,
         overlap_tokens=overlap,
-        detect_markdown_headings=markdown,
         separators=separators,
         page_separator=page_separator or draw(st.sampled_from(PAGE_SEPARATORS)),
         section_context=draw(st.sampled_from(["compact", "compact", "path", "label", "none"])),
@@ -399,7 +397,11 @@ class TokenizationFactory:
 
 @dataclass(frozen=True)
 class ChunkingCase:
-    """Everything one ``chunk_document`` call takes, and the joined text it works on."""
+    """Everything one ``chunk_document`` call takes, and the joined text it works on.
+
+    ``detect_markdown_headings`` is the root ``chunk_document``'s keyword (its ATX
+    headings as sections, instead of ``sections``).
+    """
 
     pages: list[LoadedPage]
     metadata: ChunkMetadata
@@ -407,6 +409,7 @@ class ChunkingCase:
     tokenization: Tokenization
     sections: list[SectionSpan] | None
     joined: str
+    detect_markdown_headings: bool = False
 
 
 #: Tokens any one grapheme of the generated text may need with special tokens: the

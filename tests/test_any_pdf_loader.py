@@ -306,8 +306,8 @@ def test_each_run_of_one_pdfs_pages_is_read_as_its_own_pdf(
 def test_pages_that_name_no_file_say_so() -> None:
     pages = [LoadedPage(f"Artículo {n}.  Objeto.\nTexto {n}.", n) for n in range(1, 4)]
     document = read_loaded_pages(pages, "pdf")
-    assert document.pdf_file is not None
-    assert document.pdf_file.problem == "the pages name no single file"
+    assert document.report.pdf_file is not None
+    assert document.report.pdf_file.problem == "the pages name no single file"
     assert document.structure == "pdf legal heading lines"
     assert [start.label for start in document.starts or ()] == [
         "Artículo 1. Objeto.",

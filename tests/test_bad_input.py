@@ -80,17 +80,19 @@ from langchain_asesoria.errors import (
     TextEncodingError,
     UnsupportedFileError,
 )
-from langchain_asesoria.files import (
-    read_pages,
-    read_text,
-)
 from langchain_asesoria.langchain import (
     AsesoriaDocumentTransformer,
     TextFileLoader,
     original_text,
 )
 from langchain_asesoria.ray import document_chunk_rows
-from langchain_asesoria.reading import DocumentPages, read_document, split_document
+from langchain_asesoria.reading import (
+    DocumentPages,
+    read_document,
+    read_pages,
+    read_text,
+    split_document,
+)
 from langchain_asesoria.records import chunk_record
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
@@ -154,6 +156,7 @@ class Engine:
         tokenization: A name for ``Env.tokenization``.
         sections: Section spans, or a function of the joined text giving them.
         metadata: The document fields (``doc_id`` is ``DOC``).
+        detect_markdown_headings: ATX headings as sections (``chunk_document``'s keyword).
     """
 
     pages: Sequence[LoadedPage] | Callable[[], Sequence[LoadedPage]]
@@ -161,6 +164,7 @@ class Engine:
     tokenization: str = "bytes"
     sections: Sequence[Any] | Callable[[str], Sequence[Any]] | None = None
     metadata: ChunkMetadata = field(default_factory=lambda: ChunkMetadata(doc_id=DOC))
+    detect_markdown_headings: bool = False
 
 
 @dataclass(frozen=True)
@@ -558,7 +562,7 @@ def only_furniture_removed(*removed: str) -> Callable[[ChunkingCase | None, Any]
 
     def check(_: ChunkingCase | None, result: Any) -> None:
         drawn, document, chunks = result
-        summary = document.furniture.summary()
+        summary = document.report.furniture.summary()
         assert [(item.text, len(item.pages)) for item in summary] == [
             (text, len(drawn)) for text in removed
         ]
@@ -611,7 +615,7 @@ def web_text(text: str, *chrome: str) -> Callable[[ChunkingCase | None, Any], No
         document, chunks = result
         assert [page.text for page in document.pages] == [text]
         assert [chunk.text for chunk in chunks] == ([text] if text else [])
-        assert document.chrome == chrome
+        assert document.report.chrome == chrome
 
     return check
 
@@ -645,8 +649,9 @@ def loaded_and_transformed(name: str, text: str) -> Call:
 
     def run(env: Env) -> list[Document]:
         path = env.file(name, text.encode("utf-8"))
-        config = ChunkingConfig(64, 8, detect_markdown_headings=True)
-        transformer = AsesoriaDocumentTransformer(env.tokenization("bytes"), config)
+        transformer = AsesoriaDocumentTransformer(
+            env.tokenization("bytes"), ChunkingConfig(64, 8), detect_markdown_headings=True
+        )
         return transformer.invoke(TextFileLoader(path).load())
 
     return Call(run)
@@ -654,10 +659,12 @@ def loaded_and_transformed(name: str, text: str) -> Call:
 
 def ray_text_row(text: str) -> Call:
     """A Ray ``text`` row, chunked as each worker does (no Ray needed)."""
-    config = ChunkingConfig(64, 8, detect_markdown_headings=True)
+    config = ChunkingConfig(64, 8)
     row = {"doc_id": "fila", "text": text}
     return Call(
-        lambda env: document_chunk_rows(row, config=config, tokenization=env.tokenization("bytes"))
+        lambda env: document_chunk_rows(
+            row, config=config, tokenization=env.tokenization("bytes"), markdown=True
+        )
     )
 
 
@@ -669,8 +676,9 @@ def split_like_the_command_line(name: str, text: str) -> Call:
         chunks = chunk_document(
             read_pages(path),
             ChunkMetadata(doc_id=DOC),
-            config=ChunkingConfig(24, 4, detect_markdown_headings=True),
+            config=ChunkingConfig(24, 4),
             tokenization=env.tokenization("bytes"),
+            detect_markdown_headings=True,
         )
         return path, [chunk_record(chunk) for chunk in chunks]
 
@@ -682,8 +690,9 @@ def loaded_like_langchain(name: str, text: str) -> Call:
 
     def run(env: Env) -> tuple[Path, list[Document]]:
         path = env.file(name, text.encode("utf-8"))
-        config = ChunkingConfig(24, 4, detect_markdown_headings=True)
-        transformer = AsesoriaDocumentTransformer(env.tokenization("bytes"), config)
+        transformer = AsesoriaDocumentTransformer(
+            env.tokenization("bytes"), ChunkingConfig(24, 4), detect_markdown_headings=True
+        )
         return path, transformer.invoke(TextFileLoader(path).load())
 
     return Call(run)
@@ -999,8 +1008,9 @@ CATALOGUE = [
     P(
         Engine(
             text("# Título\rPrimer párrafo.\r\r## Dos\rSegundo párrafo."),
-            ChunkingConfig(256, 32, detect_markdown_headings=True),
+            ChunkingConfig(256, 32),
             "minilm",
+            detect_markdown_headings=True,
         ),
         Holds(sections_named("Título", "Dos")),
         id="lone-cr-markdown-headings",
@@ -1008,7 +1018,8 @@ CATALOGUE = [
     P(
         Engine(
             text("# Ley\n\nPreámbulo de la ley.\n\n#\n\nTexto tras un encabezado vacío."),
-            ChunkingConfig(64, 8, detect_markdown_headings=True),
+            ChunkingConfig(64, 8),
+            detect_markdown_headings=True,
         ),
         Holds(last_section_path(())),
         id="empty-atx-heading-closes-the-section",
@@ -1390,6 +1401,7 @@ def _run(given: Engine | Call, env: Env, *, counted: bool) -> tuple[ChunkingCase
         config=given.config,
         tokenization=counting or tokenization,
         sections=sections,
+        detect_markdown_headings=given.detect_markdown_headings,
     )
     if counting is not None:  # linear, not quadratic: a small multiple of the text
         assert counting.characters <= 10 * len(joined), (counting.characters, len(joined))
@@ -1400,6 +1412,7 @@ def _run(given: Engine | Call, env: Env, *, counted: bool) -> tuple[ChunkingCase
         tokenization,
         list(sections) if sections is not None else None,
         joined,
+        given.detect_markdown_headings,
     )
     return case, chunks
 

@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
-from langchain_asesoria.engine import TokenIndex, _build
+from langchain_asesoria.engine import TokenIndex, _build, _document
 from langchain_asesoria.engine._section import Section
-from langchain_asesoria.engine._sections import Segment
+from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import Chunk
 from langchain_asesoria.testing import CountingTokenization, WordTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 LAW = (ROOT / "corpus" / "markdown" / "BOE-A-1991-14392.md").read_text(encoding="utf-8")[:40_000]
-CONFIG = ChunkingConfig(max_tokens=160, overlap_tokens=20, detect_markdown_headings=True)
+CONFIG = ChunkingConfig(max_tokens=160, overlap_tokens=20)
 
 
 class _Underestimating(WordTokenization):
@@ -34,14 +34,16 @@ class _Underestimating(WordTokenization):
 
 def _chunks(tokenization: WordTokenization) -> list[Chunk]:
     return chunk_document(
-        [LoadedPage(LAW, 1)], ChunkMetadata("ley"), config=CONFIG, tokenization=tokenization
+        [LoadedPage(LAW, 1)],
+        ChunkMetadata("ley"),
+        config=CONFIG,
+        tokenization=tokenization,
+        detect_markdown_headings=True,
     )
 
 
 def _all_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(
-        _build.SectionBuilder, "_brief", lambda self, segments: [False] * len(segments)
-    )
+    monkeypatch.setattr(_build, "_brief", lambda built, segments: [False] * len(segments))
 
 
 @pytest.mark.parametrize("tokenization", [WordTokenization(512), _Underestimating(512)])
@@ -49,14 +51,14 @@ def test_brief_sections_give_the_chunks_of_whole_ones(
     tokenization: WordTokenization, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rebuilt: list[int] = []
-    whole = _build.SectionBuilder.whole
+    whole = _build.whole_section
 
-    def counted(self: _build.SectionBuilder, segment: Segment) -> Section:
+    def counted(built: _build.Sectioning, segment: Segment) -> Section:
         rebuilt.append(segment.start)
-        return whole(self, segment)
+        return whole(built, segment)
 
     with monkeypatch.context() as patched:
-        patched.setattr(_build.SectionBuilder, "whole", counted)
+        patched.setattr(_document, "whole_section", counted)
         brief = _chunks(tokenization)
     with monkeypatch.context() as patched:
         _all_whole(patched)

@@ -14,11 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
+from langchain_asesoria import (
+    ChunkingConfig,
+    ChunkMetadata,
+    LoadedPage,
+    chunk_document,
+    detect_markdown_sections,
+    join_pages,
+)
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.inspect_html import InspectDocument, chunk_rows, render_inspect_html
 from langchain_asesoria.cli.main import main
-from langchain_asesoria.engine import detect_markdown_sections, join_pages
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import WordTokenization
 
@@ -38,10 +44,14 @@ WIDTH, HEIGHT = 1280, 900
 
 
 def document() -> InspectDocument:
-    config = ChunkingConfig(max_tokens=96, overlap_tokens=40, detect_markdown_headings=True)
+    config = ChunkingConfig(max_tokens=96, overlap_tokens=40)
     tokenization = WordTokenization(512)
     chunks = chunk_document(
-        PAGES, ChunkMetadata(doc_id="doc", tax="IRPF"), config=config, tokenization=tokenization
+        PAGES,
+        ChunkMetadata(doc_id="doc", tax="IRPF"),
+        config=config,
+        tokenization=tokenization,
+        detect_markdown_headings=True,
     )
     joined = join_pages(PAGES, config.page_separator)
     return InspectDocument(

@@ -44,6 +44,6 @@ def test_a_comment_is_blanked_and_never_a_chunk_of_its_own() -> None:
     (page,) = document.pages
     assert len(page.text) == len(text)
     assert "<!--" not in page.text
-    assert document.comments == 3
+    assert document.report.comments == 3
     kept = read_text_document(text, "markdown", ReadOptions(html_comments=False))
     assert kept.pages[0].text == text

@@ -25,9 +25,9 @@ from langchain_asesoria import (
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.main import main
 from langchain_asesoria.engine._context import compact_context
-from langchain_asesoria.engine._sections import Segment
-from langchain_asesoria.files import read_pages
+from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import SectionContext
+from langchain_asesoria.reading import read_pages
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import WordTokenization
 
@@ -88,13 +88,14 @@ def _law_with_a_long_path(levels: int) -> str:
 
 def test_a_300_token_section_path_still_splits_with_the_default_context(minilm: object) -> None:
     text = _law_with_a_long_path(5)
-    config = ChunkingConfig(max_tokens=256, overlap_tokens=32, detect_markdown_headings=True)
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
     tokenization = minilm
     chunks = chunk_document(
         [LoadedPage(text, 1)],
         ChunkMetadata(doc_id="ley-larga"),
         config=config,
         tokenization=tokenization,  # type: ignore[arg-type]
+        detect_markdown_headings=True,
     )
     path = " > ".join(chunks[-1].metadata.section_path)
     assert tokenization.count_content(path) > 300  # type: ignore[attr-defined]
@@ -106,8 +107,9 @@ def test_a_300_token_section_path_still_splits_with_the_default_context(minilm: 
         chunk_document(
             [LoadedPage(text, 1)],
             ChunkMetadata(doc_id="ley-larga"),
-            config=ChunkingConfig(256, 32, detect_markdown_headings=True, section_context="path"),
+            config=ChunkingConfig(256, 32, section_context="path"),
             tokenization=tokenization,  # type: ignore[arg-type]
+            detect_markdown_headings=True,
         )
 
 
@@ -183,18 +185,14 @@ def _split(
 ) -> list[Chunk]:
     """``text`` as one page, words as tokens, an overlap of 8; Markdown headings unless
     ``sections`` are given."""
-    config = ChunkingConfig(
-        max_tokens=budget,
-        overlap_tokens=8,
-        detect_markdown_headings=sections is None,
-        section_context=mode,
-    )
+    config = ChunkingConfig(max_tokens=budget, overlap_tokens=8, section_context=mode)
     return chunk_document(
         [LoadedPage(text, 1)],
         ChunkMetadata(doc_id="ley"),
         config=config,
         tokenization=WordTokenization(512),
         sections=sections,
+        detect_markdown_headings=sections is None,
     )
 
 
@@ -262,14 +260,18 @@ def _generated_law(articles: int) -> str:
 def test_contexts_are_counted_in_batches_with_the_same_choice(budget: int) -> None:
     """Every section's context candidates are counted through ``count_many`` (no single
     count), and the choice is the one made trying candidates one by one."""
-    from langchain_asesoria.engine._sections import segments_for
+    from langchain_asesoria.engine._segments import segments_for
     from langchain_asesoria.testing import CountingTokenization
 
     text = _generated_law(40)
-    config = ChunkingConfig(budget, budget // 8, detect_markdown_headings=True)
+    config = ChunkingConfig(budget, budget // 8)
     counting = CountingTokenization(WordTokenization(512))
     chunks = chunk_document(
-        [LoadedPage(text, 1)], ChunkMetadata("ley"), config=config, tokenization=counting
+        [LoadedPage(text, 1)],
+        ChunkMetadata("ley"),
+        config=config,
+        tokenization=counting,
+        detect_markdown_headings=True,
     )
     assert counting.single == 0
     inner = counting.inner
@@ -278,7 +280,7 @@ def test_contexts_are_counted_in_batches_with_the_same_choice(budget: int) -> No
     def fits(context: str) -> bool:
         return inner.count(inner.prepare("", context)) <= allowed
 
-    from langchain_asesoria.engine import detect_markdown_sections
+    from langchain_asesoria import detect_markdown_sections
 
     segments = segments_for(detect_markdown_sections(text), len(text), "ley")
     expected = {compact_context(segment, fits) for segment in segments if segment.path}

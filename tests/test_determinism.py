@@ -30,7 +30,7 @@ from langchain_asesoria import (
     LoadedPage,
     chunk_document,
 )
-from langchain_asesoria.files import read_pages
+from langchain_asesoria.reading import read_pages
 from langchain_asesoria.records import chunk_id, chunk_record
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization
@@ -116,7 +116,7 @@ from langchain_asesoria.langchain import AsesoriaDocumentTransformer, AsesoriaTe
 from langchain_asesoria.testing import ByteTokenization
 
 tok = ByteTokenization(512, document_prefix="passage: ")
-config = ChunkingConfig(64, 8, detect_markdown_headings=True)
+config = ChunkingConfig(64, 8)
 body = "El contribuyente declara la renta del año. Las pérdidas se compensan. " * 6
 documents = [
     Document(body + source, metadata={"source": source, "page": page, "tax": "IRPF"})
@@ -124,10 +124,10 @@ documents = [
     for source in ("b.pdf", "a.pdf", "c.md")
 ] + [Document("# Título\\n\\n## Sección\\n\\n" + body, metadata={"source": "d.md"})]
 transformer = AsesoriaDocumentTransformer(
-    tok, config, source_scope="private", session_id="sesión-1"
+    tok, config, detect_markdown_headings=True, source_scope="private", session_id="sesión-1"
 )
 out = [[d.id, d.page_content, sorted(d.metadata.items())] for d in transformer.invoke(documents)]
-splitter = AsesoriaTextSplitter(tok, config)
+splitter = AsesoriaTextSplitter(tok, config, detect_markdown_headings=True)
 out += [[d.page_content, sorted(d.metadata.items())] for d in splitter.split_documents(documents)]
 print(json.dumps(out, ensure_ascii=False))
 """

@@ -74,6 +74,7 @@ def _chunk(
     tokenization: Tokenization | None = None,
     metadata: ChunkMetadata = METADATA,
     sections: Sequence[SectionSpan] | None = None,
+    detect_markdown_headings: bool = False,
     **options: object,
 ) -> list[Chunk]:
     pages = (
@@ -87,6 +88,7 @@ def _chunk(
         config=config,
         tokenization=tokenization or ByteTokenization(512),
         sections=sections,
+        detect_markdown_headings=detect_markdown_headings,
     )
 
 
@@ -140,6 +142,7 @@ TOKENIZATIONS = {
     "bytes+passage": lambda: ByteTokenization(512, document_prefix="passage: "),
 }
 
+#: ``ley_run``'s ``ChunkingConfig`` fields (``detect_markdown_headings``: the call's keyword).
 CONFIGS = [
     pytest.param(dict(max_tokens=48, overlap_tokens=0), id="48/0"),
     pytest.param(dict(max_tokens=64, overlap_tokens=8), id="64/8"),
@@ -168,11 +171,28 @@ def tokenization(request: pytest.FixtureRequest) -> Tokenization:
 
 
 @pytest.fixture(params=CONFIGS)
+def ley_options(request: pytest.FixtureRequest) -> dict[str, object]:
+    """One of ``CONFIGS``: ``ChunkingConfig`` fields and ``detect_markdown_headings``."""
+    return dict(request.param)
+
+
+def _ley_detect(ley_options: dict[str, object]) -> bool:
+    return bool(ley_options.get("detect_markdown_headings", False))
+
+
+@pytest.fixture
 def ley_run(
-    request: pytest.FixtureRequest, tokenization: Tokenization
+    ley_options: dict[str, object], tokenization: Tokenization
 ) -> tuple[list[Chunk], str, ChunkingConfig, Tokenization]:
-    config = ChunkingConfig(**request.param)
-    chunks = chunk_document(LEY_PAGES, METADATA, config=config, tokenization=tokenization)
+    fields = {k: v for k, v in ley_options.items() if k != "detect_markdown_headings"}
+    config = ChunkingConfig(**fields)  # type: ignore[arg-type]
+    chunks = chunk_document(
+        LEY_PAGES,
+        METADATA,
+        config=config,
+        tokenization=tokenization,
+        detect_markdown_headings=_ley_detect(ley_options),
+    )
     return chunks, _joined(LEY_PAGES), config, tokenization
 
 
@@ -339,9 +359,16 @@ def test_no_text_is_dropped(ley_run: tuple[list[Chunk], str, ChunkingConfig, Tok
 
 def test_iter_chunks_builds_the_same_chunks_one_at_a_time(
     ley_run: tuple[list[Chunk], str, ChunkingConfig, Tokenization],
+    ley_options: dict[str, object],
 ) -> None:
     chunks, _, config, tokenization = ley_run
-    lazy = iter_chunks(LEY_PAGES, METADATA, config=config, tokenization=tokenization)
+    lazy = iter_chunks(
+        LEY_PAGES,
+        METADATA,
+        config=config,
+        tokenization=tokenization,
+        detect_markdown_headings=_ley_detect(ley_options),
+    )
     assert not isinstance(lazy, list)
     assert next(lazy) == chunks[0]
     assert [chunks[0], *lazy] == chunks
@@ -817,13 +844,20 @@ def test_empty_pages_between_content_keep_page_numbers():
 
 
 def test_output_is_deterministic(tokenization: Tokenization):
-    config = ChunkingConfig(max_tokens=160, overlap_tokens=16, detect_markdown_headings=True)
-    first = chunk_document(LEY_PAGES, METADATA, config=config, tokenization=tokenization)
+    config = ChunkingConfig(max_tokens=160, overlap_tokens=16)
+    first = chunk_document(
+        LEY_PAGES,
+        METADATA,
+        config=config,
+        tokenization=tokenization,
+        detect_markdown_headings=True,
+    )
     second = chunk_document(
         tuple(replace(page) for page in LEY_PAGES),
         METADATA,
         config=config,
         tokenization=tokenization,
+        detect_markdown_headings=True,
     )
     assert first == second
 

@@ -22,9 +22,8 @@ from typing import Any
 
 import pytest
 
-from langchain_asesoria import ChunkingConfig, ChunkMetadata
+from langchain_asesoria import ChunkingConfig, ChunkMetadata, chunk_document
 from langchain_asesoria.cli.main import main
-from langchain_asesoria.engine import chunk_document
 from langchain_asesoria.evaluation.chunkers import AsesoriaChunker
 from langchain_asesoria.evaluation.corpus import load_corpus
 from langchain_asesoria.langchain import (
@@ -178,10 +177,13 @@ def test_the_reading_stage_keeps_the_engine_chunks_of_every_input(
     heading detection; a PDF's cleaned pages with its outline spans; a text file plain."""
     markdown = read_document(LAW, ReadOptions(legal_structure="off"))
     assert markdown.structure == "markdown headings"
-    assert markdown.front_matter > 0
-    with_detection = ChunkingConfig(256, 32, detect_markdown_headings=True)
+    assert markdown.report.front_matter > 0
     old = chunk_document(
-        markdown.pages, ChunkMetadata(doc_id=LAW.stem), config=with_detection, tokenization=minilm
+        markdown.pages,
+        ChunkMetadata(doc_id=LAW.stem),
+        config=ChunkingConfig(256, 32),
+        tokenization=minilm,
+        detect_markdown_headings=True,
     )
     new = split_document(
         markdown, ChunkMetadata(doc_id=LAW.stem), config=CONFIG, tokenization=minilm
@@ -215,13 +217,15 @@ def test_split_document_returns_what_the_inspector_shows(minilm: HuggingFaceToke
 #: the structure sources and the engine (and the configuration value that names them).
 _READING_SIDE = ("reading/", "structure/", "engine/", "models.py", "pdf/")
 
-#: The package's own face re-exports the engine's names (``detect_markdown_sections``).
+#: The package's own face re-exports the structure's names (``detect_markdown_sections``).
 _PUBLIC_FACE = "__init__.py"
 
-#: What only the reading side may mention: heading detection, front matter, and a page
-#: separator passed to get sections.
+#: What only the reading side may mention: heading and lead detection, the heading switch
+#: set by the adapter itself (a caller's ``detect_markdown_headings`` keyword may only be
+#: passed on, to ``reading``), front matter, and a page separator passed to get sections.
 _FORBIDDEN = re.compile(
-    r"detect_markdown|front_matter|markdown_sections|\.sections\(|section_spans|page_separator"
+    r"markdown_sections|detect_leads|detect_markdown_headings=(?:True|False)\b|front_matter"
+    r"|\.sections\(|section_spans|page_separator"
 )
 
 #: Mentions outside the reading side that are not about a document's structure, and why.
@@ -268,9 +272,16 @@ def test_no_adapter_decides_markdown_front_matter_or_section_joins() -> None:
 
 def test_the_grep_sees_what_it_forbids() -> None:
     assert _FORBIDDEN.search("replace(config, detect_markdown_headings=False)")
+    assert _FORBIDDEN.search("chunk_document(pages, meta, detect_markdown_headings=True)")
+    assert _FORBIDDEN.search("spans = detect_markdown_sections(joined.text)")
+    assert _FORBIDDEN.search("leads = detect_leads(joined.text, breaks)")
     assert _FORBIDDEN.search("document.sections(config.page_separator)")
     assert _FORBIDDEN.search("blank_front_matter(text)")
     assert not _FORBIDDEN.search("split_document(document, metadata, config=config)")
+    # The caller's keyword, taken and passed on to the reading side, decides nothing here.
+    assert not _FORBIDDEN.search("detect_markdown_headings: bool = False,")
+    assert not _FORBIDDEN.search("kind_for_text(source.key, self._markdown)")
+    assert not _FORBIDDEN.search("detect_markdown_headings=document.detect_markdown_headings")
 
 
 def test_a_text_file_is_never_read_as_markdown(

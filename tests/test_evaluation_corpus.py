@@ -13,8 +13,7 @@ from langchain_asesoria.evaluation.chunkers import AsesoriaChunker
 from langchain_asesoria.evaluation.cli import ExitCode, main
 from langchain_asesoria.evaluation.corpus import questions_in_text
 from langchain_asesoria.evaluation.questions import Question, RelevantPassage
-from langchain_asesoria.files import read_pages
-from langchain_asesoria.reading import ReadOptions
+from langchain_asesoria.reading import ReadOptions, read_pages
 from langchain_asesoria.testing import ByteTokenization
 
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")

@@ -23,9 +23,8 @@ from langchain_asesoria.evaluation import (
 )
 from langchain_asesoria.evaluation.retrievers import SentenceTransformerEmbeddings, analyze
 from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
-from langchain_asesoria.langchain.testing import RecordingEmbeddings
 from langchain_asesoria.models import LoadedPage
-from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.testing import ByteTokenization, RecordingEmbeddings
 
 TEXTS = [
     "La vivienda habitual está exenta hasta un importe máximo de 300.000 euros.",

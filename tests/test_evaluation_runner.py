@@ -95,8 +95,9 @@ def test_engine_chunks_are_indexed_as_embedding_text_with_exact_offsets() -> Non
     expected = chunk_document(
         ley.pages,
         ChunkMetadata(doc_id="ley"),
-        config=ChunkingConfig(64, 8, detect_markdown_headings=True),
+        config=ChunkingConfig(64, 8),
         tokenization=tokenization,
+        detect_markdown_headings=True,
     )
     assert [c.indexed_text for c in chunks] == [c.embedding_text for c in expected]
     assert all(ley.text[c.start : c.end] == c.text for c in chunks)

@@ -19,15 +19,15 @@ from langchain_asesoria.errors import (
     TextEncodingError,
     UnsupportedFileError,
 )
-from langchain_asesoria.files import (
+from langchain_asesoria.pdf.open import open_pdf
+from langchain_asesoria.reading import (
     file_kind,
     iter_pages,
     page_count,
+    read_document,
     read_pages,
     read_text,
 )
-from langchain_asesoria.pdf.open import open_pdf
-from langchain_asesoria.reading import read_document
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 pypdf = pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")

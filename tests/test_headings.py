@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langchain_asesoria.engine import detect_markdown_sections
+from langchain_asesoria import detect_markdown_sections
 from langchain_asesoria.structure.headings import Heading, sections_of
 
 #: A heading: its level and whether body text follows it.
@@ -96,14 +96,13 @@ def test_a_title_too_long_for_the_room_is_cut_at_words_not_characters() -> None:
     text = f"# Ley\n\n## {title}\n\nEl texto de la disposición dice así. Otra frase más.\n"
     tokenization = WordTokenization()
     context = tokenization.count(tokenization.prepare("", f"Ley > {title}"))
-    config = ChunkingConfig(
-        max_tokens=context + 8,
-        overlap_tokens=0,
-        detect_markdown_headings=True,
-        section_context="path",
-    )
+    config = ChunkingConfig(max_tokens=context + 8, overlap_tokens=0, section_context="path")
     chunks = chunk_document(
-        [LoadedPage(text, 1)], ChunkMetadata(doc_id="ley"), config=config, tokenization=tokenization
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="ley"),
+        config=config,
+        tokenization=tokenization,
+        detect_markdown_headings=True,
     )
     assert len(chunks) > 3
     for chunk in chunks:

@@ -19,9 +19,8 @@ from langchain_asesoria.langchain import (
     chroma_session_filter,
     original_text,
 )
-from langchain_asesoria.langchain.testing import RecordingEmbeddings
 from langchain_asesoria.records import CHUNK_ID, PAGE, PAGE_END, SESSION_ID, SOURCE_SCOPE
-from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.testing import ByteTokenization, RecordingEmbeddings
 
 chromadb = pytest.importorskip("chromadb", reason="pip install 'langchain-asesoria[chroma]'")
 langchain_chroma = pytest.importorskip(
@@ -29,7 +28,7 @@ langchain_chroma = pytest.importorskip(
 )
 
 E5 = ByteTokenization(512, document_prefix="passage: ", query_prefix="query: ")
-CONFIG = ChunkingConfig(max_tokens=96, overlap_tokens=12, detect_markdown_headings=True)
+CONFIG = ChunkingConfig(max_tokens=96, overlap_tokens=12)
 
 PRIVATE = {
     "ana": [
@@ -55,11 +54,18 @@ def pdf(source: str, pages: list[str]) -> list[Document]:
 
 
 def produce() -> list[Document]:
-    public = AsesoriaDocumentTransformer(E5, CONFIG, tax="IRPF", fiscal_year=2023)
+    public = AsesoriaDocumentTransformer(
+        E5, CONFIG, detect_markdown_headings=True, tax="IRPF", fiscal_year=2023
+    )
     documents = public.invoke(Document(PUBLIC, metadata={"source": "guia.md"}))
     for session, pages in PRIVATE.items():
         private = AsesoriaDocumentTransformer(
-            E5, CONFIG, source_scope="private", session_id=session, tax="IRPF"
+            E5,
+            CONFIG,
+            detect_markdown_headings=True,
+            source_scope="private",
+            session_id=session,
+            tax="IRPF",
         )
         documents += private.invoke(pdf(f"{session}/declaracion.pdf", pages))
     return documents

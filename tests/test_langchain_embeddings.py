@@ -16,9 +16,8 @@ from langchain_asesoria.langchain import (
     citation,
     original_text,
 )
-from langchain_asesoria.langchain.testing import RecordingEmbeddings
 from langchain_asesoria.records import EMBEDDING_TEXT, TEXT
-from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.testing import ByteTokenization, RecordingEmbeddings
 
 E5 = ByteTokenization(512, document_prefix="passage: ", query_prefix="query: ")
 
@@ -37,9 +36,9 @@ GUIDE = [
 
 
 def chunks(page_content: PageContent = "embedding_text") -> list[Document]:
-    config = ChunkingConfig(max_tokens=160, overlap_tokens=16, detect_markdown_headings=True)
+    config = ChunkingConfig(max_tokens=160, overlap_tokens=16)
     return AsesoriaDocumentTransformer(
-        E5, config, page_content=page_content, tax="IRPF"
+        E5, config, page_content=page_content, detect_markdown_headings=True, tax="IRPF"
     ).transform_documents(GUIDE)
 
 

@@ -15,9 +15,8 @@ from langchain_core.vectorstores import InMemoryVectorStore
 
 from langchain_asesoria import ChunkingConfig, InvalidPagesError
 from langchain_asesoria.langchain import AsesoriaDocumentTransformer
-from langchain_asesoria.langchain.testing import RecordingEmbeddings
 from langchain_asesoria.records import PAGE, PAGE_END, SOURCE
-from langchain_asesoria.testing import WordTokenization
+from langchain_asesoria.testing import RecordingEmbeddings, WordTokenization
 
 TEXTS = {
     "renta.pdf": [
@@ -48,8 +47,10 @@ def load_all(sources: list[str]) -> list[Document]:
 
 
 def make_transformer() -> AsesoriaDocumentTransformer:
-    config = ChunkingConfig(max_tokens=24, overlap_tokens=4, detect_markdown_headings=True)
-    return AsesoriaDocumentTransformer(WordTokenization(512), config, tax="IRPF")
+    config = ChunkingConfig(max_tokens=24, overlap_tokens=4)
+    return AsesoriaDocumentTransformer(
+        WordTokenization(512), config, detect_markdown_headings=True, tax="IRPF"
+    )
 
 
 def expected_for(sources: list[str]) -> list[Document]:

@@ -14,7 +14,6 @@ from langchain_asesoria import (
     InvalidSectionsError,
     MissingDependencyError,
 )
-from langchain_asesoria.files import read_pages, read_text
 from langchain_asesoria.langchain import (
     PAGE_LABEL,
     AsesoriaDocumentTransformer,
@@ -32,7 +31,7 @@ from langchain_asesoria.langchain.page_structure import (
     source_starts,
 )
 from langchain_asesoria.pdf import fold
-from langchain_asesoria.reading import read_document
+from langchain_asesoria.reading import read_document, read_pages, read_text
 from langchain_asesoria.records import (
     END_INDEX,
     PAGE,
@@ -154,8 +153,10 @@ def test_real_pdf_chunks_carry_the_real_pages(
     pdf_pages: list[Document],
     minilm: HuggingFaceTokenization,
 ) -> None:
-    config = ChunkingConfig(max_tokens=256, overlap_tokens=32, detect_markdown_headings=True)
-    transformer = AsesoriaDocumentTransformer(minilm, config, tax="IRPF", fiscal_year=2023)
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
+    transformer = AsesoriaDocumentTransformer(
+        minilm, config, detect_markdown_headings=True, tax="IRPF", fiscal_year=2023
+    )
     chunks = transformer.invoke(pdf_pages[::-1])  # any page order
     texts = [page.page_content for page in pdf_pages]
     covered = {
@@ -211,8 +212,10 @@ def test_a_changed_page_text_is_refused(pdf_pages: list[Document]) -> None:
 
 
 def test_real_markdown_chunks_carry_section_paths(minilm: HuggingFaceTokenization) -> None:
-    config = ChunkingConfig(max_tokens=256, overlap_tokens=32, detect_markdown_headings=True)
-    transformer = AsesoriaDocumentTransformer(minilm, config, tax="IP")
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
+    transformer = AsesoriaDocumentTransformer(
+        minilm, config, detect_markdown_headings=True, tax="IP"
+    )
     chunks = transformer.invoke(TextFileLoader(MARKDOWN).load())
     paths = [chunk.metadata.get(SECTION_PATH, "") for chunk in chunks]
     assert (

@@ -184,10 +184,11 @@ def test_page_content_embedding_text_mode_keeps_the_original_in_metadata() -> No
         assert EMBEDDING_TEXT not in document.metadata
 
 
-def test_markdown_headings_give_sections_when_the_config_asks() -> None:
+def test_markdown_headings_give_sections_when_asked() -> None:
     text = "# Título\n\nPrimer cuerpo.\n\n## Sub\n\nSegundo cuerpo."
-    config = ChunkingConfig(max_tokens=60, overlap_tokens=0, detect_markdown_headings=True)
-    documents = AsesoriaTextSplitter(WordTokenization(), config).create_documents([text])
+    config = ChunkingConfig(max_tokens=60, overlap_tokens=0)
+    instance = AsesoriaTextSplitter(WordTokenization(), config, detect_markdown_headings=True)
+    documents = instance.create_documents([text])
     assert [(d.metadata[SECTION_LABEL], d.metadata[SECTION_PATH]) for d in documents] == [
         ("Título", "Título"),
         ("Sub", "Título > Sub"),
@@ -237,7 +238,9 @@ def test_from_settings_reads_the_model_and_the_budget(minilm_folder: Path) -> No
         embedding_model=str(minilm_folder), chunk_size_tokens=64, chunk_overlap_tokens=8
     )
     instance = AsesoriaTextSplitter.from_settings(settings, detect_markdown_headings=True)
-    assert instance.config == ChunkingConfig(64, 8, detect_markdown_headings=True)
+    assert instance.config == ChunkingConfig(64, 8)
+    (titled,) = instance.create_documents(["# Título\n\nCuerpo."])
+    assert titled.metadata[SECTION_LABEL] == "Título"  # the keyword reached the splitter
     assert instance.tokenization.max_input_tokens == 256
     assert_exact(REPEATED, instance.create_documents([REPEATED]))
     with pytest.raises(MissingSettingError, match="CHUNK_SIZE_TOKENS"):
@@ -343,7 +346,7 @@ def test_langchain_base_arguments_map_onto_the_config() -> None:
         ({"max_tokens": 30, "overlap_tokens": 4}, ChunkingConfig(30, 4)),
         (
             {"chunk_size": 30, "detect_markdown_headings": True, "section_context": "label"},
-            ChunkingConfig(30, 0, detect_markdown_headings=True, section_context="label"),
+            ChunkingConfig(30, 0, section_context="label"),  # the heading switch is not a field
         ),
     ],
 )

@@ -13,8 +13,7 @@ from typing import Any, ClassVar
 import pytest
 
 from langchain_asesoria import AsesoriaEmbeddings
-from langchain_asesoria.langchain.testing import RecordingEmbeddings
-from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.testing import ByteTokenization, RecordingEmbeddings
 
 pytest.importorskip("langchain_tests", reason="the dev extra: pip install -e '.[dev]'")
 

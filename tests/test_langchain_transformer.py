@@ -80,11 +80,7 @@ def pdf_pages(source: str = "manual.pdf", texts: list[str] = PAGES) -> list[Docu
 def transformer(
     max_tokens: int = 24, overlap: int = 6, tokenization: Any = None, **kwargs: Any
 ) -> AsesoriaDocumentTransformer:
-    config_options = {
-        key: kwargs.pop(key)
-        for key in ("detect_markdown_headings", "section_context")
-        if key in kwargs
-    }
+    config_options = {key: kwargs.pop(key) for key in ("section_context",) if key in kwargs}
     return AsesoriaDocumentTransformer(
         tokenization or WordTokenization(512),
         ChunkingConfig(max_tokens=max_tokens, overlap_tokens=overlap, **config_options),
@@ -365,7 +361,8 @@ MARKDOWN = "# Ley\n\nPreámbulo de la ley.\n\n## Artículo 1\n\nNaturaleza del i
 def test_headings_are_followed_in_markdown_sources_only(
     source: str, reading: ReadOptions, sections: list[tuple[str | None, str | None]]
 ) -> None:
-    """As on the command line: on by default, for Markdown sources, whatever the config."""
+    """As on the command line: on by default, for Markdown sources, whatever
+    ``detect_markdown_headings`` says (it names the kind of a source whose name does not)."""
     for detect in (False, True):
         documents = transformer(
             60, 0, detect_markdown_headings=detect, reading=reading
@@ -381,6 +378,15 @@ def test_markdown_suffixes_are_configurable() -> None:
         60, 0, detect_markdown_headings=True, markdown_suffixes=(".txt",)
     ).transform_documents([document])
     assert [d.metadata[SECTION_LABEL] for d in documents] == ["Ley", "Artículo 1"]
+
+
+@pytest.mark.parametrize(("detect", "labels"), [(False, [None]), (True, ["Ley", "Artículo 1"])])
+def test_a_source_whose_name_says_no_kind_is_markdown_when_asked(
+    detect: bool, labels: list[str | None]
+) -> None:
+    document = Document(page_content=MARKDOWN, metadata={"source": "guia"})
+    documents = transformer(60, 0, detect_markdown_headings=detect).transform_documents([document])
+    assert [d.metadata.get(SECTION_LABEL) for d in documents] == labels
 
 
 def test_chunking_errors_name_the_source() -> None:

@@ -349,14 +349,13 @@ def test_a_list_in_a_table_in_a_list_leads_with_all_three() -> None:
 
 
 def _chunks(text: str, **options: object) -> list:  # type: ignore[type-arg]
-    config = ChunkingConfig(
-        **{"max_tokens": 160, "overlap_tokens": 0, "detect_markdown_headings": True, **options}  # type: ignore[arg-type]
-    )
+    config = ChunkingConfig(**{"max_tokens": 160, "overlap_tokens": 0, **options})  # type: ignore[arg-type]
     return chunk_document(
         [LoadedPage(text, 1)],
         ChunkMetadata(doc_id="iva"),
         config=config,
         tokenization=ByteTokenization(),
+        detect_markdown_headings=True,
     )
 
 

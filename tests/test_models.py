@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 from pathlib import Path
 
@@ -20,7 +21,9 @@ from langchain_asesoria import (
     PrivacyError,
     SectionSpan,
     Settings,
+    chunk_document,
     get_settings,
+    iter_chunks,
 )
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL
 
@@ -127,11 +130,19 @@ def test_for_chunk_returns_an_independent_copy():
 
 def test_config_defaults():
     config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
-    assert config.detect_markdown_headings is False
     assert config.separators == DEFAULT_SEPARATORS
     assert config.page_separator == "\n\n"
     assert config.section_context == "compact"
     assert config.context_share == 0.125
+
+
+def test_markdown_headings_are_off_by_default():
+    """Structure is not the config's: the specification's call takes the switch, off."""
+    assert "detect_markdown_headings" not in {f.name for f in dataclasses.fields(ChunkingConfig)}
+    for function in (chunk_document, iter_chunks):
+        keyword = inspect.signature(function).parameters["detect_markdown_headings"]
+        assert keyword.kind is inspect.Parameter.KEYWORD_ONLY
+        assert keyword.default is False
 
 
 def test_config_has_no_default_size():
@@ -216,10 +227,10 @@ def test_from_settings_reads_size_and_overlap(size: int, overlap: int):
 def test_from_settings_passes_other_options():
     config = ChunkingConfig.from_settings(
         Settings(chunk_size_tokens=384, chunk_overlap_tokens=48),
-        detect_markdown_headings=True,
+        carry_leads=False,
         section_context="label",
     )
-    assert config.detect_markdown_headings is True
+    assert config.carry_leads is False
     assert config.section_context == "label"
 
 

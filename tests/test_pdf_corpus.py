@@ -72,7 +72,7 @@ def test_both_kinds_of_pdf_are_here() -> None:
 
 @pytest.mark.parametrize("path", PDFS, ids=lambda path: f"{path.parent.name}/{path.name[:20]}")
 def test_outline_entries_are_located(path: Path) -> None:
-    located = read(path).outline.located  # type: ignore[union-attr]
+    located = read(path).report.outline.located  # type: ignore[union-attr]
     assert located.entries >= 12
     assert located.located / located.entries >= 0.95
     # What is not located is a title the text does not print ("[Preámbulo]"), reported.
@@ -116,13 +116,13 @@ def test_kept_furniture_is_in_the_chunks(path: Path, minilm: HuggingFaceTokeniza
 
 @pytest.mark.parametrize("path", PDFS, ids=lambda path: f"{path.parent.name}/{path.name[:20]}")
 def test_every_removed_line_is_listed(path: Path) -> None:
-    document = read(path)
-    furniture = document.running_furniture
+    report = read(path).report
+    furniture = report.running_furniture
     listed = {(item.text, page) for item in furniture.summary() for page in item.pages}
     assert len(listed) == len(furniture.lines)
-    assert len(furniture.lines) + len(document.contents) == len(document.furniture.lines)
+    assert len(furniture.lines) + len(report.contents) == len(report.furniture.lines)
     as_extracted = read(path, ReadOptions(remove_page_furniture=False, remove_contents=False))
-    for line in document.furniture.lines:
+    for line in report.furniture.lines:
         page = as_extracted.pages[line.page - 1].text
         assert page[line.start : line.end].rstrip("\n") == line.text
 
@@ -137,7 +137,7 @@ def test_the_contents_page_keeps_its_entries() -> None:
 def test_the_aeat_running_titles_are_removed_and_listed() -> None:
     summary = {
         item.text: len(item.pages)
-        for item in read(ROOT / "corpus" / "pdf" / AEAT).furniture.summary()
+        for item in read(ROOT / "corpus" / "pdf" / AEAT).report.furniture.summary()
     }
     assert summary == {
         "06/09/2024 - Manual práctico de Renta 2023. Página N": 17,
@@ -152,18 +152,19 @@ def test_the_aeat_running_titles_are_removed_and_listed() -> None:
 
 def test_the_boe_index_pages_give_no_chunk_and_are_listed() -> None:
     document = read(ROOT / "corpus" / "pdf" / BOE)
-    assert {line.page for line in document.contents} == {1, 2, 3}
-    assert document.contents[0].text == "ÍNDICE"
+    assert {line.page for line in document.report.contents} == {1, 2, 3}
+    assert document.report.contents[0].text == "ÍNDICE"
     assert all("......" not in page.text for page in document.pages)
     assert "Real Decreto 439/2007, de 30 de marzo" in document.pages[0].text  # its title stays
     kept = read(ROOT / "corpus" / "pdf" / BOE, ReadOptions(remove_contents=False))
-    assert kept.contents == ()
+    assert kept.report.contents == ()
     assert "Preámbulo ......" in kept.pages[0].text
 
 
 def test_the_boe_furniture_is_removed_from_every_page() -> None:
     document = read(ROOT / "corpus" / "pdf" / BOE)
-    summary = {item.text: len(item.pages) for item in document.running_furniture.summary()}
+    furniture = document.report.running_furniture
+    summary = {item.text: len(item.pages) for item in furniture.summary()}
     assert summary == {
         "LEGISLACIÓN CONSOLIDADA": 108,
         "Página N": 108,

@@ -94,9 +94,9 @@ def test_the_aeat_letters_open_their_own_items_as_printed() -> None:
     page6 = _aeat(True).pages[5].text
     assert "\nb. Las ganancias y pérdidas patrimoniales que no deriven" in page6
     assert "a. \nLas ganancias" not in page6
-    assert _aeat(True).markers_moved > 0
+    assert _aeat(True).report.markers_moved > 0
 
 
 def test_switched_off_the_extraction_order_stays() -> None:
     assert "ahorro.\na. \nSaldos negativos de ganancias" in _aeat(False).pages[9].text
-    assert _aeat(False).markers_moved == 0
+    assert _aeat(False).report.markers_moved == 0

@@ -165,7 +165,7 @@ def page_holding(pages: Sequence[LoadedPage], separator: str, position: int) -> 
 
 
 def case_segments(case: ChunkingCase) -> list[Segment]:
-    if case.config.detect_markdown_headings:
+    if case.detect_markdown_headings:
         spans: Sequence[SectionSpan] = detect_markdown_sections(case.joined)
     else:
         spans = case.sections or ()
@@ -186,6 +186,7 @@ def run(case: ChunkingCase) -> list[Chunk] | None:
             config=case.config,
             tokenization=case.tokenization,
             sections=case.sections,
+            detect_markdown_headings=case.detect_markdown_headings,
         )
     except IndivisibleCharacterError as error:
         check_indivisible(case, error)
@@ -496,7 +497,7 @@ def test_budget_errors_only_when_justified(
 def test_markdown_headings(factory: TokenizationFactory, data: st.DataObject) -> None:
     """Detected ATX headings: real ones found, fenced ones ignored, invariants held."""
     document = data.draw(markdown_documents(), label="markdown")
-    config = data.draw(configs(factory.limit, markdown=True), label="config")
+    config = data.draw(configs(factory.limit), label="config")
     separator = config.page_separator
     splits = data.draw(
         st.lists(st.integers(0, len(document.text)), max_size=3).map(sorted), label="splits"
@@ -507,7 +508,10 @@ def test_markdown_headings(factory: TokenizationFactory, data: st.DataObject) ->
     ]
     joined = join_pages(pages, separator).text
     tokenization = factory.make(data.draw(st.sampled_from(["", "passage: "])), 2)
-    case = ChunkingCase(pages, data.draw(document_metadata()), config, tokenization, None, joined)
+    metadata = data.draw(document_metadata())
+    case = ChunkingCase(
+        pages, metadata, config, tokenization, None, joined, detect_markdown_headings=True
+    )
 
     spans = detect_markdown_sections(joined)
     if len(pages) == 1:

@@ -164,9 +164,13 @@ def test_path_rows_follow_the_command_line_rules(
     markdown.write_text("---\ntitle: Ley\n---\n# Ley\n\nArtículo único.", encoding="utf-8")
     text = tmp_path / "nota.txt"
     text.write_text("# No es un título\n\nTexto de la nota.", encoding="utf-8")
-    config = ChunkingConfig(max_tokens=128, overlap_tokens=0, detect_markdown_headings=True)
-    (law,) = document_chunk_rows({"path": str(markdown)}, config=config, tokenization=minilm_512)
-    (note,) = document_chunk_rows({"path": str(text)}, config=config, tokenization=minilm_512)
+    config = ChunkingConfig(max_tokens=128, overlap_tokens=0)
+    (law,) = document_chunk_rows(
+        {"path": str(markdown)}, config=config, tokenization=minilm_512, markdown=True
+    )
+    (note,) = document_chunk_rows(
+        {"path": str(text)}, config=config, tokenization=minilm_512, markdown=True
+    )
     assert (law["doc_id"], law["section_path"], law["text"]) == (
         "ley",
         "Ley",

@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from langchain_asesoria import LoadedPage, NoTextLayerError, join_pages
-from langchain_asesoria.engine import detect_markdown_sections
-from langchain_asesoria.files import iter_pages, read_pages
+from langchain_asesoria import LoadedPage, NoTextLayerError, detect_markdown_sections, join_pages
 from langchain_asesoria.pdf.open import open_pdf
-from langchain_asesoria.reading import ReadOptions, read_document, read_pdf
+from langchain_asesoria.reading import ReadOptions, iter_pages, read_document, read_pages, read_pdf
 
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 
@@ -59,12 +57,12 @@ def test_a_pdf_is_read_without_furniture_and_with_its_sections(tmp_path: Path) -
     assert document.kind == "pdf"
     assert [page.page for page in document.pages] == [1, 2, 3, 4]
     assert document.pages[0] == LoadedPage("\n".join([title(1), *body(1)]) + "\n", 1, str(path))
-    assert [item.text for item in document.furniture.summary()] == [
+    assert [item.text for item in document.report.furniture.summary()] == [
         "BOLETÍN OFICIAL DEL ESTADO",
         "Página N",
     ]
-    assert document.outline is not None
-    located = document.outline.located
+    assert document.report.outline is not None
+    located = document.report.outline.located
     assert (located.entries, located.located) == (7, 4)
     assert [entry.title for entry in located.unlocated] == ["Ley 1/2024", "[Firma]", "En el BOE"]
     spans = document.sections("\n\n")
@@ -92,7 +90,7 @@ def test_each_part_can_be_switched_off(
     path = law_pdf(tmp_path)
     document = read_document(path, options)
     assert (document.sections() is not None) == sections
-    assert bool(document.furniture.lines) == furniture
+    assert bool(document.report.furniture.lines) == furniture
     if not furniture:
         assert document.pages == tuple(read_pages(path))
 
@@ -104,17 +102,18 @@ def test_markdown_is_read_with_its_headings_and_without_its_front_matter(name: s
     (extracted,) = iter_pages(path)
     (page,) = document.pages
     assert len(page.text) == len(extracted.text)
-    assert page.text[document.front_matter :] == extracted.text[document.front_matter :]
-    assert not page.text[: document.front_matter].strip()
+    front = document.report.front_matter
+    assert page.text[front:] == extracted.text[front:]
+    assert not page.text[:front].strip()
     assert document.kind == "markdown"
-    assert document.outline is None
+    assert document.report.outline is None
     assert document.structure == "markdown headings"
     by_level = read_document(path, ReadOptions(legal_structure="off"))
     assert by_level.sections() == detect_markdown_sections(page.text)
     assert [s.start for s in document.sections() or []] == [
         s.start for s in by_level.sections() or []
     ]  # legal ranks change paths, never where sections start
-    assert document.furniture.lines == ()
+    assert document.report.furniture.lines == ()
     off = read_document(path, ReadOptions(markdown_headings=False, front_matter=False))
     assert off.pages == (extracted,)
     assert off.sections() is None
@@ -127,5 +126,5 @@ def test_a_pdf_without_text_is_an_error_to_read_but_not_to_load(tmp_path: Path) 
         read_document(path)
     document = read_pdf(open_pdf(path), path)
     assert [page.text for page in document.pages] == ["", "", ""]
-    assert document.outline is not None
-    assert document.outline.located.located == 0
+    assert document.report.outline is not None
+    assert document.report.outline.located.located == 0

@@ -1,6 +1,6 @@
 """Web pages through the reading stage: a ``.html`` file, or a loader's page of markup,
 becomes one page of its main content's text, sectioned by its headings, its site chrome
-listed in ``DocumentPages.chrome``; chunks' offsets are positions in that text."""
+listed in its ``ReadReport.chrome``; chunks' offsets are positions in that text."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_a_file_and_a_loaders_markup_are_read_alike(tmp_path: Path) -> None:
         "Ley 1/2024\n\nArtículo 1. Objeto.\n\nEl impuesto grava la renta.\n\n"
         "Artículo 2. Ámbito.\n\nSe aplica en todo el territorio."
     )
-    assert from_file.chrome == (
+    assert from_file.report.chrome == (
         'outside the main content: nav "Inicio · Buscar" (15 characters)',
         'back-to-top link: "Subir"',
     )
@@ -104,7 +104,7 @@ def test_a_boe_page_chunks_with_sections_and_without_navigation(
     document = read_document(path)
     assert document.kind == "html"
     assert document.structure == "html headings"
-    assert document.chrome
+    assert document.report.chrome
     chunked = split_document(
         document, ChunkMetadata(doc_id=path.stem), config=CONFIG, tokenization=minilm
     )
@@ -122,7 +122,7 @@ def test_a_boe_page_chunks_with_sections_and_without_navigation(
 def test_reading_options_switch_the_page_chrome_and_headings() -> None:
     path = PAGES[0]
     whole = read_document(path, ReadOptions(html_main_content=False))
-    assert whole.chrome == ()
+    assert whole.report.chrome == ()
     assert "Idioma actual" in whole.pages[0].text
     flat = read_document(path, ReadOptions(html_headings=False))
     assert flat.starts is None

@@ -37,8 +37,14 @@ def test_the_default_doc_id_is_the_file_name_without_extension(source: str, doc_
 def test_a_record_is_the_document_fields_then_the_chunk_fields_then_the_id() -> None:
     metadata = ChunkMetadata(doc_id="ley", tax="IP", fiscal_year=2023)
     pages = [LoadedPage("# Ley\n\n" + "Texto del artículo. " * 20, 1)]
-    config = ChunkingConfig(24, 4, detect_markdown_headings=True)
-    chunks = chunk_document(pages, metadata, config=config, tokenization=WordTokenization(512))
+    config = ChunkingConfig(24, 4)
+    chunks = chunk_document(
+        pages,
+        metadata,
+        config=config,
+        tokenization=WordTokenization(512),
+        detect_markdown_headings=True,
+    )
     assert len(chunks) > 1
     for chunk in chunks:
         fields = chunk_fields(chunk)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from langchain_asesoria import (
@@ -13,21 +15,24 @@ from langchain_asesoria import (
     chunk_document,
     detect_markdown_sections,
 )
-from langchain_asesoria.engine._sections import Segment, segments_for
+from langchain_asesoria.engine._segments import Segment, segments_for
 from langchain_asesoria.testing import ByteTokenization
 
 TEXT = "Preámbulo. Artículo 1: el impuesto. Artículo 2: la cuota de 50 €."  # 65 characters
 METADATA = ChunkMetadata(doc_id="ley-secciones", tax="IP", vigencia="2025")
 
 
-def _chunk(text: str, sections: list[SectionSpan] | None = None, **options: object):
-    config = ChunkingConfig(max_tokens=256, overlap_tokens=0, **options)  # type: ignore[arg-type]
+def _chunk(
+    text: str, sections: list[SectionSpan] | None = None, *, detect_markdown_headings: bool = False
+):
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=0)
     return chunk_document(
         [LoadedPage(text, 1)],
         METADATA,
         config=config,
         tokenization=ByteTokenization(),
         sections=sections,
+        detect_markdown_headings=detect_markdown_headings,
     )
 
 
@@ -371,8 +376,14 @@ def test_no_headings_no_sections():
 
 
 def test_detection_is_off_by_default():
-    assert ChunkingConfig(max_tokens=256, overlap_tokens=0).detect_markdown_headings is False
-    chunks = _chunk("# Artículo 1\nUno.\n# Artículo 2\nDos.")
+    keyword = inspect.signature(chunk_document).parameters["detect_markdown_headings"]
+    assert keyword.default is False
+    chunks = chunk_document(  # the keyword left out
+        [LoadedPage("# Artículo 1\nUno.\n# Artículo 2\nDos.", 1)],
+        METADATA,
+        config=ChunkingConfig(max_tokens=256, overlap_tokens=0),
+        tokenization=ByteTokenization(),
+    )
     assert [(c.text, c.metadata.section_label) for c in chunks] == [
         ("# Artículo 1\nUno.\n# Artículo 2\nDos.", None)
     ]

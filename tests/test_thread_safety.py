@@ -32,7 +32,7 @@ from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 THREADS = 8
 ROUNDS = 3
-CONFIG = ChunkingConfig(max_tokens=128, overlap_tokens=16, detect_markdown_headings=True)
+CONFIG = ChunkingConfig(max_tokens=128, overlap_tokens=16)
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -74,7 +74,7 @@ def tokenization(request: pytest.FixtureRequest) -> Tokenization:
 
 
 def test_one_splitter_from_8_threads(tokenization: Tokenization) -> None:
-    splitter = AsesoriaTextSplitter(tokenization, CONFIG)
+    splitter = AsesoriaTextSplitter(tokenization, CONFIG, detect_markdown_headings=True)
     texts = documents()
     sequential = [splitter.create_documents([text]) for text in texts]
     for _ in range(ROUNDS):
@@ -82,7 +82,9 @@ def test_one_splitter_from_8_threads(tokenization: Tokenization) -> None:
 
 
 def test_one_transformer_from_8_threads(tokenization: Tokenization) -> None:
-    transformer = AsesoriaDocumentTransformer(tokenization, CONFIG, tax="IRPF")
+    transformer = AsesoriaDocumentTransformer(
+        tokenization, CONFIG, detect_markdown_headings=True, tax="IRPF"
+    )
     sources = [
         [
             Document(text[i : i + 3_000], metadata={"source": f"doc-{n}.md", "page": i // 3_000})
@@ -104,6 +106,7 @@ def test_one_tokenization_under_chunk_document_from_8_threads(
             ChunkMetadata(doc_id=str(len(text))),
             config=CONFIG,
             tokenization=tokenization,
+            detect_markdown_headings=True,
         )
 
     texts = documents()

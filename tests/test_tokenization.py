@@ -8,7 +8,6 @@ from __future__ import annotations
 import itertools
 import os
 import pickle
-from dataclasses import replace
 from pathlib import Path
 
 import huggingface_hub.constants
@@ -473,8 +472,13 @@ def test_candidate_sizes_with_minilm_512(
     config: ChunkingConfig,
     detect: bool,
 ):
-    config = replace(config, detect_markdown_headings=detect)
-    chunks = chunk_document(boe_pages, METADATA, config=config, tokenization=minilm_512)
+    chunks = chunk_document(
+        boe_pages,
+        METADATA,
+        config=config,
+        tokenization=minilm_512,
+        detect_markdown_headings=detect,
+    )
     _check_chunks(chunks, boe_pages, config, minilm_512)
     assert any(chunk.overlap_tokens > 0 for chunk in chunks)
 
