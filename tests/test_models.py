@@ -10,8 +10,6 @@ import pydantic
 import pytest
 
 from langchain_asesoria import (
-    DEFAULT_SEPARATORS,
-    SIZE_CANDIDATES,
     ChunkingConfig,
     ChunkMetadata,
     ConfigurationError,
@@ -22,6 +20,7 @@ from langchain_asesoria import (
     Settings,
     get_settings,
 )
+from langchain_asesoria.models import DEFAULT_SEPARATORS, SIZE_CANDIDATES
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL
 
 pytestmark = pytest.mark.usefixtures("clean_settings_env")

@@ -11,8 +11,8 @@ from langchain_asesoria import (
     LoadedPage,
     SectionSpan,
     chunk_document,
-    detect_markdown_sections,
 )
+from langchain_asesoria.engine import detect_markdown_sections
 from langchain_asesoria.engine._sections import Segment, segments_for
 from langchain_asesoria.testing import ByteTokenization
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
-
-from tokenizers import Tokenizer
+from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.langchain.documents import CONFIG_FIELDS
 from langchain_asesoria.models import ChunkingConfig
-from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
+from langchain_asesoria.tokenization import ModelProfile
 from langchain_asesoria.tokenization._tiktoken import MODELS as TIKTOKEN_MODELS
+
+if TYPE_CHECKING:
+    from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 __all__ = ["huggingface_tokenization", "splitter_config", "tiktoken_source"]
 
@@ -85,6 +86,16 @@ def _merged(given: Mapping[str, int], options: Mapping[str, Any]) -> dict[str, A
 def huggingface_tokenization(
     tokenizer: Any, profile: ModelProfile | None, max_input_tokens: int | None
 ) -> HuggingFaceTokenization:
+    """The tokenization of a ``tokenizers.Tokenizer`` or a ``transformers`` fast tokenizer
+    (``tokenizers`` imported here, on first use).
+
+    Raises:
+        ConfigurationError: anything else (a model name points to ``from_model``).
+    """
+    from tokenizers import Tokenizer
+
+    from langchain_asesoria.tokenization import HuggingFaceTokenization
+
     if isinstance(tokenizer, Tokenizer):
         base = profile or ModelProfile()
         if max_input_tokens is not None:

@@ -33,7 +33,7 @@ import copy
 from collections.abc import Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
@@ -58,21 +58,7 @@ from langchain_asesoria.langchain.documents import (
     document_id,
     loader_metadata,
 )
-from langchain_asesoria.langchain.page_structure import REPORT_KEYS, STRUCTURE_KEYS, page_starts
-from langchain_asesoria.langchain.sources import (
-    Source,
-    SourcePages,
-    SourceReader,
-    read_pdf_page_texts,
-)
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
-from langchain_asesoria.reading import (
-    ReadOptions,
-    SectionStart,
-    iter_document_chunks,
-    kind_for_text,
-    read_loaded_pages,
-)
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -87,12 +73,16 @@ from langchain_asesoria.records import (
     TOKEN_COUNT,
     chunk_id,
 )
-from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import (
     ModelProfile,
     Tokenization,
     load_tokenization,
 )
+
+if TYPE_CHECKING:  # the reading stage loads with the first splitter, not with this module
+    from langchain_asesoria.langchain.sources import SourcePages
+    from langchain_asesoria.reading import ReadOptions, SectionStart
+    from langchain_asesoria.settings import Settings
 
 __all__ = ["SPLITTER_KEYS", "AsesoriaTextSplitter"]
 
@@ -215,6 +205,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = splitter_config(config, sizes, options)
         self._bind(tokenization, chosen, page_content, on_error, metadata_level)
+        from langchain_asesoria.langchain.sources import SourceReader
+        from langchain_asesoria.reading import ReadOptions
+
         self._reading = reading or ReadOptions()
         self._markdown = _flag(detect_markdown_headings, "detect_markdown_headings")
         self._reader = SourceReader(source_key=source_key, page_key=page_key, page_base=page_base)
@@ -279,7 +272,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 or no real input limit known for the model.
             TokenizerLoadError: the tokenizer cannot be loaded.
         """
-        settings = settings or get_settings()
+        if settings is None:
+            from langchain_asesoria.settings import get_settings
+
+            settings = get_settings()
         options, rest = config_options(kwargs)
         config = ChunkingConfig.from_settings(settings, **options)
         return cls(load_tokenization(settings), config, **rest)
@@ -391,6 +387,12 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         Raises:
             AsesoriaError: any engine error, naming ``name``.
         """
+        from langchain_asesoria.reading import (
+            iter_document_chunks,
+            kind_for_text,
+            read_loaded_pages,
+        )
+
         try:
             document = read_loaded_pages(
                 [LoadedPage(text, 1)],
@@ -426,6 +428,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 an integer from ``page_base`` up (the message names its ``source``, or
                 its position), unless ``on_error="skip"``.
         """
+        from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
+        from langchain_asesoria.langchain.sources import SourceReader, read_pdf_page_texts
+
         if metadatas and len(metadatas) != len(texts):
             raise ConfigurationError(
                 f"got {len(texts)} texts but {len(metadatas)} metadatas: pass one metadata "
@@ -460,6 +465,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
 
     def _page(self, text: str, metadata: Mapping[Any, Any]) -> SourcePages:
         """The text as a one-page source: its 1-based page number and document fields."""
+        from langchain_asesoria.langchain.sources import Source
+
         document = Document(page_content=text, metadata=dict(metadata))
         key = metadata.get(self._reader.source_key)
         return self._reader.read(Source(None if key in (None, "") else str(key), (document,)))
@@ -477,6 +484,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         content, _ = chunk_texts(chunk, self._page_content, level)
         metadata = copy.deepcopy(dict(base))
         if level == "lean":
+            from langchain_asesoria.langchain.page_structure import REPORT_KEYS
+
             metadata = {key: value for key, value in metadata.items() if key not in REPORT_KEYS}
             if self._add_start_index:
                 metadata[START_INDEX] = chunk.start
