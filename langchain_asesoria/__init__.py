@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from langchain_asesoria.engine import Tokenization
-    from langchain_asesoria.pages import join_pages
     from langchain_asesoria.errors import (
         AsesoriaError,
         BudgetError,
@@ -63,6 +62,7 @@ if TYPE_CHECKING:
         LoadedPage,
         SectionSpan,
     )
+    from langchain_asesoria.pages import join_pages
     from langchain_asesoria.reading import ReadOptions, read_document, split_document
     from langchain_asesoria.reading.given import chunk_document
     from langchain_asesoria.settings import Settings, get_settings

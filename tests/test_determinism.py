@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
+from langchain_asesoria.files import read_pages
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
-from langchain_asesoria.files import read_pages
 from langchain_asesoria.records import chunk_id, chunk_record
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization

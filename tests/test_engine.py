@@ -22,7 +22,7 @@ from langchain_asesoria import (
     chunk_document,
     join_pages,
 )
-from langchain_asesoria.engine import iter_chunks
+from langchain_asesoria.reading.given import iter_chunks
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 from langchain_asesoria.tokenization import HuggingFaceTokenization, TokenIndex, Tokenization
 

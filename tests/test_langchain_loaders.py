@@ -6,10 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from langchain_asesoria.files import read_pages, read_text
 from langchain_core.documents import Document
 
 from langchain_asesoria import ChunkingConfig, InvalidSectionsError, MissingDependencyError
-from langchain_asesoria.files import read_pages, read_text
 from langchain_asesoria.langchain import (
     PAGE_LABEL,
     AsesoriaDocumentTransformer,

@@ -54,9 +54,9 @@ from langchain_asesoria import (
     chunk_document,
     join_pages,
 )
-from langchain_asesoria.engine import detect_markdown_sections
 from langchain_asesoria.models import LeadSpan
 from langchain_asesoria.structure.leads import detect_leads
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
 from langchain_asesoria.tokenization import (
     HuggingFaceTokenization,

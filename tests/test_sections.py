@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from langchain_asesoria.engine._sections import Segment, segments_for
 
 from langchain_asesoria import (
     ChunkingConfig,
@@ -12,8 +13,7 @@ from langchain_asesoria import (
     SectionSpan,
     chunk_document,
 )
-from langchain_asesoria.engine import detect_markdown_sections
-from langchain_asesoria.engine._sections import Segment, segments_for
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 from langchain_asesoria.testing import ByteTokenization
 
 TEXT = "Preámbulo. Artículo 1: el impuesto. Artículo 2: la cuota de 50 €."  # 65 characters

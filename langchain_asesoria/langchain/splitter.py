@@ -429,7 +429,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 its position), unless ``on_error="skip"``.
         """
         from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
-        from langchain_asesoria.langchain.sources import SourceReader, read_pdf_page_texts
+        from langchain_asesoria.langchain.sources import read_pdf_page_texts
 
         if metadatas and len(metadatas) != len(texts):
             raise ConfigurationError(

@@ -12,8 +12,8 @@ add one). ``HuggingFaceTokenization`` wraps a ``tokenizers.Tokenizer`` (padding 
 truncation off), ``TiktokenTokenization`` an OpenAI encoding (the ``tiktoken``
 extra); ``ModelProfile`` rows (``PROFILES``) give a model's prefixes and real limit.
 The protocols themselves (``Tokenization`` and its parts) belong to the engine and are
-re-exported here. ``HuggingFaceTokenization`` and the Hub checks load on first use (with ``tokenizers``
-and settings).
+re-exported here. ``HuggingFaceTokenization`` and the Hub checks load on first use
+(with ``tokenizers`` and settings).
 """
 
 from __future__ import annotations
