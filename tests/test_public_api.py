@@ -203,7 +203,7 @@ def test_import_does_not_import_transformers():
     [
         "import langchain_asesoria",
         "from langchain_asesoria import AsesoriaTextSplitter",
-        "from langchain_asesoria import ChunkingConfig, chunk_document, ConfigurationError",
+        "from langchain_asesoria import ChunkingConfig, LoadedPage, ConfigurationError",
         "import langchain_asesoria.langchain",
     ],
 )

@@ -24,7 +24,7 @@ from langchain_asesoria.langchain import (
     delete_documents,
     reindex,
 )
-from langchain_asesoria.langchain.testing import RecordingEmbeddings
+from langchain_asesoria.testing import RecordingEmbeddings
 from langchain_asesoria.records import CHUNK_ID, DOC_ID, SESSION_ID, SOURCE_SCOPE
 from langchain_asesoria.testing import ByteTokenization
 

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.langchain.documents import CONFIG_FIELDS
 from langchain_asesoria.models import ChunkingConfig
-from langchain_asesoria.tokenization import ModelProfile
-from langchain_asesoria.tokenization._tiktoken import MODELS as TIKTOKEN_MODELS
+from langchain_asesoria.tokenization import TIKTOKEN_MODELS, ModelProfile
 
 if TYPE_CHECKING:
     from langchain_asesoria.tokenization import HuggingFaceTokenization

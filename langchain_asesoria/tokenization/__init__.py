@@ -32,6 +32,7 @@ from langchain_asesoria.tokenization._base import LoadedTokenization, Tokenizati
 from langchain_asesoria.tokenization._loading import FAMILIES, Family, load_tokenization
 from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
 from langchain_asesoria.tokenization._profiles import PROFILES, profile_for, with_explicit_limit
+from langchain_asesoria.tokenization._tiktoken import MODELS as TIKTOKEN_MODELS
 from langchain_asesoria.tokenization._tiktoken import TiktokenTokenization
 from langchain_asesoria.tokenization._word_index import WordCounts, word_index
 
@@ -59,6 +60,7 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "FAMILIES",
     "PROFILES",
+    "TIKTOKEN_MODELS",
     "Estimator",
     "Family",
     "HuggingFaceTokenization",
