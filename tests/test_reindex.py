@@ -24,9 +24,8 @@ from langchain_asesoria.langchain import (
     delete_documents,
     reindex,
 )
-from langchain_asesoria.testing import RecordingEmbeddings
 from langchain_asesoria.records import CHUNK_ID, DOC_ID, SESSION_ID, SOURCE_SCOPE
-from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.testing import ByteTokenization, RecordingEmbeddings
 
 E5 = ByteTokenization(512, document_prefix="passage: ", query_prefix="query: ")
 CONFIG = ChunkingConfig(max_tokens=80, overlap_tokens=8)
