@@ -190,9 +190,7 @@ def scan_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> Inputs
             "holding them, or globs (and check --exclude).",
             expected=_SUPPORTED,
         )
-    return Inputs(
-        tuple(kept), tuple(dict.fromkeys(skipped)), _by_extension(_unique(others))
-    )
+    return Inputs(tuple(kept), tuple(dict.fromkeys(skipped)), _by_extension(_unique(others)))
 
 
 def expand_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> list[Path]:

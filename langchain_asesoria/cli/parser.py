@@ -96,6 +96,12 @@ def _common() -> argparse.ArgumentParser:
         help="follow ATX headings in .md files as sections (default: on)",
     )
     size.add_argument(
+        "--front-matter-metadata",
+        action="store_true",
+        help="copy the scalar fields of a .md file's YAML front matter into every chunk "
+        "as fm_<key> (default: off; lists and mappings are left out)",
+    )
+    size.add_argument(
         "--legal-structure",
         choices=LEGAL_STRUCTURES,
         default="auto",
