@@ -28,7 +28,7 @@ def test_a_folder_of_web_pages_is_split_and_its_chrome_listed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     output = tmp_path / "chunks.jsonl"
-    assert main([str(PAGES), *RUN, "-o", str(output)]) == 0
+    assert main([str(PAGES), *RUN, "-o", str(output), "--verbose"]) == 0
     err = capsys.readouterr().err
     assert "left out of web pages (--keep-site-chrome keeps it):" in err
     for page in sorted(PAGES.glob("*.html")):
