@@ -56,5 +56,5 @@ def test_inspect_lists_what_was_left_out(tmp_path: Path) -> None:
     page = PAGES / "rd-1021-2015.html"
     assert main(["inspect", str(page), *RUN, "-o", str(output)]) == 0
     shown = output.read_text(encoding="utf-8")
-    assert "Left out of the web page before chunking:" in shown
-    assert "back-to-top link: &quot;subir&quot;" in shown
+    assert "Left out of the web page before chunking, back-to-top link: " in shown
+    assert "first &quot;subir&quot;" in shown  # one line per kind, with its first example
