@@ -418,13 +418,8 @@ def _fresh_process(
 
 def _memory_worker(spec: dict[str, Any]) -> dict[str, Any]:
     """Streams a corpus file through a lazy API, keeping nothing but counts."""
-    from langchain_asesoria import (
-        ChunkingConfig,
-        ChunkMetadata,
-        HuggingFaceTokenization,
-        LoadedPage,
-        ModelProfile,
-    )
+    from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage
+    from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
 
     path = Path(spec["corpus_file"])
     wanted = set(spec.get("documents") or ())

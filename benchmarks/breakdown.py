@@ -159,15 +159,9 @@ def replans(recorded: Recorded, chunks: Sequence[Any]) -> Replans:
 def run(
     docs: Sequence[Any], budget: int, headings: bool, repeat: int, choice: Choice
 ) -> dict[str, float]:
-    from langchain_asesoria import (
-        ChunkingConfig,
-        ChunkMetadata,
-        HuggingFaceTokenization,
-        LoadedPage,
-        ModelProfile,
-        chunk_document,
-    )
+    from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
     from langchain_asesoria.engine import Tokenization
+    from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
 
     def fresh() -> HuggingFaceTokenization:
         """A tokenization of its own for each run: none starts with words met in another."""

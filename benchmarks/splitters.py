@@ -62,7 +62,7 @@ def _per_doc(split: Callable[[str], list[tuple[int, str]]]) -> CorpusSplit:
 
 
 def _our_tokenization(setup: Setup) -> Any:
-    from langchain_asesoria import HuggingFaceTokenization, ModelProfile
+    from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
 
     profile = ModelProfile(document_prefix=setup.prefix, max_input_tokens=512)
     return HuggingFaceTokenization.from_file(setup.tokenizer_file, profile=profile)
@@ -128,7 +128,8 @@ def _peer(
     claims are kept as they are (``measure`` checks them)."""
 
     def build(setup: Setup) -> CorpusSplit:
-        from langchain_asesoria import ChunkingConfig, HuggingFaceTokenization, ModelProfile
+        from langchain_asesoria import ChunkingConfig
+        from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
 
         tokenization = HuggingFaceTokenization.from_file(
             setup.tokenizer_file, profile=ModelProfile(max_input_tokens=setup.budget)

@@ -222,7 +222,9 @@ class ChunkMetadata:
 
     Every chunk receives its own instance: the document fields are copied and
     ``page``, ``page_end``, ``chunk_index``, ``section_label`` and ``section_path``
-    are set per chunk.
+    are set per chunk. ``extra`` holds more document fields, ``(key, value)`` with a
+    str, int, float or bool value (a Markdown file's front matter as ``fm_<key>``, when
+    asked), copied into every chunk's record after the fields above.
 
     Raises:
         PrivacyError: ``source_scope="private"`` without a ``session_id``.
@@ -241,6 +243,7 @@ class ChunkMetadata:
     chunk_index: int | None = None
     section_label: str | None = None
     section_path: tuple[str, ...] = ()
+    extra: tuple[tuple[str, str | int | float | bool], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.doc_id, str) or not self.doc_id.strip():

@@ -140,8 +140,8 @@ def chunk_fields(chunk: Chunk) -> dict[str, MetadataValue]:
 def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
     """The chunk's provenance and document fields as a flat, vector-store-safe dict.
 
-    Keys: the document fields that are set, then ``chunk_fields`` and ``chunk_id``. The
-    texts themselves are not included.
+    Keys: the document fields that are set, the ``extra`` ones (``fm_status``...), then
+    ``chunk_fields`` and ``chunk_id``. The texts themselves are not included.
     """
     meta = chunk.metadata
     record: dict[str, MetadataValue] = {DOC_ID: meta.doc_id, DOC_TYPE: meta.doc_type}
@@ -153,6 +153,7 @@ def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
         VIGENCIA: meta.vigencia,
     }
     record.update({key: value for key, value in optional.items() if value is not None})
+    record.update({key: value for key, value in meta.extra if key not in record})
     record.update(chunk_fields(chunk))
     record[CHUNK_ID] = chunk_id(chunk)
     return record

@@ -10,10 +10,10 @@ from types import ModuleType
 
 import pytest
 
-from langchain_asesoria import HuggingFaceTokenization, load_tokenization
+from langchain_asesoria import load_tokenization
 from langchain_asesoria.settings import Settings
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
-from langchain_asesoria.tokenization import LoadedTokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization, LoadedTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES_DATA = ROOT / "examples" / "data"

@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from langchain_asesoria import DEFAULT_SEPARATORS, TokenIndex, Tokenization
+from langchain_asesoria import Tokenization
+from langchain_asesoria.engine import TokenIndex
 from langchain_asesoria.engine._section import Section
+from langchain_asesoria.models import DEFAULT_SEPARATORS
 from langchain_asesoria.testing import WordTokenization
 
 __all__ = ["Underestimating", "section_of"]

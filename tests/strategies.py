@@ -26,7 +26,6 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from langchain_asesoria import (
-    DEFAULT_SEPARATORS,
     ChunkingConfig,
     ChunkMetadata,
     LoadedPage,
@@ -34,6 +33,7 @@ from langchain_asesoria import (
     Tokenization,
     join_pages,
 )
+from langchain_asesoria.models import DEFAULT_SEPARATORS
 
 __all__ = [
     "PAGE_SEPARATORS",

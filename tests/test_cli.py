@@ -139,7 +139,7 @@ FOOTER = "06/09/2024 - Manual práctico de Renta 2023. Página"
 def test_a_pdf_follows_its_outline_without_running_headers(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    code, _, err = run(capsys, str(EXAMPLE_PDF), *SIZE, "-o", "c.jsonl")
+    code, _, err = run(capsys, str(EXAMPLE_PDF), *SIZE, "-o", "c.jsonl", "--verbose")
     assert code == ExitCode.OK, err
     records = read_records(tmp_path / "c.jsonl")
     with_section = [record for record in records if "section_path" in record]

@@ -28,7 +28,7 @@ def test_a_folder_of_web_pages_is_split_and_its_chrome_listed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     output = tmp_path / "chunks.jsonl"
-    assert main([str(PAGES), *RUN, "-o", str(output)]) == 0
+    assert main([str(PAGES), *RUN, "-o", str(output), "--verbose"]) == 0
     err = capsys.readouterr().err
     assert "left out of web pages (--keep-site-chrome keeps it):" in err
     for page in sorted(PAGES.glob("*.html")):
@@ -56,5 +56,5 @@ def test_inspect_lists_what_was_left_out(tmp_path: Path) -> None:
     page = PAGES / "rd-1021-2015.html"
     assert main(["inspect", str(page), *RUN, "-o", str(output)]) == 0
     shown = output.read_text(encoding="utf-8")
-    assert "Left out of the web page before chunking:" in shown
-    assert "back-to-top link: &quot;subir&quot;" in shown
+    assert "Left out of the web page before chunking, back-to-top link: " in shown
+    assert "first &quot;subir&quot;" in shown  # one line per kind, with its first example

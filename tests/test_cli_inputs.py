@@ -168,3 +168,39 @@ def test_a_file_this_user_cannot_read_is_skipped(tree: Path) -> None:
     assert scan_inputs(["data"]).skipped == (
         Skipped(Path("data/a.md"), "not readable by this user"),
     )
+
+
+# -- files no reader takes: counted by extension ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("arguments", "exclude", "expected"),
+    [
+        (["data"], [], ((".docx", 1), (".json", 1))),
+        (["data"], ["*.json"], ((".docx", 1),)),
+        (["data/*"], [], ((".docx", 1), (".json", 1))),
+        (["data/*.md"], [], ()),
+        (["data/a.md", "other"], [], ()),  # a file given is split, whatever it is
+        (["data", "data"], [], ((".docx", 1), (".json", 1))),  # counted once
+    ],
+)
+def test_files_no_reader_takes_are_counted_by_extension(
+    tree: Path, arguments: list[str], exclude: list[str], expected: tuple[tuple[str, int], ...]
+) -> None:
+    del tree
+    assert scan_inputs(arguments, exclude).unsupported == expected
+
+
+def test_unsupported_counts_sort_by_files_then_extension(tree: Path) -> None:
+    del tree
+    for name in ["data/x.png", "data/y.PNG", "data/sub/z.png", "data/README", "data/q.docx"]:
+        Path(name).write_text("x", encoding="utf-8")
+    assert scan_inputs(["data"]).unsupported == (
+        (".png", 3),
+        (".docx", 2),
+        ("(no extension)", 1),
+        (".json", 1),
+    )
+    # hidden files are never counted, as they are never scanned
+    Path("data/.hidden/w.png").write_text("x", encoding="utf-8")
+    assert scan_inputs(["data"]).unsupported[0] == (".png", 3)

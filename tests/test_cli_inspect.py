@@ -11,6 +11,7 @@ import subprocess
 import zlib
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,13 +20,13 @@ from langchain_asesoria import (
     ChunkMetadata,
     LoadedPage,
     chunk_document,
-    detect_markdown_sections,
-    join_pages,
 )
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.inspect_html import InspectDocument, chunk_rows, render_inspect_html
 from langchain_asesoria.cli.main import main
+from langchain_asesoria.engine import join_pages
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 from langchain_asesoria.testing import WordTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -347,3 +348,44 @@ def test_hovering_a_chunk_shows_its_metadata(chromium: str, example_page: Path) 
             assert "Chunk 0 (pinned)" in panel.inner_text()  # pinned: hover changes nothing
         finally:
             browser.close()
+
+
+# --- what reading removed: one line per kind in the header ---------------------------
+
+
+def _inspect_notes(document: Any) -> list[str]:
+    page = render_inspect_html(document)
+    return re.findall(r'<p class="notes">(.*?)</p>', page, flags=re.DOTALL)
+
+
+def test_the_header_lists_one_line_per_kind_with_all_a_click_away() -> None:
+    from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
+
+    joined = join_pages([LoadedPage("Texto.", 1)], "\n\n", "d")
+    toc = tuple(FurnitureLine(1, 0, 1, f"Artículo {n} ........ {n}") for n in range(1, 31))
+    header = (FurnitureLine(1, 0, 1, "BOLETÍN OFICIAL DEL ESTADO"),)
+    chrome = (*(f'block marker: "[Bloque {n}]"' for n in range(17)), 'form: "Texto"')
+    document = InspectDocument(
+        title="d",
+        joined=joined,
+        chunks=[],
+        sections=[],
+        model="m",
+        max_tokens=256,
+        overlap_target=32,
+        furniture=Furniture(header + toc),
+        chrome=chrome,
+        contents=toc,
+    )
+    notes = _inspect_notes(document)
+    assert len(notes) == 4  # headers and footers, contents, two kinds of chrome
+    assert notes[0].startswith("Removed running headers and footers: 1 line, first ")
+    assert "Artículo" not in notes[0]  # the contents are not running headers
+    assert notes[1].startswith("Removed the table of contents: 30 lines (p. 1), first Artículo 1")
+    assert "<summary>all 30</summary>" in notes[1]
+    assert notes[1].count("<li>") == 30
+    assert notes[2].startswith("Left out of the web page before chunking, block marker: 17 blocks")
+    assert notes[2].count("<li>") == 17
+    assert notes[3] == (
+        "Left out of the web page before chunking, form: 1 block, first &quot;Texto&quot;."
+    )

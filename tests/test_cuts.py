@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import PROFILE, examples, spanish_text
 
-from langchain_asesoria import DEFAULT_SEPARATORS
 from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
+from langchain_asesoria.models import DEFAULT_SEPARATORS
 
 PATTERNS = tuple(re.compile(pattern) for pattern in DEFAULT_SEPARATORS)
 

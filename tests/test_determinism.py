@@ -23,17 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from langchain_asesoria import (
-    ChunkingConfig,
-    ChunkMetadata,
-    HuggingFaceTokenization,
-    LoadedPage,
-    chunk_document,
-)
+from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
 from langchain_asesoria.reading import read_pages
 from langchain_asesoria.records import chunk_id, chunk_record
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "data"

@@ -15,17 +15,16 @@ from langchain_asesoria import (
     ChunkMetadata,
     ConfigurationError,
     ContextTooLongError,
-    HuggingFaceTokenization,
     IndivisibleCharacterError,
     LoadedPage,
     ModelLimitError,
     SectionSpan,
     chunk_document,
-    iter_chunks,
     join_pages,
 )
+from langchain_asesoria.reading.given import iter_chunks
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
-from langchain_asesoria.tokenization import TokenIndex, Tokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization, TokenIndex, Tokenization
 
 METADATA = ChunkMetadata(
     doc_id="ley-19-1991",

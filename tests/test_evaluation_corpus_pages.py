@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from langchain_asesoria import LoadedPage, UsageError, join_pages
+from langchain_asesoria import LoadedPage, join_pages
+from langchain_asesoria.errors import UsageError
 from langchain_asesoria.evaluation.corpus import document_from_pages, find_documents
 
 PAGES = (

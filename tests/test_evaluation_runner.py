@@ -150,7 +150,7 @@ def test_a_budget_above_the_model_limit_is_refused_before_any_indexing() -> None
 def test_the_candidate_sizes_are_refused_with_the_real_minilm_limit(
     minilm: HuggingFaceTokenization,
 ) -> None:
-    from langchain_asesoria import SIZE_CANDIDATES
+    from langchain_asesoria.models import SIZE_CANDIDATES
 
     run = Run(
         RetrievalSetup("minilm", KeywordRetriever(), minilm, "all-MiniLM-L6-v2", "rev"),

@@ -53,13 +53,13 @@ from langchain_asesoria import (
     InvalidPagesError,
     InvalidSectionsError,
     LoadedPage,
-    ModelProfile,
     SectionSpan,
     join_pages,
     load_tokenization,
 )
 from langchain_asesoria.settings import Settings
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.tokenization import ModelProfile
 
 __all__ = ["FuzzCase", "check_fuzz_case", "factories", "fuzz_cases"]
 

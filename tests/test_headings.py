@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langchain_asesoria import detect_markdown_sections
 from langchain_asesoria.structure.headings import Heading, sections_of
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 
 #: A heading: its level and whether body text follows it.
 _HEADING = st.tuples(st.integers(1, 6), st.booleans())

@@ -8,12 +8,7 @@ from pathlib import Path
 import pytest
 from langchain_core.documents import Document
 
-from langchain_asesoria import (
-    ChunkingConfig,
-    HuggingFaceTokenization,
-    InvalidSectionsError,
-    MissingDependencyError,
-)
+from langchain_asesoria import ChunkingConfig, InvalidSectionsError, MissingDependencyError
 from langchain_asesoria.langchain import (
     PAGE_LABEL,
     AsesoriaDocumentTransformer,
@@ -42,6 +37,7 @@ from langchain_asesoria.records import (
     TOKEN_COUNT,
 )
 from langchain_asesoria.testing import ByteTokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 DATA = Path(__file__).resolve().parent.parent / "examples" / "data"
 PDF = DATA / "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf"

@@ -292,11 +292,6 @@ def test_from_huggingface_tokenizer_with_transformers(minilm_folder: Path) -> No
         assert len(ids) == document.metadata[TOKEN_COUNT] <= 48
 
 
-def test_from_tiktoken_encoder_is_refused_with_a_way_out() -> None:
-    with pytest.raises(ConfigurationError, match="from_huggingface_tokenizer"):
-        AsesoriaTextSplitter.from_tiktoken_encoder()
-
-
 _WORDS = st.sampled_from(["año", "renta", "pérdida", "€", "IRPF.", "art. 49", "compensación"])
 _PARAGRAPHS = st.lists(_WORDS, min_size=1, max_size=12).map(" ".join)
 _TEXTS = st.lists(st.one_of(_PARAGRAPHS, st.just("Saldo negativo.")), min_size=1, max_size=12).map(

@@ -12,11 +12,11 @@ from langchain_asesoria import (
     ChunkingConfig,
     ChunkMetadata,
     IndivisibleCharacterError,
-    LeadSpan,
     LoadedPage,
     chunk_document,
     join_pages,
 )
+from langchain_asesoria.models import LeadSpan
 from langchain_asesoria.structure.leads import detect_leads, label_style
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 from tests.strategies import PROFILE, examples, legal_list, spanish_text

@@ -11,8 +11,6 @@ import pydantic
 import pytest
 
 from langchain_asesoria import (
-    DEFAULT_SEPARATORS,
-    SIZE_CANDIDATES,
     ChunkingConfig,
     ChunkMetadata,
     ConfigurationError,
@@ -23,8 +21,9 @@ from langchain_asesoria import (
     Settings,
     chunk_document,
     get_settings,
-    iter_chunks,
 )
+from langchain_asesoria.models import DEFAULT_SEPARATORS, SIZE_CANDIDATES
+from langchain_asesoria.reading.given import iter_chunks
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL
 
 pytestmark = pytest.mark.usefixtures("clean_settings_env")

@@ -10,13 +10,12 @@ import pytest
 from langchain_asesoria import (
     ChunkingConfig,
     ChunkMetadata,
-    HuggingFaceTokenization,
     InvalidPagesError,
     LoadedPage,
-    TokenIndex,
     chunk_document,
     parallel,
 )
+from langchain_asesoria.engine import TokenIndex
 from langchain_asesoria.errors import (
     ConfigurationError,
     DocumentChunkingError,
@@ -27,6 +26,7 @@ from langchain_asesoria.parallel import (
     default_workers,
 )
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 CONFIG = ChunkingConfig(max_tokens=64, overlap_tokens=8)
 

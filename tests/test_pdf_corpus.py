@@ -13,17 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from langchain_asesoria import (
-    Chunk,
-    ChunkingConfig,
-    ChunkMetadata,
-    HuggingFaceTokenization,
-    chunk_document,
-    join_pages,
-)
+from langchain_asesoria import Chunk, ChunkingConfig, ChunkMetadata, chunk_document, join_pages
 from langchain_asesoria.pdf import fold, outline_entries
 from langchain_asesoria.pdf.open import open_pdf
 from langchain_asesoria.reading import DocumentPages, ReadOptions, read_document
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 pytest.importorskip("cryptography", reason="the AEAT chapter is AES-encrypted: [pdf] extra")

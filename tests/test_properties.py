@@ -47,20 +47,22 @@ from langchain_asesoria import (
     ChunkingConfig,
     ChunkMetadata,
     ContextTooLongError,
-    HuggingFaceTokenization,
     IndivisibleCharacterError,
     LoadedPage,
-    ModelProfile,
     SectionSpan,
     Tokenization,
     chunk_document,
-    detect_markdown_sections,
     join_pages,
 )
 from langchain_asesoria.models import LeadSpan
 from langchain_asesoria.structure.leads import detect_leads
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 from langchain_asesoria.testing import ByteTokenization, CountingTokenization, WordTokenization
-from langchain_asesoria.tokenization import TiktokenTokenization
+from langchain_asesoria.tokenization import (
+    HuggingFaceTokenization,
+    ModelProfile,
+    TiktokenTokenization,
+)
 
 # -- tokenizations -------------------------------------------------------------------------
 

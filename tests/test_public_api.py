@@ -109,12 +109,85 @@ def test_every_public_object_defined_in_the_package_is_in_all():
     assert public <= set(langchain_asesoria.__all__)
 
 
-def test_every_error_is_exported():
-    assert set(errors.__all__) <= set(langchain_asesoria.__all__)
+#: Errors only the command line or the evaluation raise: exported by their subpackage.
+CLI_ERRORS = {"FieldsError", "OutputError", "StrictModeError", "UsageError"}
+EVALUATION_ERRORS = {"OutputError", "QuestionFileError", "SetupUnavailableError", "UsageError"}
+#: At most this many names in the root namespace.
+ROOT_NAMES_AT_MOST = 40
+
+
+def test_every_error_is_exported_by_the_root_or_by_the_subpackage_that_raises_it():
+    from langchain_asesoria import cli, evaluation
+
+    root = set(errors.__all__) & set(langchain_asesoria.__all__)
+    assert root | CLI_ERRORS | EVALUATION_ERRORS == set(errors.__all__)
+    assert not root & (CLI_ERRORS | EVALUATION_ERRORS)
+    assert set(cli.__all__) >= CLI_ERRORS
+    assert set(evaluation.__all__) >= EVALUATION_ERRORS
+    for name in CLI_ERRORS:
+        assert getattr(cli, name) is getattr(errors, name)
+    for name in EVALUATION_ERRORS:
+        assert getattr(evaluation, name) is getattr(errors, name)
+
+
+def test_the_root_namespace_is_small():
+    assert len(langchain_asesoria.__all__) <= ROOT_NAMES_AT_MOST
+
+
+def _root_namespace_section() -> set[str]:
+    """The names the table under "The root namespace" of ``docs/reference/index.md`` lists."""
+    page = (ROOT / "docs" / "reference" / "index.md").read_text(encoding="utf-8")
+    section = page.split("## The root namespace", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ")]
+    return {name for row in rows for name in re.findall(r"`(\w+)`", row)}
+
+
+def test_exported_members_are_exactly_the_documented_public_names():
+    """As httpx's ``test_exported_members``: ``__all__`` is exactly what the reference
+    documents as the root namespace, and every name there really is the package's."""
+    documented = _root_namespace_section()
+    assert documented, "docs/reference/index.md lists the root namespace"
+    assert set(langchain_asesoria.__all__) == documented
+    lazy = set(vars(langchain_asesoria)["_LAZY"])
+    assert lazy | {"__version__"} == set(langchain_asesoria.__all__)
 
 
 def test_version_matches_the_installed_distribution():
     assert langchain_asesoria.__version__ == importlib.metadata.version("langchain-asesoria")
+
+
+#: Modules a first import leaves unloaded: tokenizer libraries, the PDF, HTML and YAML
+#: parsers, settings (pydantic), LangChain's indexing API and LangSmith, and our own
+#: reading stage (which brings most of them).
+HEAVY = (
+    "transformers",
+    "tokenizers",
+    "tiktoken",
+    "huggingface_hub",
+    "pypdf",
+    "lxml",
+    "yaml",
+    "pydantic_settings",
+    "langsmith",
+    "langchain_core.indexing",
+    "langchain_core.retrievers",
+    "langchain_asesoria.reading",
+    "langchain_asesoria.pdf",
+    "langchain_asesoria.structure.html",
+    "langchain_asesoria.settings",
+    "langchain_asesoria.langchain.indexing",
+    "langchain_asesoria.langchain.loaders",
+    "langchain_asesoria.langchain.transformer",
+)
+
+
+def _loaded_heavy(statement: str) -> list[str]:
+    out = _run(
+        f"import sys; {statement}; heavy = {HEAVY!r}; "
+        "print(sorted(h for h in heavy if any(m == h or m.startswith(h + '.') "
+        "for m in sys.modules)))"
+    )
+    return ast.literal_eval(out)  # type: ignore[no-any-return]
 
 
 def test_import_does_not_import_transformers():
@@ -123,6 +196,30 @@ def test_import_does_not_import_transformers():
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'transformers'))"
     )
     assert out == "[]"
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "import langchain_asesoria",
+        "from langchain_asesoria import AsesoriaTextSplitter",
+        "from langchain_asesoria import ChunkingConfig, LoadedPage, ConfigurationError",
+        "import langchain_asesoria.langchain",
+    ],
+)
+def test_a_first_import_loads_no_heavy_module(statement: str):
+    assert _loaded_heavy(statement) == []
+
+
+def test_heavy_modules_load_when_first_used():
+    """Building a splitter loads the reading stage; the modules stay lazy until then."""
+    loaded = _loaded_heavy(
+        "from langchain_asesoria import AsesoriaTextSplitter; "
+        "from langchain_asesoria.testing import WordTokenization; "
+        "AsesoriaTextSplitter(WordTokenization(64), chunk_size=32).split_text('Hola.')"
+    )
+    assert "langchain_asesoria.reading" in loaded
+    assert not {"pypdf", "lxml", "langsmith", "tokenizers"} & set(loaded)
 
 
 def test_engine_loads_neither_langchain_nor_settings_nor_a_tokenizer_library():

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from langchain_asesoria import ChunkingConfig, HuggingFaceTokenization
+from langchain_asesoria import ChunkingConfig
 from langchain_asesoria.errors import ConfigurationError, MissingDependencyError
 from langchain_asesoria.ray import CHUNK_COLUMNS, chunk_dataset, document_chunk_rows
 from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.records import SECTION_PATH, TEXT
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 ray = pytest.importorskip("ray", reason="pip install 'langchain-asesoria[ray]'")
 pytest.importorskip("ray.data")

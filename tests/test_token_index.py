@@ -11,8 +11,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from strategies import PROFILE, examples, spanish_text
 
-from langchain_asesoria import HuggingFaceTokenization, TokenIndex
+from langchain_asesoria.engine import TokenIndex
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 
 @st.composite

@@ -16,16 +16,13 @@ import tokenizers
 from tokenizers import Tokenizer
 
 from langchain_asesoria import (
-    SIZE_CANDIDATES,
     Chunk,
     ChunkingConfig,
     ChunkMetadata,
     ConfigurationError,
-    HuggingFaceTokenization,
     LoadedPage,
     MissingSettingError,
     ModelLimitError,
-    ModelProfile,
     Settings,
     Tokenization,
     TokenizerLoadError,
@@ -33,7 +30,8 @@ from langchain_asesoria import (
     join_pages,
     load_tokenization,
 )
-from langchain_asesoria.tokenization import profile_for
+from langchain_asesoria.models import SIZE_CANDIDATES
+from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile, profile_for
 
 BOE = Path(__file__).resolve().parent.parent / "examples" / "data" / "BOE-A-1991-14392.md"
 SPANISH = "El año 2025 el señor Muñoz pagó 1.000 € de cuota íntegra 😀; ¿deducción? Sí."

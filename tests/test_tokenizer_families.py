@@ -27,14 +27,9 @@ from typing import Any
 import pytest
 from conftest import STANDIN_FAMILIES, standins_module
 
-from langchain_asesoria import (
-    ChunkingConfig,
-    ChunkMetadata,
-    HuggingFaceTokenization,
-    LoadedPage,
-    chunk_document,
-)
+from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
 from langchain_asesoria.testing import CountingTokenization
+from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 ROOT = Path(__file__).resolve().parent.parent
 

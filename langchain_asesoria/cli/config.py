@@ -133,12 +133,13 @@ def check_model_limit(size: SizeChoice, tokenization: ModelInput) -> ChunkingCon
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
     """How to read documents: ``--no-pdf-outline``, ``--keep-page-furniture``,
-    ``--no-markdown-headings`` and ``--keep-site-chrome`` (the defaults of
-    ``ReadOptions`` otherwise)."""
+    ``--no-markdown-headings``, ``--front-matter-metadata`` and ``--keep-site-chrome``
+    (the defaults of ``ReadOptions`` otherwise)."""
     return ReadOptions(
         outline_sections=args.pdf_outline,
         remove_page_furniture=args.remove_page_furniture,
         markdown_headings=args.markdown_headings,
+        front_matter_metadata=args.front_matter_metadata,
         remove_contents=args.remove_contents,
         legal_structure=args.legal_structure,
         html_main_content=args.html_main_content,

@@ -14,12 +14,17 @@ A ``.pdf``, ``.md`` or ``.txt`` name that a folder or a glob finds but that cann
 read is *skipped*, with its reason (``SKIP_REASONS``): a symbolic link whose target is
 gone, something that is not a regular file (a pipe would block the run), a file this
 user may not read. The command's summary lists each one.
+
+Any other file a folder or a glob finds (``.docx``, ``.png``, ``.json``) has no reader:
+it is *not split*, and ``Inputs.unsupported`` counts such files by extension, so that the
+summary says what was passed over (``.docx 3, .png 2``).
 """
 
 from __future__ import annotations
 
 import glob
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +34,7 @@ from langchain_asesoria.errors import (
 )
 from langchain_asesoria.reading import FILE_KINDS
 
-__all__ = ["SKIP_REASONS", "Inputs", "Skipped", "expand_inputs", "scan_inputs"]
+__all__ = ["NO_EXTENSION", "SKIP_REASONS", "Inputs", "Skipped", "expand_inputs", "scan_inputs"]
 
 _GLOB_CHARACTERS = frozenset("*?[")
 _SUPPORTED = ", ".join(FILE_KINDS)  # what a glob or the inputs must give (``expected``)
@@ -63,12 +68,24 @@ class Skipped:
     reason: str
 
 
+#: How ``Inputs.unsupported`` names a file without an extension.
+NO_EXTENSION = "(no extension)"
+
+
 @dataclass(frozen=True, slots=True)
 class Inputs:
-    """The documents to split, and the names found that cannot be read."""
+    """The documents to split, the names found that cannot be read, and the files found
+    that no reader takes.
+
+    Attributes:
+        unsupported: ``(extension, files)`` of the files a folder or a glob found with
+            no reader (lower-cased, most files first, then by extension), excluded ones
+            left out.
+    """
 
     paths: tuple[Path, ...]
     skipped: tuple[Skipped, ...] = ()
+    unsupported: tuple[tuple[str, int], ...] = ()
 
 
 def _skip_reason(path: Path) -> str | None:
@@ -83,34 +100,44 @@ def _is_hidden(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
 
 
-def _split(found: Iterable[Path]) -> tuple[list[Path], list[Skipped]]:
-    """Document names split into readable documents and skipped ones."""
+_Found = tuple[list[Path], list[Skipped], list[Path]]
+
+
+def _is_other_file(path: Path) -> bool:
+    return path.suffix.lower() not in FILE_KINDS and path.is_file()
+
+
+def _split(found: Iterable[Path]) -> _Found:
+    """Names found split into readable documents, skipped ones and files no reader takes."""
     documents: list[Path] = []
     skipped: list[Skipped] = []
+    others: list[Path] = []
     for path in found:
         if not _is_document_name(path):
+            if _is_other_file(path):
+                others.append(path)
             continue
         reason = _skip_reason(path)
         if reason is None:
             documents.append(path)
         else:
             skipped.append(Skipped(path, reason))
-    return documents, skipped
+    return documents, skipped, others
 
 
-def _scan_folder(folder: Path) -> tuple[list[Path], list[Skipped]]:
+def _scan_folder(folder: Path) -> _Found:
     return _split(sorted(path for path in folder.rglob("*") if not _is_hidden(path, folder)))
 
 
-def _expand_one(argument: str) -> tuple[list[Path], list[Skipped]]:
+def _expand_one(argument: str) -> _Found:
     if _GLOB_CHARACTERS.intersection(argument):
         matches = sorted(Path(match) for match in glob.glob(argument, recursive=True))
-        found, skipped = _split(matches)
+        found, skipped, others = _split(matches)
         if not found and not skipped:
             raise UsageError(
                 f"{argument!r} matches no .pdf, .md, .txt or .html file.", expected=_SUPPORTED
             )
-        return found, skipped
+        return found, skipped, others
     path = Path(argument)
     if path.is_dir():
         return _scan_folder(path)
@@ -118,7 +145,13 @@ def _expand_one(argument: str) -> tuple[list[Path], list[Skipped]]:
         raise UsageError(
             "no such file or folder.", source=argument, expected="an existing file or folder"
         )
-    return [path], []
+    return [path], [], []
+
+
+def _by_extension(paths: Iterable[Path]) -> tuple[tuple[str, int], ...]:
+    """``(extension, files)``, most files first, then by extension."""
+    counts = Counter(path.suffix.lower() or NO_EXTENSION for path in paths)
+    return tuple(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _unique(paths: Iterable[Path]) -> list[Path]:
@@ -141,14 +174,14 @@ def scan_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> Inputs
             document left to split.
     """
     expanded = [_expand_one(argument) for argument in arguments]
-    paths = _unique(path for found, _ in expanded for path in found)
-    kept = [path for path in paths if not any(path.match(pattern) for pattern in exclude)]
-    skipped = [
-        item
-        for _, items in expanded
-        for item in items
-        if not any(item.path.match(pattern) for pattern in exclude)
-    ]
+
+    def included(path: Path) -> bool:
+        return not any(path.match(pattern) for pattern in exclude)
+
+    paths = _unique(path for found, _, _ in expanded for path in found)
+    kept = [path for path in paths if included(path)]
+    skipped = [item for _, items, _ in expanded for item in items if included(item.path)]
+    others = [path for _, _, found in expanded for path in found if included(path)]
     if not kept:
         unreadable = f" ({len(skipped)} found cannot be read)" if skipped else ""
         raise UsageError(
@@ -157,7 +190,7 @@ def scan_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> Inputs
             "holding them, or globs (and check --exclude).",
             expected=_SUPPORTED,
         )
-    return Inputs(tuple(kept), tuple(dict.fromkeys(skipped)))
+    return Inputs(tuple(kept), tuple(dict.fromkeys(skipped)), _by_extension(_unique(others)))
 
 
 def expand_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> list[Path]:

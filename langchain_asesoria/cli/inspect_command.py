@@ -60,6 +60,7 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
         furniture=read.report.furniture,
         unlocated=read.report.outline.located.unlocated if read.report.outline is not None else (),
         chrome=read.report.chrome,
+        contents=read.report.contents,
     )
     output = Path(args.output) if args.output else default_output(path)
     write_text_atomically(output, render_inspect_html(document))

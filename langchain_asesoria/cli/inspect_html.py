@@ -22,7 +22,7 @@ from string import Template
 from langchain_asesoria.cli.summary import token_stats
 from langchain_asesoria.engine import JoinedText
 from langchain_asesoria.models import Chunk, SectionSpan
-from langchain_asesoria.pdf.furniture import Furniture
+from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.records import SECTION_PATH_SEPARATOR, chunk_metadata_record
 
@@ -44,7 +44,10 @@ class InspectDocument:
         furniture: Running headers and footers removed before chunking (shown struck
             through at each page break, and listed in the header).
         unlocated: Outline entries that could not be located (listed in the header).
-        chrome: What a web page's reading left out (listed in the header).
+        chrome: What a web page's reading left out (listed in the header, one line per
+            kind).
+        contents: The table-of-contents lines among ``furniture`` (listed apart from
+            the running headers and footers).
     """
 
     title: str
@@ -57,6 +60,7 @@ class InspectDocument:
     furniture: Furniture = field(default_factory=Furniture)
     unlocated: Sequence[OutlineEntry] = ()
     chrome: Sequence[str] = ()
+    contents: Sequence[FurnitureLine] = ()
 
 
 def _pages(chunk: Chunk) -> str:
@@ -223,28 +227,88 @@ def _stats(document: InspectDocument) -> str:
 _REMOVED = "running header or footer, removed before chunking"
 
 
-def _notes(document: InspectDocument) -> str:
-    """Header paragraphs: the furniture and site chrome removed, the outline entries not
-    located."""
+#: How many characters of a first example the header shows.
+_EXAMPLE = 70
+
+
+def _first(text: str) -> str:
+    return html.escape(text if len(text) <= _EXAMPLE else text[: _EXAMPLE - 1] + "…")
+
+
+def _listed(summary: str, items: Sequence[str]) -> str:
+    """One line, ``summary`` (a count and the first example), and every item under a
+    ``<details>`` that opens on a click (the page needs no script for it)."""
+    if len(items) <= 1:
+        return summary
+    every = "".join(f"<li>{item}</li>" for item in items)
+    return f"{summary} <details><summary>all {len(items)}</summary><ul>{every}</ul></details>"
+
+
+def _furniture_notes(document: InspectDocument) -> list[str]:
+    contents = set(document.contents)
+    running = Furniture(tuple(line for line in document.furniture.lines if line not in contents))
     notes = []
     removed = [
-        f"{html.escape(repr(item.text))} ({len(item.pages)} p.)"
-        for item in document.furniture.summary()
+        f"{html.escape(repr(item.text))} ({len(item.pages)} p.)" for item in running.summary()
     ]
     if removed:
-        notes.append(f"Removed running headers and footers: {', '.join(removed)}.")
-    if document.chrome:
-        left_out = "; ".join(html.escape(line) for line in document.chrome)
-        notes.append(f"Left out of the web page before chunking: {left_out}.")
+        notes.append(
+            _listed(
+                f"Removed running headers and footers: {counted(len(removed), 'line')}, "
+                f"first {removed[0]}.",
+                removed,
+            )
+        )
+    if document.contents:
+        pages = sorted({line.page for line in document.contents})
+        where = f"p. {pages[0]}" if len(pages) == 1 else f"pp. {pages[0]}-{pages[-1]}"
+        lines = [html.escape(line.text.strip()) for line in document.contents]
+        notes.append(
+            _listed(
+                f"Removed the table of contents: {counted(len(lines), 'line')} ({where}), "
+                f"first {_first(document.contents[0].text.strip())!s}.",
+                lines,
+            )
+        )
+    return notes
+
+
+def _chrome_notes(document: InspectDocument) -> list[str]:
+    """One line per kind of what a web page left out: a count and the first example."""
+    kinds: dict[str, list[str]] = {}
+    for line in document.chrome:
+        kind, _, what = line.partition(": ")
+        kinds.setdefault(kind, []).append(what)
+    return [
+        _listed(
+            f"Left out of the web page before chunking, {html.escape(kind)}: "
+            f"{counted(len(items), 'block')}, first {_first(items[0])}.",
+            [_first(item) for item in items],
+        )
+        for kind, items in kinds.items()
+    ]
+
+
+def _outline_notes(document: InspectDocument) -> list[str]:
     missing = [
         html.escape(repr(entry.title)) + (f" (p. {entry.page})" if entry.page else " (no page)")
         for entry in document.unlocated
     ]
-    if missing:
-        notes.append(
-            f"Outline entries not located ({len(missing)}), their text stays in the "
-            f"section before them: {', '.join(missing)}."
+    if not missing:
+        return []
+    return [
+        _listed(
+            f"Outline entries not located ({len(missing)}), their text stays in the section "
+            f"before them: first {missing[0]}.",
+            missing,
         )
+    ]
+
+
+def _notes(document: InspectDocument) -> str:
+    """Header paragraphs, one per kind of what reading removed or could not locate: a
+    count and the first example, and all of them one click away."""
+    notes = [*_furniture_notes(document), *_chrome_notes(document), *_outline_notes(document)]
     return "".join(f'<p class="notes">{note}</p>' for note in notes)
 
 

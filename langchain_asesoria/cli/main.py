@@ -70,9 +70,10 @@ def _split(args: argparse.Namespace) -> ExitCode:
         time.perf_counter() - started,
         tokenization.name,
         inputs.skipped,
+        inputs.unsupported,
     )
     if not args.quiet:
-        print(render_summary(run), file=sys.stderr)
+        print(render_summary(run, verbose=args.verbose), file=sys.stderr)
         where = destination or "stdout"
         failed = f"; {len(run.failed)} failed (errors above)" if run.failed else ""
         if written:

@@ -96,6 +96,12 @@ def _common() -> argparse.ArgumentParser:
         help="follow ATX headings in .md files as sections (default: on)",
     )
     size.add_argument(
+        "--front-matter-metadata",
+        action="store_true",
+        help="copy the scalar fields of a .md file's YAML front matter into every chunk "
+        "as fm_<key> (default: off; lists and mappings are left out)",
+    )
+    size.add_argument(
         "--legal-structure",
         choices=LEGAL_STRUCTURES,
         default="auto",
@@ -175,6 +181,13 @@ def split_parser() -> argparse.ArgumentParser:
         "--strict", action="store_true", help="stop at the first bad file and write nothing"
     )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="list in the summary every file's removed lines and blocks (default: one line "
+        "per kind, with a count and the first example)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     return parser
 

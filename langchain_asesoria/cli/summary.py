@@ -14,7 +14,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Literal
+from typing import Final, Literal
 
 from langchain_asesoria.cli.inputs import Skipped
 from langchain_asesoria.models import Chunk
@@ -110,6 +110,8 @@ class FileReport:
         structure: The structure source that gave the sections (``None``: none), with
             ``legal ranks`` when they gave the hierarchy, and how many headings it found.
         chrome: What a web page's reading left out (``ReadReport.chrome``).
+        empty: The file held no text to split (0 bytes, or only whitespace once read):
+            its status is ``empty``, not ``ok``.
     """
 
     name: str
@@ -125,6 +127,7 @@ class FileReport:
     contents: tuple[int, ...] = ()
     structure: str | None = None
     chrome: tuple[str, ...] = ()
+    empty: bool = False
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
@@ -148,6 +151,7 @@ class FileReport:
             contents=tuple(line.page for line in document.report.contents),
             structure=_structure(document),
             chrome=document.report.chrome,
+            empty=all(not page.text.strip() for page in document.pages),
         )
 
 
@@ -165,6 +169,8 @@ class RunReport:
 
     Attributes:
         skipped: Document names found in folders or by globs that cannot be read.
+        unsupported: ``(extension, files)`` found in folders or by globs that no reader
+            takes (``Inputs.unsupported``).
     """
 
     files: tuple[FileReport, ...]
@@ -173,6 +179,7 @@ class RunReport:
     seconds: float
     model: str
     skipped: tuple[Skipped, ...] = ()
+    unsupported: tuple[tuple[str, int], ...] = ()
 
     @property
     def failed(self) -> tuple[FileReport, ...]:
@@ -182,7 +189,9 @@ class RunReport:
     def total(self) -> FileReport:
         """All successful files as one row."""
         done = [report for report in self.files if report.failure is None]
-        status = f"{len(done)} ok" + (f", {len(self.failed)} failed" if self.failed else "")
+        empty = sum(report.empty for report in done)
+        status = f"{len(done) - empty} ok" + (f", {empty} empty" if empty else "")
+        status += f", {len(self.failed)} failed" if self.failed else ""
         status += f", {len(self.skipped)} skipped" if self.skipped else ""
         entries = [report.outline_entries for report in done if report.outline_entries is not None]
         return FileReport(
@@ -230,7 +239,7 @@ _COLUMNS: tuple[Column, ...] = (
         lambda file, run: _percent(budget_use(file.token_counts, run.max_tokens)),
     ),
     ("overlap", ">", lambda file, run: _overlap(mean_or_none(file.overlaps), run.overlap_target)),
-    ("status", "<", lambda file, run: file.failure or "ok"),
+    ("status", "<", lambda file, run: file.failure or ("empty" if file.empty else "ok")),
 )
 
 
@@ -344,15 +353,141 @@ _NOTES: tuple[tuple[str, Callable[[FileReport], str | None]], ...] = (
     ),
 )
 
+#: How long a first example may be in a one-line-per-kind list.
+_EXAMPLE = 60
 
-def _notes(run: RunReport) -> list[str]:
-    """What PDF reading removed or could not locate, per file (files listed in the table)."""
+
+def _example(text: str) -> str:
+    return text if len(text) <= _EXAMPLE else text[: _EXAMPLE - 1] + "…"
+
+
+def _in_files(count: int, noun: str, files: int) -> str:
+    plural = noun if count == 1 else (noun[:-1] + "ies" if noun.endswith("y") else noun + "s")
+    return f"{count} {plural} in {files} file{'s' if files != 1 else ''}"
+
+
+#: One kind of thing in one file: ``(kind, noun, file, count, first example)``.
+_Kind = tuple[str, str, FileReport, int, str]
+
+
+def _grouped(found: Sequence[_Kind]) -> list[str]:
+    """The rows as one text per kind, in first-seen order:
+    ``kind: N nouns in M files, first: example (file)``."""
+    kinds: dict[str, list[_Kind]] = {}
+    for row in found:
+        kinds.setdefault(row[0], []).append(row)
+    lines = []
+    for kind, rows in kinds.items():
+        _, noun, report, _, first = rows[0]
+        total = sum(row[3] for row in rows)
+        files = len({id(row[2]) for row in rows})
+        counted = (
+            f"{files} file{'s' if files != 1 else ''}"
+            if noun == "document"
+            else _in_files(total, noun, files)
+        )
+        lines.append(f"{kind}: {counted}, first: {_example(first)} ({_short(report.name)})")
+    return lines
+
+
+def _sources(found: Sequence[_Kind]) -> list[str]:
+    """The structure sources on one line: ``sections from: pdf outline 3 files, ...``."""
+    counts: dict[str, int] = {}
+    for kind, *_ in found:
+        counts[kind] = counts.get(kind, 0) + 1
+    if not counts:
+        return []
+    listed = ", ".join(f"{kind} {_files(count)}" for kind, count in counts.items())
+    return [f"sections from (--legal-structure auto|on|off): {listed}"]
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'s' if count != 1 else ''}"
+
+
+def _structure_kinds(report: FileReport) -> list[_Kind]:
+    if report.structure is None:
+        return []
+    source, _, headings = report.structure.partition(" (")
+    return [(source, "document", report, 1, headings.rstrip(")"))]
+
+
+def _furniture_kinds(report: FileReport) -> list[_Kind]:
+    if not report.furniture:
+        return []
+    first = report.furniture[0]
+    example = f"{first.text!r}, {_pages_count(len(first.pages))}"
+    return [("running headers and footers", "line", report, len(report.furniture), example)]
+
+
+def _contents_kinds(report: FileReport) -> list[_Kind]:
+    if not report.contents:
+        return []
+    first = f"page {report.contents[0]}"
+    return [("table of contents", "line", report, len(report.contents), first)]
+
+
+def _chrome_kinds(report: FileReport) -> list[_Kind]:
+    rows: list[_Kind] = []
+    for line in report.chrome:
+        kind, _, what = line.partition(": ")
+        rows.append((kind, "block", report, 1, what))
+    return rows
+
+
+def _outline_kinds(report: FileReport) -> list[_Kind]:
+    if report.outline_problem is not None:
+        return [("not read", "document", report, 1, report.outline_problem)]
+    if not report.unlocated:
+        return []
+    entry = report.unlocated[0]
+    where = f"p. {entry.page}" if entry.page else "no page"
+    first = f"{entry.title or '(untitled)'!r}, {where}"
+    return [("entries not located", "entry", report, len(report.unlocated), first)]
+
+
+#: The same lists, one line per kind (``--verbose`` gives ``_NOTES``, every file).
+_KINDS: tuple[Callable[[FileReport], list[_Kind]], ...] = (
+    _structure_kinds,
+    _furniture_kinds,
+    _contents_kinds,
+    _chrome_kinds,
+    _outline_kinds,
+)
+
+
+#: How each kind's line starts in the one-line-per-kind lists, after the structure
+#: sources' line; an empty start puts the kinds under ``_NOTES``' heading instead.
+_ONE_LINE: Final = (
+    "",
+    "page furniture removed (--keep-page-furniture keeps it), ",
+    "table of contents removed (--keep-contents keeps it), ",
+    "",
+    "outline ",
+)
+
+
+def _notes(run: RunReport, verbose: bool = False) -> list[str]:
+    """What reading found, removed or could not locate: one line per kind, with a count
+    and the first example (a screenful for a 20-file run); ``verbose``: every file's
+    (files listed in the table)."""
     files, _ = _file_rows(run)
-    lines: list[str] = []
-    for heading, note in _NOTES:
-        found = [line for report in files if (line := note(report)) is not None]
-        if found:
-            lines += [heading, *found]
+    if verbose:
+        lines: list[str] = []
+        for heading, note in _NOTES:
+            found = [line for report in files if (line := note(report)) is not None]
+            if found:
+                lines += [heading, *found]
+        return lines
+    lines = _sources([row for report in files for row in _structure_kinds(report)])
+    for (heading, _), kinds, start in zip(_NOTES[1:], _KINDS[1:], _ONE_LINE[1:], strict=True):
+        grouped = _grouped([row for report in files for row in kinds(report)])
+        if grouped and not start:
+            lines += [heading, *(f"  {line}" for line in grouped)]
+        else:
+            lines += [start + line for line in grouped]
+    if lines:
+        lines.append("(--verbose lists every one)")
     return lines
 
 
@@ -366,8 +501,21 @@ def _skipped(run: RunReport) -> list[str]:
     ]
 
 
-def render_summary(run: RunReport) -> str:
-    """The summary table with a closing line of time, throughput and configuration."""
+def _unsupported(run: RunReport) -> list[str]:
+    """One line: the files found that no reader takes, by extension, with counts."""
+    if not run.unsupported:
+        return []
+    counts = ", ".join(f"{extension} {files}" for extension, files in run.unsupported)
+    total = sum(files for _, files in run.unsupported)
+    return [
+        f"not split, no reader for their kind ({total} file{'s' if total != 1 else ''}; "
+        f"give .pdf, .md, .txt or .html): {counts}"
+    ]
+
+
+def render_summary(run: RunReport, *, verbose: bool = False) -> str:
+    """The summary table, what reading found and removed (one line per kind; every file's
+    with ``verbose``), and a closing line of time, throughput and configuration."""
     files, note = _file_rows(run)
     total = run.total()
     rows = [[header for header, _, _ in _COLUMNS]]
@@ -377,8 +525,9 @@ def render_summary(run: RunReport) -> str:
     lines.insert(len(lines) - 1, lines[1])
     if note:
         lines.insert(len(lines) - 2, note)
-    lines += _notes(run)
+    lines += _notes(run, verbose)
     lines += _skipped(run)
+    lines += _unsupported(run)
     seconds = max(run.seconds, 1e-9)
     chunks = len(total.token_counts)
     lines.append(

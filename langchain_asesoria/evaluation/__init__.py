@@ -19,9 +19,18 @@ source kept apart. The pieces, one concept per module:
   libraries the numbers depend on; ``presets`` and ``cli``: ``asesoria-eval``.
 
 Nothing heavy is imported here: ``bm25s``, ``matplotlib``, ``semchunk`` and
-``sentence_transformers`` are imported when used, with an error naming the extra.
+``sentence_transformers`` are imported when used, with an error naming the extra. The
+errors only the evaluation raises (and the command line's usage and output errors
+``asesoria-eval`` shares) are exported here; they are defined in
+``langchain_asesoria.errors``.
 """
 
+from langchain_asesoria.errors import (
+    OutputError,
+    QuestionFileError,
+    SetupUnavailableError,
+    UsageError,
+)
 from langchain_asesoria.evaluation.chunkers import (
     AsesoriaChunker,
     Chunker,
@@ -95,7 +104,9 @@ __all__ = [
     "Evaluation",
     "IndexedChunk",
     "LangChainRecursiveChunker",
+    "OutputError",
     "Question",
+    "QuestionFileError",
     "QuestionKind",
     "RelevantPassage",
     "RetrievalSetup",
@@ -106,6 +117,8 @@ __all__ = [
     "SearchIndex",
     "SemchunkChunker",
     "SentenceTransformerEmbeddings",
+    "SetupUnavailableError",
+    "UsageError",
     "Verdict",
     "check_runs",
     "document_from_pages",

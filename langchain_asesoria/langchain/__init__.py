@@ -11,33 +11,82 @@
     vector_store.add_documents(chunks)  # embeds embedding_text; ids upsert
 
 The engine (``langchain_asesoria.engine``) never imports LangChain; this package is
-the only place that does. Heavy optional dependencies (pypdf) load lazily.
+the only place that does. Every name loads on first use, with only its own module's
+dependencies (pypdf, the indexing API and LangSmith load only when their class does).
 """
 
-from langchain_asesoria.langchain.documents import (
-    PAGE_LABEL,
-    PAGE_LABEL_END,
-    MetadataLevel,
-    PageContent,
-    citation,
-    original_text,
-    scalar_metadata,
-)
-from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
-from langchain_asesoria.langchain.filters import (
-    chroma_session_filter,
-    in_memory_session_filter,
-    visible_to_session,
-)
-from langchain_asesoria.langchain.indexing import ReindexCleanup, delete_documents, reindex
-from langchain_asesoria.langchain.loaders import PdfPageLoader, TextFileLoader
-from langchain_asesoria.langchain.sources import DOCUMENT_FIELDS
-from langchain_asesoria.langchain.splitter import SPLITTER_KEYS, AsesoriaTextSplitter
-from langchain_asesoria.langchain.transformer import (
-    DEFAULT_MARKDOWN_SUFFIXES,
-    AsesoriaDocumentTransformer,
-    DocumentsInput,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from langchain_asesoria.langchain.documents import (
+        PAGE_LABEL,
+        PAGE_LABEL_END,
+        MetadataLevel,
+        PageContent,
+        citation,
+        original_text,
+        scalar_metadata,
+    )
+    from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
+    from langchain_asesoria.langchain.filters import (
+        chroma_session_filter,
+        in_memory_session_filter,
+        visible_to_session,
+    )
+    from langchain_asesoria.langchain.indexing import ReindexCleanup, delete_documents, reindex
+    from langchain_asesoria.langchain.loaders import PdfPageLoader, TextFileLoader
+    from langchain_asesoria.langchain.sources import DOCUMENT_FIELDS
+    from langchain_asesoria.langchain.splitter import SPLITTER_KEYS, AsesoriaTextSplitter
+    from langchain_asesoria.langchain.transformer import (
+        DEFAULT_MARKDOWN_SUFFIXES,
+        AsesoriaDocumentTransformer,
+        DocumentsInput,
+    )
+
+#: Public names loaded on first use -> the module that defines them, so that importing
+#: one class (the splitter) does not import the others' dependencies (the indexing API
+#: and LangSmith, pypdf, the embeddings' callbacks).
+_LAZY: Final = {
+    "PAGE_LABEL": "langchain_asesoria.langchain.documents",
+    "PAGE_LABEL_END": "langchain_asesoria.langchain.documents",
+    "MetadataLevel": "langchain_asesoria.langchain.documents",
+    "PageContent": "langchain_asesoria.langchain.documents",
+    "citation": "langchain_asesoria.langchain.documents",
+    "original_text": "langchain_asesoria.langchain.documents",
+    "scalar_metadata": "langchain_asesoria.langchain.documents",
+    "AsesoriaEmbeddings": "langchain_asesoria.langchain.embeddings",
+    "chroma_session_filter": "langchain_asesoria.langchain.filters",
+    "in_memory_session_filter": "langchain_asesoria.langchain.filters",
+    "visible_to_session": "langchain_asesoria.langchain.filters",
+    "ReindexCleanup": "langchain_asesoria.langchain.indexing",
+    "delete_documents": "langchain_asesoria.langchain.indexing",
+    "reindex": "langchain_asesoria.langchain.indexing",
+    "PdfPageLoader": "langchain_asesoria.langchain.loaders",
+    "TextFileLoader": "langchain_asesoria.langchain.loaders",
+    "DOCUMENT_FIELDS": "langchain_asesoria.langchain.sources",
+    "SPLITTER_KEYS": "langchain_asesoria.langchain.splitter",
+    "AsesoriaTextSplitter": "langchain_asesoria.langchain.splitter",
+    "DEFAULT_MARKDOWN_SUFFIXES": "langchain_asesoria.langchain.transformer",
+    "AsesoriaDocumentTransformer": "langchain_asesoria.langchain.transformer",
+    "DocumentsInput": "langchain_asesoria.langchain.transformer",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "DEFAULT_MARKDOWN_SUFFIXES",

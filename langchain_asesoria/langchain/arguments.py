@@ -1,5 +1,5 @@
 """LangChain's ``TextSplitter`` arguments mapped onto the engine's: sizes and options to a
-``ChunkingConfig``, a Hugging Face tokenizer object to a tokenization.
+``ChunkingConfig``, a Hugging Face tokenizer object or tiktoken's names to a tokenization.
 
 ``AsesoriaTextSplitter`` takes LangChain's keywords (``chunk_size`` is ``max_tokens``,
 ``chunk_overlap`` is ``overlap_tokens``) or a ``ChunkingConfig``, never both; the
@@ -10,16 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Final
-
-from tokenizers import Tokenizer
+from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.langchain.documents import CONFIG_FIELDS
 from langchain_asesoria.models import ChunkingConfig
-from langchain_asesoria.tokenization import HuggingFaceTokenization, ModelProfile
+from langchain_asesoria.tokenization import TIKTOKEN_MODELS, ModelProfile
 
-__all__ = ["huggingface_tokenization", "splitter_config"]
+if TYPE_CHECKING:
+    from langchain_asesoria.tokenization import HuggingFaceTokenization
+
+__all__ = ["huggingface_tokenization", "splitter_config", "tiktoken_source"]
 
 #: LangChain's ``TextSplitter`` arguments an exact-token splitter cannot honour, and why.
 _REFUSED: Final[Mapping[str, str]] = {
@@ -84,6 +85,16 @@ def _merged(given: Mapping[str, int], options: Mapping[str, Any]) -> dict[str, A
 def huggingface_tokenization(
     tokenizer: Any, profile: ModelProfile | None, max_input_tokens: int | None
 ) -> HuggingFaceTokenization:
+    """The tokenization of a ``tokenizers.Tokenizer`` or a ``transformers`` fast tokenizer
+    (``tokenizers`` imported here, on first use).
+
+    Raises:
+        ConfigurationError: anything else (a model name points to ``from_model``).
+    """
+    from tokenizers import Tokenizer
+
+    from langchain_asesoria.tokenization import HuggingFaceTokenization
+
     if isinstance(tokenizer, Tokenizer):
         base = profile or ModelProfile()
         if max_input_tokens is not None:
@@ -103,3 +114,57 @@ def huggingface_tokenization(
     return HuggingFaceTokenization.from_transformers(
         tokenizer, profile=profile, max_input_tokens=max_input_tokens
     )
+
+
+#: The call that works, for the messages of ``tiktoken_source``.
+_TIKTOKEN_CALLS: Final = (
+    "from_tiktoken_encoder(model_name='text-embedding-3-small', chunk_size=...) for "
+    "OpenAI's embedding models, from_tiktoken_encoder(encoding_name='cl100k_base', "
+    "max_input_tokens=<the model's limit>, chunk_size=...) for another model that reads "
+    "a tiktoken encoding, or from_model('<Hugging Face model>', chunk_size=...)"
+)
+
+
+def tiktoken_source(
+    encoding_name: str,
+    model_name: str | None,
+    allowed_special: object,
+    max_input_tokens: int | None,
+) -> str:
+    """The ``load_tokenization`` source of LangChain's ``from_tiktoken_encoder`` arguments.
+
+    A model name must be an OpenAI embedding model (its encoding and real limit are
+    known); an encoding name alone needs the embedding model's ``max_input_tokens``.
+
+    Raises:
+        ConfigurationError: a model that is not an embedding model, an encoding other
+            than the model's, an encoding without a limit, or special tokens allowed.
+    """
+    if allowed_special:
+        raise ConfigurationError(
+            f"allowed_special={allowed_special!r} cannot apply to AsesoriaTextSplitter: a "
+            "document's text is always encoded as ordinary text (the embedding model reads "
+            "'<|endoftext|>' in a document as text), so leave allowed_special empty."
+        )
+    if model_name is not None:
+        known = TIKTOKEN_MODELS.get(model_name.strip().lower().removeprefix("openai/"))
+        if known is None:
+            raise ConfigurationError(
+                f"{model_name!r} is not an embedding model whose tokenizer is known "
+                f"(OpenAI's are {', '.join(sorted(TIKTOKEN_MODELS))}): use {_TIKTOKEN_CALLS}.",
+                expected="an OpenAI embedding model",
+            )
+        if encoding_name not in ("gpt2", known[0]):
+            raise ConfigurationError(
+                f"{model_name!r} reads the {known[0]} encoding, not {encoding_name!r}: "
+                f"leave encoding_name out.",
+                expected=known[0],
+            )
+        return model_name
+    if max_input_tokens is None:
+        raise ConfigurationError(
+            f"the tiktoken encoding {encoding_name!r} is not an embedding model: its input "
+            f"limit is unknown, and chunks must fit the model. Use {_TIKTOKEN_CALLS}.",
+            expected="model_name or max_input_tokens",
+        )
+    return f"tiktoken:{encoding_name}"

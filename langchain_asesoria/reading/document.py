@@ -14,6 +14,7 @@ from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
 from langchain_asesoria.pdf.titles import LocatedOutline
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.structure.anchors import AnchoredLead, SectionStart, leads_in, spans_in
+from langchain_asesoria.structure.front_matter import FrontMatterValue
 
 __all__ = [
     "READING_SEPARATOR",
@@ -68,6 +69,9 @@ class ReadReport:
             headers and footers, and the table of contents' (``contents``).
         contents: The table-of-contents lines among ``furniture`` (``pdf.contents``).
         front_matter: The characters of YAML front matter blanked on the first page.
+        front_matter_fields: Its scalar fields as chunk metadata (``fm_<key>``), when
+            ``ReadOptions.front_matter_metadata`` asks; ``front_matter_skipped``: the keys
+            left out (lists, mappings, nulls).
         comments: How many HTML comment blocks were blanked (Markdown).
         markers_moved: How many list markers a PDF printed after their item's text were
             put back before it (``pdf.markers``).
@@ -83,6 +87,8 @@ class ReadReport:
     furniture: Furniture = field(default_factory=Furniture)
     contents: tuple[FurnitureLine, ...] = ()
     front_matter: int = 0
+    front_matter_fields: tuple[tuple[str, FrontMatterValue], ...] = ()
+    front_matter_skipped: tuple[str, ...] = ()
     comments: int = 0
     markers_moved: int = 0
     headings: int = 0

@@ -51,6 +51,9 @@ class ReadOptions:
             prints them (``pdf.markers``; needs line heights, so plain extraction).
         markdown_headings: Follow a Markdown document's ATX headings as sections.
         front_matter: Blank a Markdown document's YAML front matter (never chunked).
+        front_matter_metadata: Also copy its scalar fields into every chunk's metadata,
+            as ``fm_<key>`` (``structure.front_matter.front_matter_fields``; off by
+            default). Lists and mappings are left out and reported.
         html_comments: Blank a Markdown document's HTML comment blocks (``<!-- ... -->``
             lines, never chunked; offsets kept).
         legal_structure: When Spanish legal ranks decide the sections' hierarchy
@@ -73,6 +76,7 @@ class ReadOptions:
     list_markers: bool = True
     remove_contents: bool = True
     front_matter: bool = True
+    front_matter_metadata: bool = False
     html_comments: bool = True
     legal_structure: LegalStructure = "auto"
 

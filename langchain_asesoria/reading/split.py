@@ -8,7 +8,7 @@ become spans of that text, and the engine chunks them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from langchain_asesoria.engine import Tokenization, check_inputs, iter_chunks
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, SectionSpan
@@ -42,9 +42,10 @@ def _chunks(
     tokenization: Tokenization,
 ) -> Iterator[Chunk]:
     leads = document.leads if document.leads is not None else find_leads(document)
+    fields = document.report.front_matter_fields
     return iter_chunks(
         joined,
-        metadata,
+        replace(metadata, extra=(*metadata.extra, *fields)) if fields else metadata,
         config=config,
         tokenization=tokenization,
         sections=document.sections_in(joined),

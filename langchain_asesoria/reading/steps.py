@@ -35,7 +35,11 @@ from langchain_asesoria.reading.document import (
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.structure.anchors import AnchoredLead, anchor_leads, anchor_spans
-from langchain_asesoria.structure.front_matter import blank_front_matter, front_matter_end
+from langchain_asesoria.structure.front_matter import (
+    blank_front_matter,
+    front_matter_end,
+    front_matter_fields,
+)
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.legal import legal_lines, legal_unit, relevel
@@ -103,15 +107,21 @@ def _reported(document: DocumentPages, **found: object) -> DocumentPages:
     return replace(document, report=replace(document.report, **found))  # type: ignore[arg-type]
 
 
-def _front_matter(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
+def _front_matter(document: DocumentPages, options: ReadOptions, __: FileExtras) -> DocumentPages:
     if not document.pages:
         return document
     first, *rest = document.pages
     end = front_matter_end(first.text)
     if end == 0:
         return document
+    found = front_matter_fields(first.text) if options.front_matter_metadata else None
     blanked = replace(first, text=blank_front_matter(first.text))
-    return _reported(replace(document, pages=(blanked, *rest)), front_matter=end)
+    return _reported(
+        replace(document, pages=(blanked, *rest)),
+        front_matter=end,
+        front_matter_fields=found.fields if found else (),
+        front_matter_skipped=found.skipped if found else (),
+    )
 
 
 def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:

@@ -16,16 +16,38 @@ this one rule to Markdown: ``asesoria-split`` and ``files.read_pages`` for ``.md
 Blanking keeps positions: each character of the block becomes a space and line breaks
 stay, so offsets into the blanked text are offsets into the original text. ``\\n``,
 ``\\r\\n`` and a lone ``\\r`` all end a line.
+
+``front_matter_fields`` turns the block's scalar entries into vector-store-safe chunk
+metadata (opt-in: ``ReadOptions.front_matter_metadata``), each key prefixed with
+``FRONT_MATTER_PREFIX`` (``status: vigente`` becomes ``fm_status``): strings, integers,
+finite floats and booleans as they are, dates and times as ISO 8601 strings; lists,
+mappings, nulls and anything else are left out and their keys reported.
 """
 
 from __future__ import annotations
 
+import datetime
+import math
 import re
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, TypeAlias
 
 import yaml
 
-__all__ = ["blank_front_matter", "front_matter_end"]
+__all__ = [
+    "FRONT_MATTER_PREFIX",
+    "FrontMatterFields",
+    "FrontMatterValue",
+    "blank_front_matter",
+    "front_matter_end",
+    "front_matter_fields",
+]
+
+#: The prefix of a front matter field's metadata key: ``status`` -> ``fm_status``.
+FRONT_MATTER_PREFIX: Final = "fm_"
+
+#: A metadata value every vector store takes.
+FrontMatterValue: TypeAlias = str | int | float | bool
 
 _OPENING: Final = re.compile(r"---[ \t]*(?:\r\n|\r|\n)")
 _LINE: Final = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
@@ -42,22 +64,81 @@ def _is_mapping(block: str) -> bool:
     return isinstance(node, yaml.MappingNode)
 
 
-def front_matter_end(text: str) -> int:
-    """The end of ``text``'s front matter (after its closing ``---``/``...``), or 0.
-
-    0 means that ``text`` has no front matter: everything is content.
-    """
+def _block(text: str) -> tuple[int, int, int] | None:
+    """Where the front matter's YAML starts and ends, and where the block ends (after
+    its closing ``---``/``...``); ``None`` without front matter."""
     opening = _OPENING.match(text)
     if opening is None:
-        return 0
+        return None
     position = opening.end()
     while position < len(text):
         line = _LINE.match(text, position)
         assert line is not None  # the pattern matches the empty string
         if line.group(1).rstrip(" \t") in _CLOSINGS:
-            return line.end(1) if _is_mapping(text[opening.end() : line.start()]) else 0
+            if _is_mapping(text[opening.end() : line.start()]):
+                return opening.end(), line.start(), line.end(1)
+            return None
         position = line.end()
-    return 0
+    return None
+
+
+def front_matter_end(text: str) -> int:
+    """The end of ``text``'s front matter (after its closing ``---``/``...``), or 0.
+
+    0 means that ``text`` has no front matter: everything is content.
+    """
+    block = _block(text)
+    return 0 if block is None else block[2]
+
+
+@dataclass(frozen=True, slots=True)
+class FrontMatterFields:
+    """Front matter as chunk metadata.
+
+    Attributes:
+        fields: ``(FRONT_MATTER_PREFIX + key, value)`` of each scalar entry, in the
+            block's order; every value a str, int, finite float or bool.
+        skipped: The keys left out (a list, a mapping, a null, a non-finite float...).
+    """
+
+    fields: tuple[tuple[str, FrontMatterValue], ...] = ()
+    skipped: tuple[str, ...] = ()
+
+
+def _safe(value: object) -> FrontMatterValue | None:
+    """A vector-store-safe value, or ``None`` for one to leave out."""
+    if isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, datetime.date | datetime.datetime):
+        return value.isoformat()
+    return None
+
+
+def front_matter_fields(text: str) -> FrontMatterFields:
+    """The scalar entries of ``text``'s front matter as metadata (module docstring).
+
+    A text without front matter gives no fields; a key given twice keeps its last value,
+    as YAML's safe loader does.
+    """
+    block = _block(text)
+    if block is None:
+        return FrontMatterFields()
+    try:
+        data = yaml.load(text[block[0] : block[1]], Loader=_LOADER)  # the safe loader
+    except yaml.YAMLError:  # composes, yet cannot be built (an unknown tag)
+        return FrontMatterFields()
+    fields: list[tuple[str, FrontMatterValue]] = []
+    skipped: list[str] = []
+    for key, value in (data or {}).items():
+        name = str(key).strip()
+        safe = _safe(value)
+        if safe is None or not name:
+            skipped.append(name)
+        else:
+            fields.append((FRONT_MATTER_PREFIX + name, safe))
+    return FrontMatterFields(tuple(fields), tuple(skipped))
 
 
 def blank_front_matter(text: str) -> str:

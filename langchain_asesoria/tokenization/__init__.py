@@ -12,8 +12,14 @@ add one). ``HuggingFaceTokenization`` wraps a ``tokenizers.Tokenizer`` (padding 
 truncation off), ``TiktokenTokenization`` an OpenAI encoding (the ``tiktoken``
 extra); ``ModelProfile`` rows (``PROFILES``) give a model's prefixes and real limit.
 The protocols themselves (``Tokenization`` and its parts) belong to the engine and are
-re-exported here.
+re-exported here. ``HuggingFaceTokenization`` and the Hub checks load on first use
+(with ``tokenizers`` and settings).
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from langchain_asesoria.engine import (
     Estimator,
@@ -23,17 +29,38 @@ from langchain_asesoria.engine import (
     Tokenization,
 )
 from langchain_asesoria.tokenization._base import LoadedTokenization, TokenizationBase
-from langchain_asesoria.tokenization._hub import check_model_available, hub_unreachable
-from langchain_asesoria.tokenization._huggingface import HuggingFaceTokenization
 from langchain_asesoria.tokenization._loading import FAMILIES, Family, load_tokenization
 from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
 from langchain_asesoria.tokenization._profiles import PROFILES, profile_for, with_explicit_limit
+from langchain_asesoria.tokenization._tiktoken import MODELS as TIKTOKEN_MODELS
 from langchain_asesoria.tokenization._tiktoken import TiktokenTokenization
 from langchain_asesoria.tokenization._word_index import WordCounts, word_index
+
+if TYPE_CHECKING:
+    from langchain_asesoria.tokenization._hub import check_model_available, hub_unreachable
+    from langchain_asesoria.tokenization._huggingface import HuggingFaceTokenization
+
+#: Names loaded on first use (with ``tokenizers``, or with settings) -> their module.
+_LAZY = {
+    "HuggingFaceTokenization": "langchain_asesoria.tokenization._huggingface",
+    "check_model_available": "langchain_asesoria.tokenization._hub",
+    "hub_unreachable": "langchain_asesoria.tokenization._hub",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "FAMILIES",
     "PROFILES",
+    "TIKTOKEN_MODELS",
     "Estimator",
     "Family",
     "HuggingFaceTokenization",

