@@ -280,7 +280,7 @@ def test_contexts_are_counted_in_batches_with_the_same_choice(budget: int) -> No
     def fits(context: str) -> bool:
         return inner.count(inner.prepare("", context)) <= allowed
 
-    from langchain_asesoria import detect_markdown_sections
+    from langchain_asesoria.structure.markdown import detect_markdown_sections
 
     segments = segments_for(detect_markdown_sections(text), len(text), "ley")
     expected = {compact_context(segment, fits) for segment in segments if segment.path}

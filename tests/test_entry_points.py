@@ -224,7 +224,7 @@ _PUBLIC_FACE = "__init__.py"
 #: set by the adapter itself (a caller's ``detect_markdown_headings`` keyword may only be
 #: passed on, to ``reading``), front matter, and a page separator passed to get sections.
 _FORBIDDEN = re.compile(
-    r"markdown_sections|detect_leads|detect_markdown_headings=(?:True|False)\b|front_matter"
+    r"markdown_sections|detect_leads|detect_markdown_headings=(?:True|False)\b|front_matter(?!_metadata)"
     r"|\.sections\(|section_spans|page_separator"
 )
 
@@ -276,6 +276,9 @@ def test_the_grep_sees_what_it_forbids() -> None:
     assert _FORBIDDEN.search("spans = detect_markdown_sections(joined.text)")
     assert _FORBIDDEN.search("leads = detect_leads(joined.text, breaks)")
     assert _FORBIDDEN.search("document.sections(config.page_separator)")
+    # mapping a flag onto ReadOptions is the reading side's switch, not a decision
+    assert not _FORBIDDEN.search("front_matter_metadata=args.front_matter_metadata,")
+    assert _FORBIDDEN.search("blank_front_matter(text)")
     assert _FORBIDDEN.search("blank_front_matter(text)")
     assert not _FORBIDDEN.search("split_document(document, metadata, config=config)")
     # The caller's keyword, taken and passed on to the reading side, decides nothing here.
