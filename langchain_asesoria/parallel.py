@@ -1,6 +1,15 @@
-"""Many documents chunked on all cores, in input order, with the same output as one core.
+"""Many documents read and chunked on all cores, in input order, the output of one core.
 
-``chunk_documents`` runs ``chunk_document`` on each ``DocumentInput`` in a pool of
+``read_and_chunk`` reads each input through the reading stage in a worker (a file by
+its path, as ``asesoria-split`` reads it: a PDF's extraction, outline and furniture, a
+web page's markup; or a loader's pages, ``PagesInput``) and chunks it there: its chunks
+are the command line's for the same file. For every path ``p`` and its result ``r``::
+
+    r == list(iter_document_chunks(read_document(p, reading), ChunkMetadata(doc_id=stem),
+                                   config=config, tokenization=tokenization))
+
+``chunk_documents``, the engine-level path for callers who already hold pages and
+sections, runs ``chunk_document`` on each ``DocumentInput`` in a pool of
 worker processes (the default) or threads. Each worker process receives the
 tokenization once, through the pool's initializer, never once per document. Results
 come back in the order of the input, lazily: at most ``workers * prefetch`` documents
@@ -22,22 +31,34 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import islice
-from typing import Literal
+from pathlib import Path
+from typing import Literal, TypeVar
 
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, DocumentChunkingError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
+from langchain_asesoria.reading import (
+    DocumentKind,
+    ReadOptions,
+    iter_document_chunks,
+    read_document,
+    read_loaded_pages,
+)
 from langchain_asesoria.reading.given import chunk_document
+from langchain_asesoria.records import default_doc_id
 
 __all__ = [
     "DocumentInput",
+    "FileInput",
+    "PagesInput",
     "ParallelMode",
     "chunk_documents",
     "default_workers",
+    "read_and_chunk",
 ]
 
 #: ``"process"``: a process pool (all cores, for any tokenizer); ``"thread"``: a thread
@@ -63,6 +84,42 @@ class DocumentInput:
     detect_markdown_headings: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class FileInput:
+    """One file for ``read_and_chunk``, read in the worker as ``read_document`` reads it.
+
+    Attributes:
+        path: A ``.pdf``, ``.md``/``.markdown``, ``.txt`` or ``.html``/``.htm`` file
+            that the workers can read.
+        metadata: The document's fields; default: ``doc_id`` the file name without its
+            extension (``records.default_doc_id``), as on the command line.
+    """
+
+    path: Path
+    metadata: ChunkMetadata | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PagesInput:
+    """A loader's pages for ``read_and_chunk``, read as ``read_loaded_pages`` reads them.
+
+    Attributes:
+        pages: The pages, numbered from 1 upward, in order.
+        metadata: The document's fields.
+        kind: What the pages are (``"pdf"`` for a LangChain PDF loader's pages: their
+            furniture removed by text, their outline from the file their source names;
+            ``"markdown"``, ``"text"`` or ``"html"``).
+    """
+
+    pages: Sequence[LoadedPage]
+    metadata: ChunkMetadata
+    kind: DocumentKind = "pdf"
+
+
+#: What ``read_and_chunk`` takes: a path (a ``str`` or ``Path``) or either input.
+ReadInput = str | Path | FileInput | PagesInput
+
+
 def default_workers() -> int:
     """The number of cores this process may use (its CPU affinity), at least 1."""
     try:
@@ -76,7 +133,12 @@ def default_workers() -> int:
 _WORKER_STATE: dict[str, object] = {}
 
 
-def _init_worker(tokenization: Tokenization, config: ChunkingConfig, workers: int) -> None:
+def _init_worker(
+    tokenization: Tokenization,
+    config: ChunkingConfig,
+    workers: int,
+    reading: ReadOptions | None = None,
+) -> None:
     """Runs once in each worker process: keeps the tokenization for every document.
 
     With several workers, each one runs on one thread: its tokenizer's Rust threads are
@@ -94,6 +156,7 @@ def _init_worker(tokenization: Tokenization, config: ChunkingConfig, workers: in
             tokenization = tokenization.single_threaded()
     _WORKER_STATE["tokenization"] = tokenization
     _WORKER_STATE["config"] = config
+    _WORKER_STATE["reading"] = reading or ReadOptions()
 
 
 def _chunk_one(
@@ -120,15 +183,59 @@ def _chunk_one(
         ) from error
 
 
-def _chunk_in_worker(document: DocumentInput, index: int) -> list[Chunk]:
+def _read_and_chunk_one(
+    document: FileInput | PagesInput,
+    index: int,
+    tokenization: Tokenization,
+    config: ChunkingConfig,
+    reading: ReadOptions,
+) -> list[Chunk]:
+    if isinstance(document, FileInput):
+        metadata = document.metadata or ChunkMetadata(doc_id=default_doc_id(str(document.path)))
+    else:
+        metadata = document.metadata
+    try:
+        if isinstance(document, FileInput):
+            read = read_document(document.path, reading)
+        else:
+            read = read_loaded_pages(document.pages, document.kind, reading)
+        return list(iter_document_chunks(read, metadata, config=config, tokenization=tokenization))
+    except AsesoriaError:
+        raise
+    except Exception as error:
+        raise DocumentChunkingError(
+            f"input {index} could not be read and chunked: {type(error).__name__}: {error}",
+            source=str(document.path) if isinstance(document, FileInput) else None,
+            doc_id=metadata.doc_id,
+        ) from error
+
+
+def _run_one(
+    document: DocumentInput | FileInput | PagesInput,
+    index: int,
+    tokenization: Tokenization,
+    config: ChunkingConfig,
+    reading: ReadOptions,
+) -> list[Chunk]:
+    if isinstance(document, DocumentInput):
+        return _chunk_one(document, index, tokenization, config)
+    return _read_and_chunk_one(document, index, tokenization, config, reading)
+
+
+def _chunk_in_worker(document: DocumentInput | FileInput | PagesInput, index: int) -> list[Chunk]:
     tokenization = _WORKER_STATE["tokenization"]
     config = _WORKER_STATE["config"]
+    reading = _WORKER_STATE["reading"]
     assert isinstance(tokenization, Tokenization)
     assert isinstance(config, ChunkingConfig)
-    return _chunk_one(document, index, tokenization, config)
+    assert isinstance(reading, ReadOptions)
+    return _run_one(document, index, tokenization, config, reading)
 
 
 # -- the caller side ---------------------------------------------------------------------
+
+
+_Input = TypeVar("_Input", DocumentInput, FileInput | PagesInput)
 
 
 def _checked(document: object, index: int) -> DocumentInput:
@@ -141,12 +248,30 @@ def _checked(document: object, index: int) -> DocumentInput:
     return document
 
 
+def _checked_read(document: object, index: int) -> FileInput | PagesInput:
+    if isinstance(document, (str, Path)):
+        return FileInput(Path(document))
+    if not isinstance(document, (FileInput, PagesInput)):
+        raise ConfigurationError(
+            f"input {index} is {type(document).__name__}, not a path, a FileInput(path, "
+            "metadata=None) or a PagesInput(pages, metadata, kind='pdf').",
+            expected="a path, a FileInput or a PagesInput",
+        )
+    return document
+
+
 def _executor(
-    mode: ParallelMode, workers: int, tokenization: Tokenization, config: ChunkingConfig
+    mode: ParallelMode,
+    workers: int,
+    tokenization: Tokenization,
+    config: ChunkingConfig,
+    reading: ReadOptions,
 ) -> Executor:
     if mode == "process":
         return ProcessPoolExecutor(
-            max_workers=workers, initializer=_init_worker, initargs=(tokenization, config, workers)
+            max_workers=workers,
+            initializer=_init_worker,
+            initargs=(tokenization, config, workers, reading),
         )
     return ThreadPoolExecutor(max_workers=workers)
 
@@ -188,6 +313,60 @@ def chunk_documents(
             order (its message names the document).
         DocumentChunkingError: any other failure, naming the document.
     """
+    workers, window = _checked_options(mode, workers, prefetch)
+    reading = ReadOptions()
+    if mode == "serial":
+        return _serial(documents, _checked, config, tokenization, reading)
+    return _pooled(documents, _checked, config, tokenization, reading, workers, mode, window)
+
+
+def read_and_chunk(
+    documents: Iterable[ReadInput],
+    *,
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    reading: ReadOptions | None = None,
+    workers: int | None = None,
+    mode: ParallelMode = "process",
+    prefetch: int = 4,
+) -> Iterator[list[Chunk]]:
+    """Reads and chunks many documents on all cores; yields each one's chunks in input order.
+
+    Each input is read in a worker through the reading stage (``read_document`` for a
+    path: a PDF's text, outline and running headers and footers, a web page's markup,
+    Markdown's headings; ``read_loaded_pages`` for a ``PagesInput``) and chunked there,
+    so the caller only receives chunks. A file's chunks are those ``asesoria-split``
+    writes for it (same ``reading`` options and fields). Streaming, ordering, the
+    largest-first start (by file size) and the pool are those of ``chunk_documents``.
+
+    Args:
+        documents: Paths (``str`` or ``Path``), ``FileInput`` or ``PagesInput``; any
+            iterable (a generator is streamed).
+        config: One configuration for every document.
+        tokenization: One tokenization for every document (pickled once per worker in
+            ``"process"`` mode).
+        reading: How every document is read (default ``ReadOptions()``: everything on).
+        workers: Worker processes or threads; default: the usable cores.
+        mode: ``"process"`` (default), ``"thread"`` or ``"serial"``.
+        prefetch: Documents in flight per worker.
+
+    Raises:
+        ConfigurationError: an input that is not a path, ``FileInput`` or ``PagesInput``;
+            a bad ``mode``, ``workers`` or ``prefetch``.
+        AsesoriaError: as ``read_document`` and the chunking, for the first failing
+            document in input order (a ``DocumentReadError`` for a file that cannot be
+            read; its message names the file).
+        DocumentChunkingError: any other failure, naming the document.
+    """
+    workers, window = _checked_options(mode, workers, prefetch)
+    options = reading or ReadOptions()
+    if mode == "serial":
+        return _serial(documents, _checked_read, config, tokenization, options)
+    return _pooled(documents, _checked_read, config, tokenization, options, workers, mode, window)
+
+
+def _checked_options(mode: str, workers: int | None, prefetch: int) -> tuple[int, int]:
+    """``workers`` (default: the usable cores) and the window, once they are checked."""
     if mode not in ("process", "thread", "serial"):
         raise ConfigurationError(
             f"mode must be 'process', 'thread' or 'serial', got {mode!r}.",
@@ -202,42 +381,43 @@ def chunk_documents(
         raise ConfigurationError(
             f"prefetch must be a positive integer, got {prefetch!r}.", expected="a positive integer"
         )
-    if mode == "serial":
-        return _serial(documents, config, tokenization)
-    return _pooled(documents, config, tokenization, workers, mode, workers * prefetch)
+    return workers, workers * prefetch
 
 
 def _serial(
-    documents: Iterable[DocumentInput], config: ChunkingConfig, tokenization: Tokenization
+    documents: Iterable[object],
+    check: Callable[[object, int], _Input],
+    config: ChunkingConfig,
+    tokenization: Tokenization,
+    reading: ReadOptions,
 ) -> Iterator[list[Chunk]]:
     for index, document in enumerate(documents):
-        yield _chunk_one(_checked(document, index), index, tokenization, config)
+        yield _run_one(check(document, index), index, tokenization, config, reading)
 
 
 def _pooled(
-    documents: Iterable[DocumentInput],
+    documents: Iterable[object],
+    check: Callable[[object, int], _Input],
     config: ChunkingConfig,
     tokenization: Tokenization,
+    reading: ReadOptions,
     workers: int,
     mode: ParallelMode,
     window: int,
 ) -> Iterator[list[Chunk]]:
     pending: deque[Future[list[Chunk]]] = deque()
     inputs = enumerate(documents)
-    with _executor(mode, workers, tokenization, config) as pool:
+    with _executor(mode, workers, tokenization, config, reading) as pool:
 
-        def submit(document: object, index: int) -> Future[list[Chunk]]:
-            checked = _checked(document, index)
+        def submit(document: _Input, index: int) -> Future[list[Chunk]]:
             if mode == "process":
-                return pool.submit(_chunk_in_worker, checked, index)
-            return pool.submit(_chunk_one, checked, index, tokenization, config)
+                return pool.submit(_chunk_in_worker, document, index)
+            return pool.submit(_run_one, document, index, tokenization, config, reading)
 
         try:
             # The first window starts largest first, so that a long document does not
             # start last and run alone; results still come back in input order.
-            first = [
-                (_checked(document, index), index) for index, document in islice(inputs, window)
-            ]
+            first = [(check(document, index), index) for index, document in islice(inputs, window)]
             started = {
                 index: submit(document, index)
                 for document, index in sorted(first, key=lambda item: -_size(item[0]))
@@ -246,7 +426,7 @@ def _pooled(
             del first, started
             for index, document in inputs:
                 yield pending.popleft().result()
-                pending.append(submit(document, index))
+                pending.append(submit(check(document, index), index))
             while pending:
                 yield pending.popleft().result()
         finally:
@@ -254,5 +434,11 @@ def _pooled(
                 future.cancel()
 
 
-def _size(document: DocumentInput) -> int:
+def _size(document: DocumentInput | FileInput | PagesInput) -> int:
+    """What the largest-first start sorts by: characters of pages, bytes of a file."""
+    if isinstance(document, FileInput):
+        try:
+            return document.path.stat().st_size
+        except OSError:
+            return 0  # it fails in its worker, with the reading stage's error
     return sum(len(page.text) for page in document.pages)

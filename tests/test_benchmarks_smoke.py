@@ -355,3 +355,27 @@ def test_quality_prints_the_reader_facing_numbers() -> None:
     fewest = int(cells[6].split("(")[1].rstrip(")"))
     assert fill <= bound  # no split within sections fills more than the bound
     assert fewest <= chunks
+
+
+def test_cli_jobs_runs_on_a_tiny_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "laws"
+    folder.mkdir()
+    for number in range(3):
+        text = f"# Ley {number}\n\n## Artículo 1\n\n" + "El contribuyente declara. " * 80
+        (folder / f"ley-{number}.md").write_text(text, encoding="utf-8")
+    results = tmp_path / "runs.json"
+    command = [sys.executable, "-m", "benchmarks.cli_jobs", str(folder), "--jobs", "1", "2"]
+    done = subprocess.run(
+        [*command, "--json", str(results)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "same output bytes in every run: yes" in done.stdout
+    runs = json.loads(results.read_text(encoding="utf-8"))
+    assert [run["jobs"] for run in runs] == [1, 2]
+    assert runs[0]["chunks"] == runs[1]["chunks"] > 0

@@ -360,7 +360,7 @@ def test_output_is_a_partial_file_until_the_run_ends(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(job_module, "iter_document_chunks", watching)
-    code, _, _ = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
+    code, _, _ = run(capsys, str(docs), *SIZE, "-o", "c.jsonl", "--jobs", "1")
     assert code == ExitCode.OK
     assert len(seen) == 2
     assert all(len(names) == 1 for names in seen)
@@ -386,7 +386,7 @@ def test_an_interrupted_run_leaves_nothing(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(job_module, "iter_document_chunks", interrupt)
-    code, _, err = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
+    code, _, err = run(capsys, str(docs), *SIZE, "-o", "c.jsonl", "--jobs", "1")
     assert code == ExitCode.INTERRUPTED
     assert "interrupted" in err
     assert list(tmp_path.glob("c*")) == []

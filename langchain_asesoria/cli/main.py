@@ -30,7 +30,9 @@ from langchain_asesoria.cli.output import JsonlSpool
 from langchain_asesoria.cli.parser import inspect_parser, split_parser
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import RunReport, render_summary
+from langchain_asesoria.cli.workers import run_split_in_workers
 from langchain_asesoria.errors import AsesoriaError
+from langchain_asesoria.parallel import default_workers
 
 __all__ = ["main"]
 
@@ -57,7 +59,11 @@ def _split(args: argparse.Namespace) -> ExitCode:
     with JsonlSpool(destination, sys.stdout) as spool:
         progress = Progress(count_pages(paths) if show_bar else 0, sys.stderr, enabled=show_bar)
         try:
-            reports = run_split(job, spool, progress)
+            workers = min(args.jobs or default_workers(), len(paths))
+            if workers > 1:
+                reports = run_split_in_workers(job, spool, progress, workers)
+            else:
+                reports = run_split(job, spool, progress)
         finally:
             progress.close()
         written = any(report.failure is None for report in reports)

@@ -22,9 +22,19 @@ from langchain_asesoria.errors import (
 )
 from langchain_asesoria.records import MetadataValue
 
-__all__ = ["JsonlSpool", "partial_path", "write_text_atomically"]
+__all__ = ["JsonlSpool", "jsonl_lines", "partial_path", "write_text_atomically"]
 
 Record = dict[str, MetadataValue]
+
+
+def jsonl_lines(records: Iterable[Record]) -> str:
+    """The records as JSON Lines, exactly as ``JsonlSpool.write`` spools them (UTF-8 text,
+    not ASCII-escaped, one object and ``\\n`` a line): what a worker process sends back."""
+    return "".join(_line(record) for record in records)
+
+
+def _line(record: Record) -> str:
+    return json.dumps(record, ensure_ascii=False) + "\n"
 
 
 def partial_path(destination: Path) -> Path:
@@ -74,10 +84,18 @@ class JsonlSpool:
         """Appends records, one JSON object a line (UTF-8, not ASCII-escaped)."""
         try:
             for record in records:
-                self._file.write(json.dumps(record, ensure_ascii=False) + "\n")
+                self._file.write(_line(record))
                 self.records += 1
         except OSError as error:
             raise OutputError(f"cannot spool the chunks: {error}.") from error
+
+    def write_lines(self, lines: str, records: int) -> None:
+        """Appends ``records`` records already made into JSON Lines by ``jsonl_lines``."""
+        try:
+            self._file.write(lines)
+        except OSError as error:
+            raise OutputError(f"cannot spool the chunks: {error}.") from error
+        self.records += records
 
     def publish(self) -> None:
         """Makes the records visible: rename over the destination, or copy to stdout.

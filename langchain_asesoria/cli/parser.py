@@ -180,6 +180,14 @@ def split_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--strict", action="store_true", help="stop at the first bad file and write nothing"
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help="worker processes that read and split files at once (default: the cores this "
+        "process may use; 1: all in this process). The output is the same for any N.",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     parser.add_argument(
         "-v",

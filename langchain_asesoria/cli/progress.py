@@ -55,6 +55,11 @@ class Progress:
         """One more page read."""
         self._bar.update(1)
 
+    def pages_read(self, count: int) -> None:
+        """``count`` more pages read (a whole file, read by a worker process)."""
+        if count:
+            self._bar.update(count)
+
     def chunks_made(self, count: int) -> None:
         """``count`` more chunks made."""
         self._chunks += count

@@ -1,0 +1,313 @@
+"""The main job on every core: files read and split in worker processes (``--jobs N``).
+
+Each worker process reads a whole file (``read_document``), chunks it and sends back
+its JSON Lines, its summary row and the pages it read; the caller writes them **in
+input order**, so the output, the messages and the summary are those of ``--jobs 1``
+(``job.run_split``) byte for byte. What only the caller can decide stays in the caller,
+in input order: each file's fields (sidecar, manifest) and the one-owner rule of
+``doc_id``.
+
+- **Streaming.** At most ``WINDOW_PER_WORKER`` files per worker are in flight (being
+  split, or split and waiting for an earlier file), so a corpus is never held whole.
+- **Workers.** Started fresh (``spawn``: the same on every platform, and nothing of
+  the caller's threads is inherited). Each receives the run's settings once, in its
+  initializer (the tokenization, the chunking config and the reading options, all
+  picklable), and counts on its own thread: its tokenizer's Rust threads are off
+  (unless the environment sets ``TOKENIZERS_PARALLELISM``), as in
+  ``langchain_asesoria.parallel``. Workers never see Ctrl-C: the caller stops them.
+- **Stopping.** Ctrl-C, ``--strict`` at the first failed file, or any error terminates
+  every worker before the error reaches ``main`` (which leaves no partial output).
+  With ``--strict`` no new file is started once any file has failed.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+from langchain_asesoria.cli.errors import failure_label
+from langchain_asesoria.cli.job import SplitJob, claim_doc_id, describe
+from langchain_asesoria.cli.output import JsonlSpool, jsonl_lines
+from langchain_asesoria.cli.progress import Progress
+from langchain_asesoria.cli.summary import FileReport
+from langchain_asesoria.engine import Tokenization
+from langchain_asesoria.errors import AsesoriaError, DocumentChunkingError, StrictModeError
+from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
+from langchain_asesoria.reading import ReadOptions, iter_document_chunks, read_document
+from langchain_asesoria.records import chunk_record
+
+__all__ = [
+    "WINDOW_PER_WORKER",
+    "FileResult",
+    "Submit",
+    "WorkerSetup",
+    "ordered_results",
+    "run_split_in_workers",
+    "split_to_result",
+]
+
+#: Files in flight per worker: enough that a worker never waits for the caller, few
+#: enough that only a handful of split files wait in memory behind a long one.
+WINDOW_PER_WORKER = 4
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerSetup:
+    """What every worker needs, sent once (pickled) when it starts."""
+
+    config: ChunkingConfig
+    tokenization: Tokenization
+    reading: ReadOptions
+
+
+@dataclass(frozen=True, slots=True)
+class FileResult:
+    """One file as a worker split it, ready to be written in input order.
+
+    Attributes:
+        report: Its summary row (``failure`` set when it failed).
+        pages: Pages read (of a file that failed: those read before it failed).
+        lines: Its chunks as JSON Lines (``output.jsonl_lines``); empty when it failed.
+        records: How many chunks ``lines`` holds.
+        error: The message of ``--jobs 1`` for a failed file (``job.describe``).
+    """
+
+    report: FileReport
+    pages: int = 0
+    lines: str = ""
+    records: int = 0
+    error: str | None = None
+
+
+def _failed(path: Path, error: AsesoriaError, pages: int = 0) -> FileResult:
+    report = FileReport(str(path), failure=failure_label(error))
+    return FileResult(report, pages, error=describe(path, error))
+
+
+# -- the worker side ---------------------------------------------------------------------
+
+_SETUP: list[WorkerSetup] = []
+
+
+def _init_worker(setup: WorkerSetup) -> None:
+    """Runs once in each worker: keeps the settings, one thread per worker, no Ctrl-C.
+
+    pypdf's notes on recoverable oddities are kept off stderr, as ``main`` keeps them
+    in the caller.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    from langchain_asesoria.tokenization import LoadedTokenization
+
+    tokenization = setup.tokenization
+    if isinstance(tokenization, LoadedTokenization):
+        tokenization = tokenization.single_threaded()
+    _SETUP[:] = [WorkerSetup(setup.config, tokenization, setup.reading)]
+
+
+def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> FileResult:
+    """Reads and splits one file as ``job.split_file`` does; a failure is a result too."""
+    pages = 0
+
+    def page_read(_: LoadedPage) -> None:
+        nonlocal pages
+        pages += 1
+
+    name = str(path)
+    try:
+        document = read_document(path, setup.reading, on_page=page_read)
+        chunks = list(
+            iter_document_chunks(
+                document, metadata, config=setup.config, tokenization=setup.tokenization
+            )
+        )
+    except AsesoriaError as error:
+        return _failed(path, error, pages)
+    lines = jsonl_lines(chunk_record(chunk, name) for chunk in chunks)
+    return FileResult(FileReport.of_document(name, document, chunks), pages, lines, len(chunks))
+
+
+def _split_in_worker(path: Path, metadata: ChunkMetadata) -> FileResult:
+    return split_to_result(path, metadata, _SETUP[0])
+
+
+# -- the caller side ---------------------------------------------------------------------
+
+
+def _ready(result: FileResult) -> Future[FileResult]:
+    future: Future[FileResult] = Future()
+    future.set_result(result)
+    return future
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C waits, and is not lost, while the pool may start a worker.
+
+    A worker started now starts with the signal blocked (a thread's blocked signals
+    are inherited), so it never sees the terminal's Ctrl-C, not even while it is still
+    importing. The caller's own Ctrl-C is kept until the worker is started and known to
+    the pool, then raised: a Ctrl-C in the middle of a start would leave a worker that
+    no one can stop. (Where signals cannot be blocked, workers ignore Ctrl-C once they
+    have started.)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed: list[int] = []
+    handler = signal.signal(signal.SIGINT, lambda number, _: pressed.append(number))
+    blocking = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
+    try:
+        yield
+    finally:
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, handler)
+    if pressed:
+        raise KeyboardInterrupt
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Terminates every worker now (their files are abandoned) and reaps them.
+
+    ``ProcessPoolExecutor.terminate_workers`` (Python 3.14) does this; before it, the
+    pool's own table of worker processes is the only handle on them.
+    """
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:  # pragma: no cover - Python 3.14
+        terminate()
+        return
+    processes: dict[int, BaseProcess] = getattr(pool, "_processes", None) or {}
+    workers = list(processes.values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()
+    for process in workers:
+        process.join()
+
+
+#: Starts one file's split: ``pool.submit(_split_in_worker, path, metadata)``.
+Submit = Callable[[Path, ChunkMetadata], "Future[FileResult]"]
+
+
+class _Submitter:
+    """Submits the job's files in input order, each file's fields decided here first."""
+
+    def __init__(self, job: SplitJob, submit: Submit) -> None:
+        self._job = job
+        self._submit = submit
+        self._paths = iter(job.paths)
+        self._doc_ids: dict[str, Path] = {}
+        self.failed = False  # some file has failed (with --strict: start no other)
+
+    def _note(self, future: Future[FileResult]) -> None:
+        if not future.cancelled() and future.exception() is None and future.result().error:
+            self.failed = True
+
+    def next(self) -> tuple[Path, Future[FileResult]] | None:
+        """The next file and its (future) result; ``None`` when none is left to start."""
+        if self._job.strict and self.failed:
+            return None
+        path = next(self._paths, None)
+        if path is None:
+            return None
+        try:
+            metadata = claim_doc_id(path, self._job, self._doc_ids)
+        except AsesoriaError as error:
+            self.failed = True
+            return path, _ready(_failed(path, error))
+        future = self._submit(path, metadata)
+        future.add_done_callback(self._note)
+        return path, future
+
+
+def ordered_results(
+    job: SplitJob, submit: Submit, window: int
+) -> Iterator[tuple[Path, FileResult]]:
+    """Each file of ``job`` and its result, in input order, however the results complete.
+
+    At most ``window`` files are in flight (submitted and not yet yielded); a file is
+    submitted only when an earlier one has been yielded, so a generator's caller that
+    stops reading stops the submissions. With ``job.strict``, no file is submitted once
+    one has failed.
+
+    Raises:
+        DocumentChunkingError: the worker of a file died (killed, out of memory).
+    """
+    submitter = _Submitter(job, submit)
+    pending: deque[tuple[Path, Future[FileResult]]] = deque()
+    while True:
+        while len(pending) < window and (started := submitter.next()) is not None:
+            pending.append(started)
+        if not pending:
+            return
+        path, future = pending.popleft()
+        try:
+            result = future.result()
+        except BrokenProcessPool as error:
+            raise DocumentChunkingError(
+                "a worker process ended abruptly (out of memory, or killed) while "
+                "splitting this file; run again with --jobs 1 to see the error.",
+                source=str(path),
+            ) from error
+        yield path, result
+
+
+def run_split_in_workers(
+    job: SplitJob, spool: JsonlSpool, progress: Progress, workers: int
+) -> list[FileReport]:
+    """``job.run_split`` on ``workers`` processes: the same records, messages and reports.
+
+    Raises:
+        StrictModeError: with ``job.strict``, at the first file that fails (in input
+            order); every worker is stopped first.
+        KeyboardInterrupt: Ctrl-C, once every worker is stopped.
+        DocumentChunkingError: a worker process died (killed, out of memory).
+    """
+    setup = WorkerSetup(job.config, job.tokenization, job.reading)
+    with _ctrl_c_held():
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(setup,),
+        )
+    reports: list[FileReport] = []
+    try:
+
+        def submit(path: Path, metadata: ChunkMetadata) -> Future[FileResult]:
+            with _ctrl_c_held():  # the pool starts its workers as files are submitted
+                return pool.submit(_split_in_worker, path, metadata)
+
+        for path, result in ordered_results(job, submit, workers * WINDOW_PER_WORKER):
+            progress.start_file(path.name)
+            progress.pages_read(result.pages)
+            if result.error is not None:
+                if job.strict:
+                    raise StrictModeError(
+                        f"{result.error}\n--strict: stopped at the first failed file; "
+                        "nothing written."
+                    )
+                progress.message(f"error: {result.error}")
+            else:
+                spool.write_lines(result.lines, result.records)
+                progress.chunks_made(result.records)
+            reports.append(result.report)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown(wait=True)
+    return reports
