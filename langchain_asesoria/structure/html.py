@@ -250,9 +250,16 @@ def _parse(markup: str) -> etree._Element | None:
             raise DocumentReadError(
                 f"the HTML parser stopped at line {entry.line}, column {entry.column} "
                 f"({entry.message.strip()}): the text after it cannot be read. Save the page "
-                "again from a browser, or pass its text instead of its markup."
+                "again from a browser, or pass its text instead of its markup.",
+                position=_offset(markup, entry.line, entry.column),
             )
     return root
+
+
+def _offset(markup: str, line: int, column: int) -> int:
+    """The character offset of ``line`` and ``column`` (libxml2's, from 1) in ``markup``."""
+    lines = markup.splitlines(keepends=True)[: max(line - 1, 0)]
+    return min(sum(map(len, lines)) + max(column - 1, 0), len(markup))
 
 
 def _select(element: etree._Element, path: str) -> list[etree._Element]:
