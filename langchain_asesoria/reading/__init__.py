@@ -21,6 +21,8 @@ from langchain_asesoria.reading.document import (
     OutlineReport,
     PdfFileReport,
     ReadReport,
+    Removal,
+    RemovalKind,
 )
 from langchain_asesoria.reading.files import iter_pages, page_count, read_pages, read_text
 from langchain_asesoria.reading.given import chunk_document, iter_chunks
@@ -62,6 +64,8 @@ __all__ = [
     "ReadOptions",
     "ReadReport",
     "ReadingStep",
+    "Removal",
+    "RemovalKind",
     "SectionStart",
     "chunk_document",
     "file_kind",

@@ -6,7 +6,9 @@ pages, so it holds for any page separator; the report says what reading removed.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
+from typing import Literal
 
 from langchain_asesoria.models import LeadSpan, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
@@ -22,6 +24,8 @@ __all__ = [
     "OutlineReport",
     "PdfFileReport",
     "ReadReport",
+    "Removal",
+    "RemovalKind",
 ]
 
 #: The page join structure sources read (a blank line: no heading runs across it).
@@ -59,6 +63,31 @@ class PdfFileReport:
     problem: str | None = None
 
 
+#: What reading left out, or found and kept: ``comment`` (a Markdown HTML comment,
+#: blanked), ``unclosed comment`` (an ``<!--`` nothing closes: its text is kept and
+#: chunked), ``chrome`` (a web page's site chrome), ``furniture`` (a PDF's running
+#: header or footer).
+RemovalKind = Literal["comment", "unclosed comment", "chrome", "furniture"]
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """One piece of text reading left out of the chunks (or, for ``unclosed comment``,
+    noticed and kept), where a reader finds it in the input.
+
+    Attributes:
+        kind: What it is (``RemovalKind``).
+        page: The page it was on, from 1 (a Markdown or text document is one page).
+        line: Its line in the page, from 1; ``None`` when the reader knows no line.
+        text: Its text (a PDF line, a comment, a chrome block's label and words).
+    """
+
+    kind: RemovalKind
+    page: int
+    line: int | None
+    text: str
+
+
 @dataclass(frozen=True, slots=True)
 class ReadReport:
     """What reading removed, moved or could not place in a document.
@@ -81,6 +110,8 @@ class ReadReport:
             one short labelled line each, in page order (``ReadOptions.html_main_content``).
         pdf_file: For a loader's PDF pages, whether their file gave the outline;
             ``None`` for any other document (a PDF read from its file knows it).
+        removals: Each piece of text reading left out (or noticed and kept), in
+            input order, one ``Removal`` each; ``removal_counts`` sums them by kind.
     """
 
     outline: OutlineReport | None = None
@@ -95,6 +126,11 @@ class ReadReport:
     legal: bool = False
     chrome: tuple[str, ...] = ()
     pdf_file: PdfFileReport | None = None
+    removals: tuple[Removal, ...] = ()
+
+    def removal_counts(self) -> tuple[tuple[RemovalKind, int], ...]:
+        """``(kind, count)`` of ``removals``, each kind once, in first-seen order."""
+        return tuple(Counter(removal.kind for removal in self.removals).items())
 
     @property
     def running_furniture(self) -> Furniture:

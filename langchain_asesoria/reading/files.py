@@ -48,15 +48,28 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
         name = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding
+        found = "utf-16" if _looks_utf16(data) else "latin1"
+        saved = " (it is saved as UTF-16)" if found == "utf-16" else ""
         raise TextEncodingError(
-            f"not valid {name} (byte {data[error.start]:#04x} at position "
+            f"not valid {name}{saved} (byte {data[error.start]:#04x} at position "
             f"{error.start}); convert it first, for example "
-            f"`iconv -f latin1 -t utf-8 {path.name} > {path.stem}.utf8{path.suffix}`.",
+            f"`iconv -f {found} -t utf-8 {path.name} > {path.stem}.utf8{path.suffix}`.",
             source=str(path),
             position=error.start,
             expected=name,
         ) from error
     return text.removeprefix("\ufeff")
+
+
+def _looks_utf16(data: bytes) -> bool:
+    """Whether ``data`` is UTF-16 text: a byte-order mark, or a zero byte in every other
+    position of its start (ASCII characters in UTF-16 LE or BE)."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    head = data[:200]
+    return len(head) >= 4 and (
+        head[1::2].count(0) > len(head) // 3 or head[::2].count(0) > len(head) // 3
+    )
 
 
 def _iter_text(path: Path) -> Iterator[LoadedPage]:

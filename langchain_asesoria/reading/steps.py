@@ -31,6 +31,8 @@ from langchain_asesoria.reading.document import (
     READING_SEPARATOR,
     DocumentPages,
     OutlineReport,
+    Removal,
+    RemovalKind,
 )
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.reading.options import ReadOptions
@@ -43,7 +45,7 @@ from langchain_asesoria.structure.front_matter import (
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.legal import legal_lines, legal_unit, relevel
-from langchain_asesoria.structure.markdown import comment_blocks, markdown_headings
+from langchain_asesoria.structure.markdown import comments, markdown_headings
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -128,15 +130,33 @@ def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> D
     if not document.pages:
         return document
     first, *rest = document.pages  # a Markdown document is one page
-    blocks = comment_blocks(first.text)
-    if not blocks:
+    found = comments(first.text)
+    if not found.closed and not found.unclosed:
         return document
     parts, position = [], 0
-    for start, end in blocks:
+    for start, end in found.closed:
         parts += [first.text[position:start], re.sub(r"[^\r\n]", " ", first.text[start:end])]
         position = end
     blanked = replace(first, text="".join([*parts, first.text[position:]]))
-    return _reported(replace(document, pages=(blanked, *rest)), comments=len(blocks))
+    noted: list[tuple[int, RemovalKind, str]] = [
+        (start, "comment", first.text[start:end]) for start, end in found.closed
+    ]
+    noted += [(start, "unclosed comment", _line_at(first.text, start)) for start in found.unclosed]
+    removals = tuple(
+        Removal(kind, first.page, first.text.count("\n", 0, start) + 1, text)
+        for start, kind, text in sorted(noted)
+    )
+    return _reported(
+        replace(document, pages=(blanked, *rest)),
+        comments=len(found.closed),
+        removals=document.report.removals + removals,
+    )
+
+
+def _line_at(text: str, start: int) -> str:
+    """The rest of the line from ``start``."""
+    end = text.find("\n", start)
+    return text[start : len(text) if end == -1 else end].rstrip("\r")
 
 
 def _with_headings(

@@ -22,16 +22,22 @@ extra) and renders the text a reader sees, as a browser lays it out:
 Every character of ``text`` comes from the page's text content (entities decoded), but
 for the separators above; a block or a cell that shows nothing (whitespace and no-break
 spaces only) gives no text. Scripts, styles, templates, ``<noscript>`` and elements marked
-``hidden`` are never text and are not reported.
+``hidden`` are never text and are not reported; MathML and SVG text is text, as its
+characters. What follows ``</body>`` or ``</html>`` is body, as a browser reads it.
 
 **Main content only** (``main_content=True``, the default): the content root is the
 first of ``MAIN_CONTENT`` that holds text (``<main>``, ``role="main"``, the BOE's
-``#contenido``, ``<article>``, ... and ``<body>`` last), and what lies outside it (the
-site's header, menus, language selector, breadcrumbs, footer) is left out. Inside it,
+``#contenido``, ``<article>``, ... and ``<body>`` last; when it matches several, the
+innermost element holding them all, so every ``<article>`` is content), and what lies
+outside it (the site's header, menus, language selector, breadcrumbs, footer) is left
+out. Inside it,
 ``CHROME`` lists what is not content either: navigation, forms and their controls (the
 BOE's "Seleccionar redacción" version selector), back-to-top links ("Subir"), the BOE's
 ``[Bloque N: #a1]`` markers, its ANÁLISIS block of references and subjects, links to the
-document's other formats, and text for screen readers only. Each is reported in
+document's other formats, and text for screen readers only. A form holding paragraphs
+or headings (ASP.NET wraps a page in one), a ``<header>`` inside ``<main>`` and a
+``<label>`` in running text are content. A removed block leaves a space, so the words
+beside it stay apart. Each is reported in
 ``removed`` as one short labelled line (``'back-to-top link: "subir"'``, and how many
 times when more than once). ``main_content=False`` keeps the whole ``<body>``.
 
@@ -84,6 +90,19 @@ MAIN_CONTENT: Final[tuple[str, ...]] = (
 )
 
 
+#: A form holding any of these is content (ASP.NET wraps a whole page in one ``<form>``);
+#: a paragraph holding a control (the BOE's version selector) does not count.
+_CONTROLS: Final = ".//input or .//select or .//button or .//textarea"
+_CONTENT_BLOCKS: Final = " or ".join(
+    [
+        f".//p[not({_CONTROLS})]",
+        *(f".//{tag}" for tag in ("h1", "h2", "h3", "h4", "h5", "h6", "article", "main", "table")),
+    ]
+)
+#: A label of a control: named by ``for`` or beside one (one in running text is content).
+_CONTROL_LABEL: Final = ".//label[@for or ../input or ../select or ../textarea or .//input]"
+
+
 def _class(name: str) -> str:
     """An XPath test for an element whose ``class`` holds the word ``name``."""
     return f"contains(concat(' ', normalize-space(@class), ' '), ' {name} ')"
@@ -96,10 +115,15 @@ CHROME: Final[tuple[tuple[str, str], ...]] = (
     ("aside", ".//aside | .//*[@role='complementary']"),
     (
         "page header or footer",
-        ".//*[self::header or self::footer][not(ancestor::article or ancestor::section)]"
+        ".//*[self::header or self::footer]"
+        "[not(ancestor::article or ancestor::section or ancestor::main)]"
         " | .//*[@role='banner' or @role='contentinfo']",
     ),
-    ("form", ".//form | .//select | .//button | .//input | .//textarea | .//label"),
+    (
+        "form",
+        f".//form[not({_CONTENT_BLOCKS})] | .//select | .//button | .//input | .//textarea"
+        f" | {_CONTROL_LABEL}",
+    ),
     ("back-to-top link", f".//*[{_class('linkSubir')}] | .//a[@href='#top']"),
     ("block marker", f".//p[{_class('bloque')}]"),  # the BOE's "[Bloque 5: #a1]"
     ("ANÁLISIS block", ".//*[@id='panelAnalisis']"),  # the BOE's references and subjects
@@ -114,7 +138,7 @@ CHROME: Final[tuple[tuple[str, str], ...]] = (
 #: Never rendered as text, never reported.
 _NOT_RENDERED: Final = (
     ".//script | .//style | .//template | .//noscript | .//head | .//*[@hidden]"
-    " | .//iframe | .//object | .//svg | .//math"
+    " | .//iframe | .//object"
 )
 
 _BLOCKS: Final = frozenset(
@@ -129,6 +153,10 @@ _BLOCKS: Final = frozenset(
 _HEADINGS: Final = {f"h{level}": level for level in range(1, 7)}
 _WHITESPACE: Final = re.compile(r"[ \t\n\r\f]+")
 _SNIPPET: Final = 60
+#: ``</body>`` and ``</html>``: a browser puts what follows them in the body (libxml2
+#: would leave it beside the body, or drop it after ``</html>``), so they are blanked
+#: (spaces of their length: lines and columns stay) before parsing.
+_END_OF_BODY: Final = re.compile(r"</(?:body|html)\s*>", re.IGNORECASE)
 _HTML_EXTRA: Final = "reading web pages needs lxml: pip install 'langchain-asesoria[html]'"
 
 
@@ -191,7 +219,7 @@ def extract_html(markup: str, *, main_content: bool = True) -> HtmlText:
         for label, element in _chrome(content):
             if _text_of(element):
                 removed.append((label, _snippet(element)))
-            _drop(element)
+            _drop(element, spaced=True)
     rendered = _Renderer()
     rendered.render(content)
     return rendered.result(_report(removed))
@@ -212,6 +240,7 @@ def _parse(markup: str) -> etree._Element | None:
     parser = etree.HTMLParser(
         encoding="utf-8", remove_comments=True, remove_pis=True, huge_tree=True
     )
+    markup = _END_OF_BODY.sub(lambda tag: " " * len(tag.group()), markup)
     try:
         root = etree.fromstring(markup.encode("utf-8", "replace"), parser)
     except etree.XMLSyntaxError:  # libxml2 found no element at all ("Document is empty")
@@ -221,9 +250,16 @@ def _parse(markup: str) -> etree._Element | None:
             raise DocumentReadError(
                 f"the HTML parser stopped at line {entry.line}, column {entry.column} "
                 f"({entry.message.strip()}): the text after it cannot be read. Save the page "
-                "again from a browser, or pass its text instead of its markup."
+                "again from a browser, or pass its text instead of its markup.",
+                position=_offset(markup, entry.line, entry.column),
             )
     return root
+
+
+def _offset(markup: str, line: int, column: int) -> int:
+    """The character offset of ``line`` and ``column`` (libxml2's, from 1) in ``markup``."""
+    lines = markup.splitlines(keepends=True)[: max(line - 1, 0)]
+    return min(sum(map(len, lines)) + max(column - 1, 0), len(markup))
 
 
 def _select(element: etree._Element, path: str) -> list[etree._Element]:
@@ -235,12 +271,13 @@ def _select(element: etree._Element, path: str) -> list[etree._Element]:
     return [item for item in found if isinstance(item, etree._Element)]
 
 
-def _drop(element: etree._Element) -> None:
-    """Removes ``element`` and its content, keeping the text that follows it."""
+def _drop(element: etree._Element, *, spaced: bool = False) -> None:
+    """Removes ``element`` and its content, keeping the text that follows it; ``spaced``:
+    a space in its place, so the words on either side of a removed block stay apart."""
     parent = element.getparent()
     if parent is None:
         return
-    tail = element.tail
+    tail = (" " if spaced else "") + (element.tail or "")
     if tail:
         previous = element.getprevious()
         if previous is not None:
@@ -272,28 +309,34 @@ def _body(root: etree._Element) -> etree._Element:
 def _content_root(root: etree._Element, removed: list[tuple[str, str]]) -> etree._Element:
     """The first of ``MAIN_CONTENT`` holding text; what lies outside it is reported."""
     for path in MAIN_CONTENT:
-        for candidate in _select(root, path):
-            if _text_of(candidate):
-                removed.extend(("outside the main content", s) for s in _outside(root, candidate))
-                return candidate
+        found = [candidate for candidate in _select(root, path) if _text_of(candidate)]
+        if found:
+            candidate = _common_ancestor(found)
+            removed.extend(("outside the main content", s) for s in _outside(root, candidate))
+            return candidate
     return _body(root)
+
+
+def _common_ancestor(elements: list[etree._Element]) -> etree._Element:
+    """The innermost element holding all of ``elements`` (itself when one): a page's
+    every ``<article>`` is content, not its first alone."""
+    common = [elements[0], *elements[0].iterancestors()]
+    for element in elements[1:]:
+        chain = {element, *element.iterancestors()}  # elements hash as the node they are
+        common = [item for item in common if item in chain]
+    return common[0]
 
 
 def _outside(root: etree._Element, content: etree._Element) -> list[str]:
     """The blocks beside ``content`` and its ancestors that hold text, in page order."""
     chain = [content, *content.iterancestors()]
-    beside = [
+    beside = {
         sibling
         for inner, outer in pairwise(chain)
-        if outer.tag != "html"
         for sibling in outer
         if sibling is not inner and isinstance(sibling.tag, str) and _text_of(sibling)
-    ]
-    return [
-        _snippet(element, named=True)
-        for element in root.iter()
-        if any(element is other for other in beside)
-    ]
+    }
+    return [_snippet(element, named=True) for element in root.iter() if element in beside]
 
 
 def _text_of(element: etree._Element) -> str:
@@ -338,6 +381,7 @@ class _Renderer:
     headings: list[Heading] = field(default_factory=list)
     tables: list[HtmlTable] = field(default_factory=list)
     heading: tuple[int, int] | None = None  # (level, start) of the open heading
+    heading_block: int = 0  # the index in ``blocks`` of the open heading's first block
     pre: int = 0
 
     def _position(self) -> int:
@@ -404,6 +448,7 @@ class _Renderer:
         heading = level > 0 and self.heading is None
         if heading:
             self.heading = (level, self._position())
+            self.heading_block = len(self.blocks)
         preformatted = tag in _PREFORMATTED
         self.pre += preformatted
         self.text(element.text)
@@ -414,8 +459,7 @@ class _Renderer:
         (level, start), self.heading = self.heading, None
         if self.length <= start:  # an empty heading: no text, no heading
             return
-        first = self.starts.index(start)
-        title = _collapsed(" ".join(self.blocks[first:]))
+        title = _collapsed(" ".join(self.blocks[self.heading_block :]))
         self.headings.append(Heading(start, self.length, level, title))
 
     def _table(self, table: etree._Element) -> None:
@@ -454,7 +498,10 @@ def _rows(table: etree._Element, in_head: bool = False) -> Iterator[tuple[str, s
         tag = _tag(child)
         if tag == "tr":
             cells = [cell for cell in child if _tag(cell) in ("td", "th")]
-            stray = _inline_text(child.text) + "".join(_inline_text(c.tail) for c in child)
+            stray = _inline_text(child.text) + "".join(
+                ("" if _tag(c) in ("td", "th") else f" {_inline(c)} ") + _inline_text(c.tail)
+                for c in child
+            )
             texts = [text for text in map(_inline, cells) if _visible(text)]
             line = " ".join(
                 part for part in (CELL_SEPARATOR.join(texts), _collapsed(stray)) if part

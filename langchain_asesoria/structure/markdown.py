@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.structure.commonmark import (
@@ -25,7 +25,13 @@ from langchain_asesoria.structure.commonmark import (
 )
 from langchain_asesoria.structure.headings import Heading, sections_of
 
-__all__ = ["comment_blocks", "detect_markdown_sections", "markdown_headings"]
+__all__ = [
+    "CommentScan",
+    "comment_blocks",
+    "comments",
+    "detect_markdown_sections",
+    "markdown_headings",
+]
 
 #: A line's mark: ``(start, end, level, title)`` for a heading, ``title`` None for a
 #: line of body (text, or a fence, which is body too).
@@ -140,6 +146,50 @@ def comment_blocks(text: str) -> list[tuple[int, int]]:
     if opened is not None:
         blocks.append((opened, len(text.rstrip("\r\n"))))
     return blocks
+
+
+#: How an HTML comment ends: ``-->``, or at once for the abrupt ``<!-->`` and ``<!--->``.
+_ABRUPT = ("<!-->", "<!--->")
+
+
+@dataclass(frozen=True, slots=True)
+class CommentScan:
+    """The HTML comments of a Markdown text's comment blocks (``comments``).
+
+    Attributes:
+        closed: ``[start, end)`` of each comment, from its ``<!--`` to the end of its
+            ``-->``: what a browser hides (text after ``-->`` on its line is shown).
+        unclosed: The offset of each ``<!--`` no ``-->`` closes within its block; its
+            text is shown as it is, so it is kept.
+    """
+
+    closed: tuple[tuple[int, int], ...] = ()
+    unclosed: tuple[int, ...] = ()
+
+
+def comments(text: str) -> CommentScan:
+    """The comments of each HTML comment block (``comment_blocks``) of ``text``.
+
+    Invariant: every ``closed`` span starts with ``<!--`` and ends with ``>``, lies in
+    one comment block, and spans do not overlap; blanking them leaves every other
+    character (text after ``-->``, an unclosed comment's text) where it was.
+    """
+    closed: list[tuple[int, int]] = []
+    unclosed: list[int] = []
+    for start, end in comment_blocks(text):
+        position = text.find("<!--", start, end)
+        while position != -1:
+            abrupt = next((a for a in _ABRUPT if text.startswith(a, position)), None)
+            close = text.find("-->", position + 4, end)
+            if abrupt is not None:
+                closed.append((position, position + len(abrupt)))
+            elif close == -1:
+                unclosed.append(position)
+                break
+            else:
+                closed.append((position, close + 3))
+            position = text.find("<!--", closed[-1][1], end)
+    return CommentScan(tuple(closed), tuple(unclosed))
 
 
 def markdown_headings(text: str, glued: Callable[[str], bool] | None = None) -> list[Heading]:
