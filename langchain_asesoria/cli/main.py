@@ -32,7 +32,6 @@ from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import RunReport, render_summary
 from langchain_asesoria.cli.workers import run_split_in_workers
 from langchain_asesoria.errors import AsesoriaError
-from langchain_asesoria.parallel import default_workers
 
 __all__ = ["main"]
 
@@ -59,7 +58,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
     with JsonlSpool(destination, sys.stdout) as spool:
         progress = Progress(count_pages(paths) if show_bar else 0, sys.stderr, enabled=show_bar)
         try:
-            workers = min(args.jobs or default_workers(), len(paths))
+            workers = min(args.jobs or 1, len(paths))
             if workers > 1:
                 reports = run_split_in_workers(job, spool, progress, workers)
             else:
