@@ -52,6 +52,7 @@ from typing import Final, Literal
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.pdf.titles import fold, locate_titles
+from langchain_asesoria.structure.legal_grammar import LEGAL_HEADINGS
 
 __all__ = [
     "EDGE_LINES",
@@ -90,20 +91,6 @@ PAGE_NUMBER_FORMS: Final = (
     ),
     # Before its total at the line's end: "12 / 179", "12 de 179".
     re.compile(r"(?<![\w/.,])(?P<n>\d{1,5})\s*(?:/|de|of)\s*\d{1,5}\W*$", re.IGNORECASE),
-)
-
-#: Headings of Spanish legislation at a line start (the ranks BOE prints in capitals).
-LEGAL_HEADINGS: Final = (
-    re.compile(r"(?:Art[íi]culo|ART[ÍI]CULO)\s+\d+"),
-    re.compile(
-        r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+\b|\d+|PRELIMINAR|[ÚU]NICO|PRIMERO)"
-    ),
-    re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+|(?:SUB)?SECCI[ÓO]N\s+\d+"),
-    re.compile(
-        r"(?:Disposici[óo]n|DISPOSICI[ÓO]N)\s+"
-        r"(?:adicional|transitoria|derogatoria|final|ADICIONAL|TRANSITORIA|DEROGATORIA|FINAL)"
-    ),
-    re.compile(r"ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO)\b|\s*$)"),
 )
 
 _EVEN: Final = 1.25  # no gap this many steps wide: the lines are evenly spaced

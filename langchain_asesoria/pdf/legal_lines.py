@@ -13,8 +13,9 @@ start and never inside quotes (an amended article quoted in full opens with "«"
 | Disposiciones, ANEXO, Preámbulo | the words alone on their line: ``DISPOSICIONES ADICIONALES`` |
 
 So "Artículo 5 de la Ley..." opening a wrapped line of a sentence is no heading: its
-number has no period after it. Every line found is also a ``legal_unit`` (the one
-recognition of ranks); levels are all 1 and ``structure.legal.relevel`` ranks them.
+number has no period after it. The shapes are ``structure.legal_grammar.HEADING_LINES``,
+and every line found is also a ``legal_unit`` (the one recognition of ranks); levels are
+all 1 and ``structure.legal.relevel`` ranks them.
 """
 
 from __future__ import annotations
@@ -24,30 +25,9 @@ from dataclasses import replace
 from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
-from langchain_asesoria.structure.legal import legal_unit
+from langchain_asesoria.structure.legal_grammar import HEADING_LINES, legal_unit
 
 __all__ = ["HEADING_LINES", "pdf_legal_lines"]
-
-_ORDINAL: Final = (
-    r"(?:primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
-    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s+\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
-    r"vig[ée]sim[oa](?:\s+\w+)?|trig[ée]sim[oa](?:\s+\w+)?|[úu]nic[oa])"
-)
-_LATIN: Final = r"(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies))?"
-
-#: The shape of each kind of heading line (see the module docstring), tried in order.
-HEADING_LINES: Final = (
-    re.compile(rf"Art[íi]culo\s+(?:\d+{_LATIN}|[úu]nico)\.(?:\s|$)"),
-    re.compile(r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+|\d+|PRELIMINAR|[ÚU]NICO)\s*$"),
-    re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+(?:\.\s?[ªº]?|[ªº])(?:\s|$)"),
-    re.compile(
-        rf"Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final)\s+{_ORDINAL}\.(?:\s|$)"
-    ),
-    re.compile(
-        r"(?:DISPOSICIONES\s+(?:ADICIONALES|TRANSITORIAS|DEROGATORIAS|FINALES)"
-        r"|ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO))?|PRE[ÁA]MBULO|EXPOSICI[ÓO]N DE MOTIVOS)\s*$"
-    ),
-)
 
 _MAX_TITLE: Final = 300
 _LINES: Final = re.compile(r"[^\n]*")

@@ -9,7 +9,9 @@ Pure functions over text and pages, one concept per module, no I/O (the reading 
   comment blocks;
 - ``front_matter``: a Markdown file's YAML front matter, blanked, never chunked;
 - ``headings``: ``Heading`` and ``sections_of``, the one nesting rule;
-- ``legal``: Spanish legal units and their ranks, which re-level any heading list;
+- ``legal_grammar``: the grammar of Spanish legal form (units, ranks, numerals, the
+  enacting formula, the royal title, heading lines, quotation marks), the only patterns;
+- ``legal``: the ranks of those units, which re-level any heading list;
 - ``html``: a web page's main content as text, its ``<hN>`` headings and tables, and
   what was left out (site navigation, menus, forms...);
 - ``leads``: the lists and tables whose continuation chunks carry their lead-in or

@@ -59,6 +59,7 @@ from itertools import accumulate
 from typing import NamedTuple
 
 from langchain_asesoria.models import WORD_NUMERALS, LeadSpan
+from langchain_asesoria.structure.legal_grammar import HEADING_START
 
 __all__ = ["LABEL_STYLES", "detect_leads", "label_style"]
 
@@ -109,10 +110,6 @@ _PIPE_RULE = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*")
 _CELLS = " | "
 _FIGURE = re.compile(r"[-+]?(?:\d{1,3}(?:\.\d{3})+|\d+)(?:,\d+)?%?")
 _DIGIT, _SPACE = re.compile(r"\d"), re.compile(r"\s")
-_HEADING = re.compile(
-    r"\s*[«\"“]?(?:#|Art[íi]culo\s+\d|ART[ÍI]CULO\s+\d|CAP[ÍI]TULO\s|T[ÍI]TULO\s"
-    r"|Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final))"
-)
 #: What ends a paragraph's last line (before trailing whitespace).
 _PARAGRAPH_ENDS = frozenset(".;:!?…»”)]")
 
@@ -368,7 +365,7 @@ def _ends(current: _List, line: _Line, labelled: tuple[str, str] | None) -> bool
         if current.restarted and labelled[0] == current.item_style:
             return bool(current.label) and labelled[1] not in _next_labels(current.label)
         return labelled[0] in current.ending
-    return not line.wrapped and _HEADING.match(line.text) is not None
+    return not line.wrapped and HEADING_START.match(line.text) is not None
 
 
 def _leads_list(lines: list[_Line], at: int) -> bool:

@@ -17,10 +17,11 @@ A heading that is not a legal unit (the law's own title, "JUAN CARLOS I", the "I
 of an exposición de motivos) keeps its place by level: the outermost ones are the
 document's titles (the law), the others nest under the open heading before them.
 
-Recognition is by strict patterns on a heading's title (``legal_unit``), and on a line of
-plain text (``legal_lines``): at a line's start, alone in its paragraph, never a
-cross-reference inside a sentence ("el artículo 5 de esta Ley"). ``applies`` says
-whether a document shows enough of them to be read this way.
+Recognition is by the patterns of ``structure.legal_grammar`` (the one grammar of
+Spanish legal form) on a heading's title (``legal_unit``), and on a line of plain text
+(``legal_lines``): at a line's start, alone in its paragraph, never a cross-reference
+inside a sentence ("el artículo 5 de esta Ley"). ``applies`` says whether a document
+shows enough of them to be read this way.
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Final, Literal
+from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
+from langchain_asesoria.structure.legal_grammar import NUMERAL, LegalUnit, Part, legal_unit
 
 __all__ = [
     "NUMERAL",
@@ -42,89 +44,6 @@ __all__ = [
     "legal_unit",
     "relevel",
 ]
-
-Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
-
-_ORDINAL: Final = (
-    r"(?:primer[oa]?|segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
-    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s+\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
-    r"vig[ée]sim[oa](?:\s+\w+)?|trig[ée]sim[oa](?:\s+\w+)?|[úu]nic[oa]|preliminar)"
-)
-_ROMAN: Final = r"[IVXLCDM]+"
-_NUMBER: Final = rf"(?:\d+|{_ROMAN}|{_ORDINAL})"
-#: Latin multipliers of inserted articles: "163 bis", "163 tervicies".
-_LATIN: Final = r"(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies|[a-z]*vicies|[a-z]*tricies)"  # noqa: E501
-_END: Final = r"(?=$|[\s.:,;\u2013\u2014-])"  # dashes: en, em, hyphen
-
-
-@dataclass(frozen=True, slots=True)
-class LegalUnit:
-    """A kind of legal heading: its name, its part of the law and its rank there."""
-
-    name: str
-    part: Part
-    rank: int
-
-
-_TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
-    ("libro", "articulado", 1, rf"libro\s+{_NUMBER}{_END}"),
-    ("título", "articulado", 2, rf"t[íi]tulo\s+{_NUMBER}{_END}"),
-    ("capítulo", "articulado", 3, rf"cap[íi]tulo\s+{_NUMBER}{_END}"),
-    ("sección", "articulado", 4, rf"secci[óo]n\s+(?:\d+\.?\s?[ªº]?|{_ROMAN}|{_ORDINAL}){_END}"),
-    (
-        "subsección",
-        "articulado",
-        5,
-        rf"subsecci[óo]n\s+(?:\d+\.?\s?[ªº]?|{_ROMAN}|{_ORDINAL}){_END}",
-    ),
-    ("artículo", "articulado", 6, rf"art[íi]culos?\s+(?:\d+(?:\s+{_LATIN})?|[úu]nico){_END}"),
-    ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
-    ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),
-    (
-        "disposiciones",
-        "disposiciones",
-        1,
-        rf"disposiciones\s+(?:adicionales|transitorias|derogatorias|finales){_END}",
-    ),
-    (
-        "disposición",
-        "disposiciones",
-        2,
-        rf"disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final){_END}",
-    ),
-    ("anexo", "anexo", 1, rf"anexo(?:\s+(?:{_NUMBER}|[A-Z]))?{_END}"),
-)
-
-#: Each legal unit and the pattern a heading's title opens with, in the order tried.
-_UNITS: Final[tuple[tuple[LegalUnit, re.Pattern[str]], ...]] = tuple(
-    (LegalUnit(name, part, rank), re.compile(pattern, re.IGNORECASE))
-    for name, part, rank, pattern in _TABLE
-)
-
-
-def legal_unit(title: str) -> LegalUnit | None:
-    """The legal unit a heading's title opens with, or ``None``.
-
-    ``"Artículo 163 tervicies. Tipo"`` is an article, ``"TÍTULO II"`` a título,
-    ``"[Disposiciones adicionales]"`` (a BOE outline's group) their group heading,
-    ``"ANEXO I"`` an anexo; ``"el artículo 5 de esta Ley"`` and ``"Títulos valores"`` are
-    nothing. A title that is only a Roman numeral (``"II"``) is a *numeral*: a part of
-    the unit it stands in (the "I", "II" of an exposición de motivos).
-    """
-    stripped = title.strip().strip("[]").strip()
-    if not stripped[:1].isupper():
-        return None
-    if _NUMERAL.fullmatch(stripped):
-        return NUMERAL
-    for unit, pattern in _UNITS:
-        if pattern.match(stripped):
-            return unit
-    return None
-
-
-#: A title that is only a Roman numeral: a part of the unit it stands in.
-_NUMERAL: Final = re.compile(rf"{_ROMAN}\.?")
-NUMERAL: Final = LegalUnit("numeral", "articulado", 9)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,211 @@
+"""The grammar of Spanish legal form: every pattern of a legal unit, in one module.
+
+Every reader asks here (Markdown headings and plain-text lines, ``structure.legal``; a
+PDF's heading lines, ``pdf.legal_lines``; page furniture that must never take a
+heading, ``pdf.furniture``; list lead-ins that stop at a heading, ``structure.leads``)
+so that no two of them disagree on what a TÍTULO or an article is. It holds:
+
+- the **units** and their **ranks** (``UNITS``, ``legal_unit``): the articulado's LIBRO >
+  TÍTULO > CAPÍTULO > Sección > Subsección > Artículo, the preamble's labels (Preámbulo,
+  Exposición de motivos), the disposiciones and their groups, and ANEXO;
+- **numerals** standing alone as a heading ("II", "5"): parts of the unit they stand in;
+- the **enacting formula** ("DISPONGO:", "D I S P O N G O :", "vengo en sancionar…")
+  and the **royal title** ("JUAN CARLOS I", "REY DE ESPAÑA", "FELIPE VI REY DE
+  ESPAÑA"): headings of the promulgation, never the parent of what follows
+  (``promulgation``);
+- the **shapes of heading lines** in text without heading marks: a PDF's lines
+  (``HEADING_LINES``), a line start no furniture rule may take (``LEGAL_HEADINGS``), a line
+  a lead-in never runs past (``HEADING_START``);
+- the **quotation marks** that open and close amended text quoted in an amending law
+  (``QUOTE_OPEN``, ``QUOTE_CLOSE``).
+
+Patterns are strict and anchored at a title's or a line's start, so that a sentence
+that mentions a unit ("el artículo 5 de esta Ley") is never one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final, Literal
+
+__all__ = [
+    "HEADING_LINES",
+    "HEADING_START",
+    "LEGAL_HEADINGS",
+    "NUMERAL",
+    "QUOTE_CLOSE",
+    "QUOTE_OPEN",
+    "UNITS",
+    "LegalUnit",
+    "Part",
+    "legal_unit",
+    "promulgation",
+]
+
+Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
+
+#: Ordinals as units are numbered ("TÍTULO PRELIMINAR", "CAPÍTULO PRIMERO",
+#: "Disposición adicional vigésima segunda").
+ORDINAL: Final = (
+    r"(?:primer[oa]?|segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
+    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s+\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
+    r"vig[ée]sim[oa](?:\s+\w+)?|trig[ée]sim[oa](?:\s+\w+)?|[úu]nic[oa]|preliminar)"
+)
+#: The ordinals of a disposición's heading line (full words, no "preliminar").
+DISPOSICION_ORDINAL: Final = (
+    r"(?:primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
+    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s+\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
+    r"vig[ée]sim[oa](?:\s+\w+)?|trig[ée]sim[oa](?:\s+\w+)?|[úu]nic[oa])"
+)
+ROMAN: Final = r"[IVXLCDM]+"
+NUMBER: Final = rf"(?:\d+|{ROMAN}|{ORDINAL})"
+#: Latin multipliers of inserted articles: "163 bis", "163 tervicies".
+LATIN: Final = r"(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies|[a-z]*vicies|[a-z]*tricies)"  # noqa: E501
+#: The multipliers a PDF's article line carries.
+_LINE_LATIN: Final = (
+    r"(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies))?"
+)
+_END: Final = r"(?=$|[\s.:,;\u2013\u2014-])"  # dashes: en, em, hyphen
+_SECTION_NUMBER: Final = rf"(?:\d+\.?\s?[ªº]?|{ROMAN}|{ORDINAL})"
+
+
+@dataclass(frozen=True, slots=True)
+class LegalUnit:
+    """A kind of legal heading: its name, its part of the law and its rank there."""
+
+    name: str
+    part: Part
+    rank: int
+
+
+_TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
+    ("libro", "articulado", 1, rf"libro\s+{NUMBER}{_END}"),
+    ("título", "articulado", 2, rf"t[íi]tulo\s+{NUMBER}{_END}"),
+    ("capítulo", "articulado", 3, rf"cap[íi]tulo\s+{NUMBER}{_END}"),
+    ("sección", "articulado", 4, rf"secci[óo]n\s+{_SECTION_NUMBER}{_END}"),
+    ("subsección", "articulado", 5, rf"subsecci[óo]n\s+{_SECTION_NUMBER}{_END}"),
+    ("artículo", "articulado", 6, rf"art[íi]culos?\s+(?:\d+(?:\s+{LATIN})?|[úu]nico){_END}"),
+    ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
+    ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),
+    (
+        "disposiciones",
+        "disposiciones",
+        1,
+        rf"disposiciones\s+(?:adicionales|transitorias|derogatorias|finales){_END}",
+    ),
+    (
+        "disposición",
+        "disposiciones",
+        2,
+        rf"disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final){_END}",
+    ),
+    ("anexo", "anexo", 1, rf"anexo(?:\s+(?:{NUMBER}|[A-Z]))?{_END}"),
+)
+
+#: Each legal unit and the pattern a heading's title opens with, in the order tried.
+UNITS: Final[tuple[tuple[LegalUnit, re.Pattern[str]], ...]] = tuple(
+    (LegalUnit(name, part, rank), re.compile(pattern, re.IGNORECASE))
+    for name, part, rank, pattern in _TABLE
+)
+
+#: A title that is only a Roman numeral: a part of the unit it stands in.
+_NUMERAL: Final = re.compile(rf"{ROMAN}\.?")
+NUMERAL: Final = LegalUnit("numeral", "articulado", 9)
+
+
+def legal_unit(title: str) -> LegalUnit | None:
+    """The legal unit a heading's title opens with, or ``None``.
+
+    ``"Artículo 163 tervicies. Tipo"`` is an article, ``"TÍTULO II"`` a título,
+    ``"[Disposiciones adicionales]"`` (a BOE outline's group) their group heading,
+    ``"ANEXO I"`` an anexo; ``"el artículo 5 de esta Ley"`` and ``"Títulos valores"`` are
+    nothing. A title that is only a Roman numeral (``"II"``) is a *numeral*
+    (``NUMERAL``): a part of the unit it stands in (the "I", "II" of an exposición de
+    motivos).
+    """
+    stripped = title.strip().strip("[]").strip()
+    if not stripped[:1].isupper():
+        return None
+    if _NUMERAL.fullmatch(stripped):
+        return NUMERAL
+    for unit, pattern in UNITS:
+        if pattern.match(stripped):
+            return unit
+    return None
+
+
+#: The enacting formula, alone as a heading: "DISPONGO:", "D I S P O N G O :",
+#: "DISPONGO", "Dispongo:"; the promulgation of a law by the Head of State: "vengo en
+#: sancionar…", "Sabed: Que las Cortes Generales han aprobado…".
+_ENACTING: Final = re.compile(
+    r"(?:d\s?i\s?s\s?p\s?o\s?n\s?g\s?o|dispone|decreto|resuelvo|acuerdo|ordeno)\s*:?"
+    r"|(?:y\s+)?(?:yo\s+)?vengo\s+en\s+(?:sancionar|decretar|aprobar)\b.*"
+    r"|sabed\s*:.*",
+    re.IGNORECASE,
+)
+#: The Head of State's title as a heading: "JUAN CARLOS I", "REY DE ESPAÑA", "DON JUAN
+#: CARLOS I, REY DE ESPAÑA", "FELIPE VI REY DE ESPAÑA".
+_ROYAL: Final = re.compile(
+    r"(?:don\s+)?(?:juan\s+carlos\s+i|felipe\s+vi|alfonso\s+xiii)"
+    r"(?:\s*,?\s*(?:rey|reina)\s+de\s+espa[ñn]a)?\.?"
+    r"|(?:el\s+)?(?:rey|reina)\s+de\s+espa[ñn]a\.?",
+    re.IGNORECASE,
+)
+
+
+def promulgation(title: str) -> Literal["enacting", "royal"] | None:
+    """Whether a heading's title is the enacting formula (``"enacting"``), the Head of
+    State's title (``"royal"``), or neither (``None``). Neither is ever the parent of
+    what follows it: both belong to the promulgation, not to the law's parts."""
+    stripped = " ".join(title.split())
+    if _ENACTING.fullmatch(stripped):
+        return "enacting"
+    if _ROYAL.fullmatch(stripped):
+        return "royal"
+    return None
+
+
+#: The shape of each kind of heading line of a PDF's text, tried in order: an article's
+#: number and a period, LIBRO/TÍTULO/CAPÍTULO and its number alone in capitals, a
+#: Sección's number with "ª"/"º" or a period, a disposición's ordinal and a period, and
+#: the groups, ANEXO and preamble labels alone on their line.
+HEADING_LINES: Final = (
+    re.compile(rf"Art[íi]culo\s+(?:\d+{_LINE_LATIN}|[úu]nico)\.(?:\s|$)"),
+    re.compile(r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+|\d+|PRELIMINAR|[ÚU]NICO)\s*$"),
+    re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+(?:\.\s?[ªº]?|[ªº])(?:\s|$)"),
+    re.compile(
+        rf"Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final)\s+{DISPOSICION_ORDINAL}"
+        r"\.(?:\s|$)"
+    ),
+    re.compile(
+        r"(?:DISPOSICIONES\s+(?:ADICIONALES|TRANSITORIAS|DEROGATORIAS|FINALES)"
+        r"|ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO))?|PRE[ÁA]MBULO|EXPOSICI[ÓO]N DE MOTIVOS)\s*$"
+    ),
+)
+
+#: Headings of Spanish legislation at a line start (the ranks BOE prints in capitals):
+#: a line that opens with one is never page furniture.
+LEGAL_HEADINGS: Final = (
+    re.compile(r"(?:Art[íi]culo|ART[ÍI]CULO)\s+\d+"),
+    re.compile(
+        r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+\b|\d+|PRELIMINAR|[ÚU]NICO|PRIMERO)"
+    ),
+    re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+|(?:SUB)?SECCI[ÓO]N\s+\d+"),
+    re.compile(
+        r"(?:Disposici[óo]n|DISPOSICI[ÓO]N)\s+"
+        r"(?:adicional|transitoria|derogatoria|final|ADICIONAL|TRANSITORIA|DEROGATORIA|FINAL)"
+    ),
+    re.compile(r"ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO)\b|\s*$)"),
+)
+
+#: Marks that open quoted amended text, and those that close it.
+QUOTE_OPEN: Final = '«"“'
+QUOTE_CLOSE: Final = '»"”'
+
+#: A line that opens a heading (a Markdown mark, an article, a TÍTULO, a disposición),
+#: quoted or not: a list's lead-in never runs past it.
+HEADING_START: Final = re.compile(
+    rf"\s*[{QUOTE_OPEN}]?(?:#|Art[íi]culo\s+\d|ART[ÍI]CULO\s+\d|CAP[ÍI]TULO\s|T[ÍI]TULO\s"
+    r"|Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final))"
+)
