@@ -32,7 +32,14 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
-from langchain_asesoria.structure.legal_grammar import NUMERAL, LegalUnit, Part, legal_unit
+from langchain_asesoria.structure.legal_grammar import (
+    NUMERAL,
+    LegalUnit,
+    Part,
+    legal_unit,
+    numeral_title,
+    promulgation,
+)
 
 __all__ = [
     "NUMERAL",
@@ -110,8 +117,20 @@ def legal_levels(
             while stack and not stack[-1].root and stack[-1].hint >= hint and not titled:
                 stack.pop()
             following = units[index + 1] if index + 1 < len(units) else None
-            opens = flags[index] and following is not None and following is not NUMERAL
+            # Neither a numeral ("5", "III") nor the promulgation ("DISPONGO:", "REY DE
+            # ESPAÑA") opens the legal units after it.
+            leaf = not root and promulgation(titles[index]) is not None
+            opens = (
+                flags[index]
+                and following is not None
+                and following is not NUMERAL
+                and not leaf
+                and not numeral_title(titles[index])
+            )
             entry = _Open(hint, None, root, opens)
+            if leaf:  # its own level, but nothing nests under it
+                levels.append(len(stack) + 1)
+                continue
         else:
             _close_units(stack, ranked)
             while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):

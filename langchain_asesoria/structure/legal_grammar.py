@@ -40,6 +40,7 @@ __all__ = [
     "LegalUnit",
     "Part",
     "legal_unit",
+    "numeral_title",
     "promulgation",
 ]
 
@@ -133,6 +134,16 @@ def legal_unit(title: str) -> LegalUnit | None:
         if pattern.match(stripped):
             return unit
     return None
+
+
+#: A title that is only a numeral, Roman or Arabic: "III", "5", "IV.".
+_NUMERAL_TITLE: Final = re.compile(rf"(?:{ROMAN}|\d{{1,3}})\.?")
+
+
+def numeral_title(title: str) -> bool:
+    """Whether a heading's title is only a numeral ("III", "5"): a part of the text it
+    stands in (a preamble's), never the parent of a law's units."""
+    return _NUMERAL_TITLE.fullmatch(title.strip()) is not None
 
 
 #: The enacting formula, alone as a heading: "DISPONGO:", "D I S P O N G O :",

@@ -1,0 +1,124 @@
+"""The grammar of Spanish legal form (``structure.legal_grammar``), and the rule that the
+promulgation and a preamble's numerals are never the parent of a law's units, on tables
+of titles and on generated laws."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from langchain_asesoria.reading import read_text_document
+from langchain_asesoria.structure.legal import legal_paths
+from langchain_asesoria.structure.legal_grammar import (
+    LEGAL_HEADINGS,
+    legal_unit,
+    numeral_title,
+    promulgation,
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("DISPONGO:", "enacting"),
+        ("D I S P O N G O :", "enacting"),
+        ("D I S P O N G O:", "enacting"),
+        ("DISPONGO", "enacting"),
+        ("Dispongo:", "enacting"),
+        ("Vengo en sancionar la siguiente Ley:", "enacting"),
+        ("JUAN CARLOS I", "royal"),
+        ("REY DE ESPAÑA", "royal"),
+        ("DON JUAN CARLOS I, REY DE ESPAÑA", "royal"),
+        ("FELIPE VI REY DE ESPAÑA", "royal"),
+        ("FELIPE VI", "royal"),
+        ("Disposiciones generales", None),
+        ("TÍTULO I", None),
+        ("Se dispone que el plazo sea de un mes", None),
+        ("Reyes de Castilla", None),
+    ],
+)
+def test_promulgation(title: str, expected: str | None) -> None:
+    assert promulgation(title) == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [("III", True), ("5", True), ("IV.", True), ("12", True), ("Artículo 5", False), ("", False)],
+)
+def test_numeral_title(title: str, expected: bool) -> None:
+    assert numeral_title(title) is expected
+
+
+def test_every_furniture_heading_is_a_unit_of_the_grammar() -> None:
+    for line in ("Artículo 5", "TÍTULO II", "CAPÍTULO III", "Disposición adicional primera"):
+        assert any(p.match(line) for p in LEGAL_HEADINGS)
+        assert legal_unit(line) is not None
+
+
+def test_the_enacting_formula_and_the_kings_title_hold_nothing() -> None:
+    titles = [
+        "Ley 1/2000",
+        "JUAN CARLOS I",
+        "REY DE ESPAÑA",
+        "DISPONGO:",
+        "TÍTULO I",
+        "Artículo 1.",
+    ]
+    paths = legal_paths(titles, [1, 3, 3, 3, 2, 5], [True, True, False, True, True, False])
+    assert paths[-1] == ("Ley 1/2000", "TÍTULO I", "Artículo 1.")
+    assert paths[3] == ("Ley 1/2000", "DISPONGO:")
+
+
+def test_a_preamble_numeral_before_a_group_does_not_open_the_law() -> None:
+    """The VAT law: "EXPOSICION DE MOTIVOS" … "5", "Disposiciones transitorias" (a part of
+    its preamble), then the TÍTULOs: no article under "5"."""
+    titles = ["Ley 37/1992", "EXPOSICION DE MOTIVOS", "1", "Fundamentos", "5"]
+    titles += ["Disposiciones transitorias", "TÍTULO PRELIMINAR", "Artículo 1."]
+    hints = [1, 3, 3, 3, 3, 3, 2, 5]
+    bare = [False, True, True, False, True, False, True, False]
+    assert legal_paths(titles, hints, bare)[-1] == (
+        "Ley 37/1992",
+        "TÍTULO PRELIMINAR",
+        "Artículo 1.",
+    )
+
+
+_PROMULGATION = st.sampled_from(
+    ["DISPONGO:", "D I S P O N G O :", "DISPONGO", "REY DE ESPAÑA", "JUAN CARLOS I", "FELIPE VI"]
+)
+_NUMERALS = st.sampled_from(["I", "II", "III", "IV", "1", "2", "5"])
+
+
+@st.composite
+def _laws(draw: st.DrawFn) -> str:
+    """A Markdown law: its title, a promulgation, a preamble of numbered parts, the
+    enacting formula, then TÍTULOs of articles, at the heading levels the BOE uses."""
+    parts = ["# Ley 9/2009, de prueba", ""]
+    for title in draw(st.lists(_PROMULGATION, max_size=2)):
+        parts += [f"### {title}", ""]
+    if draw(st.booleans()):
+        parts += [f"### {draw(st.sampled_from(['PREÁMBULO', 'EXPOSICIÓN DE MOTIVOS']))}", ""]
+    for numeral in draw(st.lists(_NUMERALS, max_size=3)):
+        parts += [f"### {numeral}", "", "Texto del preámbulo.", ""]
+    parts += [f"### {draw(_PROMULGATION)}", ""]
+    article = 1
+    for number in range(1, draw(st.integers(1, 3)) + 1):
+        parts += [f"## TÍTULO {number}", ""]
+        for _ in range(draw(st.integers(1, 3))):
+            parts += [f"##### Artículo {article}. Objeto.", "", "Texto del artículo.", ""]
+            article += 1
+    return "\n".join(parts)
+
+
+@given(_laws())
+def test_no_article_of_a_generated_law_has_the_promulgation_or_a_numeral_above(law: str) -> None:
+    sections = read_text_document(law, "markdown").sections() or []
+    articles = [s for s in sections if s.section_label and s.section_label.startswith("Artículo")]
+    assert articles
+    for span in articles:
+        root, *middle, own = span.section_path
+        assert root == "Ley 9/2009, de prueba"
+        assert own == span.section_label
+        assert len(middle) == 1
+        assert middle[0].startswith("TÍTULO ")
