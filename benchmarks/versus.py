@@ -75,6 +75,9 @@ class Side:
     def __init__(self, module: str, docs: Sequence[Any], tokenizer: Path) -> None:
         self.m = importlib.import_module(module)
         self.parallel = importlib.import_module(f"{module}.parallel")
+        #: Older commits export the tokenization classes at the root, newer ones from
+        #: ``.tokenization`` only.
+        self.tokenization = importlib.import_module(f"{module}.tokenization")
         self.tokenizer = tokenizer
         #: Whether this commit's config still has the field (else the call's keyword).
         self.config_field = "detect_markdown_headings" in {
@@ -91,8 +94,8 @@ class Side:
 
     def fresh(self) -> Any:
         """A tokenization of its own for each run: no words known from an earlier one."""
-        profile = self.m.ModelProfile(max_input_tokens=512)
-        return self.m.HuggingFaceTokenization.from_file(self.tokenizer, profile=profile)
+        profile = self.tokenization.ModelProfile(max_input_tokens=512)
+        return self.tokenization.HuggingFaceTokenization.from_file(self.tokenizer, profile=profile)
 
     def headings(self, config: Any, detect: bool) -> dict[str, Any]:
         """``chunk_document``'s config (and keyword) asking this commit for headings or not."""

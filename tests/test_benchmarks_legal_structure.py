@@ -153,9 +153,16 @@ def test_the_report_runs_on_a_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
         "##### Artículo 2. Ámbito.\n\nTexto dos.\n\n##### Artículo 3. Fin.\n\nTexto tres.\n",
         encoding="utf-8",
     )
+    (tmp_path / "otra.md").write_text(
+        "# Ley 3/2001\n\n### Notas del editor\n\n##### Artículo 1. Objeto.\n\nTexto uno.\n\n"
+        "##### Artículo 2. Ámbito.\n\nTexto dos.\n",
+        encoding="utf-8",
+    )
     (tmp_path / "ley.html.extracted.md").write_text("# No", encoding="utf-8")
     assert ls.files([tmp_path], (".html",)) == []
     assert ls.main([str(tmp_path), "--sections", "--laws", "all", "--suffix", ".md"]) == 0
     out = capsys.readouterr().out
-    assert "# 2 laws, sections" in out
-    assert "| ley.md | 3 | 3 | 3 | 0 | 0 | 0 | 3 | 0 | 0 |" in out  # DISPONGO: above all three
+    assert "# 3 laws, sections" in out
+    assert "| ley.md | 3 | 3 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |" in out  # DISPONGO: holds nothing
+    assert "| otra.md | 2 | 2 | 2 | 0 | 0 | 0 | 2 | 0 | 0 |" in out  # an editor's heading does
+    assert "'Notas del editor' 2" in out
