@@ -1,6 +1,6 @@
 """PDFs laid out page by page with fpdf2, each line marked as body or furniture.
 
-The test bed of the furniture rule (``tests/test_pdf_layouts.py``, a few hundred
+The test bed of the furniture rule (``tests/pdf/test_layouts.py``, a few hundred
 layouts; ``benchmarks/furniture.py``, thousands). Hypothesis draws a ``Layout``:
 pages with or without a running header (constant, two lines, alternating odd/even, or
 a running title that changes with the section), a footer, a page number in each usual

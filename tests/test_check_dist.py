@@ -103,9 +103,9 @@ def test_gitignore_decides_too(tmp_path: Path) -> None:
 
 def test_a_wheel_with_strays_or_without_its_assets_is_refused(tmp_path: Path) -> None:
     _sdist(tmp_path, SOURCE)
-    wheel = _wheel(tmp_path, [*WHEEL[:2], "tests/test_engine.py"])
+    wheel = _wheel(tmp_path, [*WHEEL[:2], "tests/engine/test_engine.py"])
     assert set(_problems(tmp_path)) == {
-        f"{wheel.name}: tests/test_engine.py is outside the package",
+        f"{wheel.name}: tests/engine/test_engine.py is outside the package",
         f"{wheel.name}: langchain_asesoria/cli/inspect.js is missing",
         f"{wheel.name}: the license is missing",
     }

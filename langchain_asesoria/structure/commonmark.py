@@ -3,7 +3,7 @@
 Fenced code (``FENCE``, ``opens``, ``closes``), ATX headings (``ATX``), and the list
 items a line belongs to (``ListItem``: CommonMark 5.2, with block quotes, setext
 underlines, thematic breaks and HTML blocks as far as they open or end an item's
-paragraph). ``structure.markdown`` reads sections with them; ``tests/test_standards.py``
+paragraph). ``structure.markdown`` reads sections with them; ``tests/structure/test_standards.py``
 checks the result against markdown-it-py.
 """
 

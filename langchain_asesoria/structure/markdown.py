@@ -2,7 +2,7 @@
 
 Only ATX headings (``#`` to ``######``) at the top level are sections, as the AsesorIA
 chunking specification asks: setext headings, HTML, and headings inside block quotes or
-list items are not (``tests/test_standards.py`` checks the rest against markdown-it-py).
+list items are not (``tests/structure/test_standards.py`` checks the rest against markdown-it-py).
 The line grammar (fences, headings, list items) is ``structure.commonmark``'s.
 """
 

@@ -1,0 +1,44 @@
+"""Generated PDFs (``benchmarks.pdf_layouts``): every body line in some chunk, no furniture line.
+
+Hypothesis draws the layouts; ``python -m benchmarks.furniture`` runs thousands of them.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
+pytest.importorskip("fpdf", reason="the dev extra: pip install '.[dev]' (fpdf2)")
+
+from strategies import PROFILE, examples
+
+from benchmarks.pdf_layouts import Layout, check_layout, layouts
+
+
+@settings(PROFILE, max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])
+@given(layouts())
+def test_furniture_is_removed_and_every_body_line_is_chunked(layout: Layout) -> None:
+    outcome = check_layout(layout)
+    assert outcome.body_lost == ()
+    assert outcome.furniture_kept == ()
+
+
+def test_the_benchmark_script_prints_its_table() -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "benchmarks.furniture", "--layouts", "12", "--run", "3"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| **total** |")]
+    [total] = rows
+    assert total.endswith("| 0 | 0 |")

@@ -1,0 +1,272 @@
+"""Spanish legal structure: units recognised by strict patterns, ranks decide the paths."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from langchain_asesoria.reading import ReadOptions, read_text_document
+from langchain_asesoria.structure.headings import sections_of
+from langchain_asesoria.structure.legal import NUMERAL, applies, legal_lines, legal_unit, relevel
+from langchain_asesoria.structure.markdown import markdown_headings
+
+ROOT = Path(__file__).resolve().parents[2]
+LAWS = sorted((ROOT / "corpus" / "markdown").glob("*.md"))
+
+
+@pytest.mark.parametrize(
+    ("title", "unit"),
+    [
+        ("Artículo 5. Objeto.", "artículo"),
+        ("Artículo 163 tervicies. Tipo de gravamen.", "artículo"),
+        ("Artículo 7 bis", "artículo"),
+        ("Artículo único. Aprobación del Reglamento.", "artículo"),
+        ("Artículos 54 a 57.", "artículo"),
+        ("ARTÍCULO 3", "artículo"),
+        ("TÍTULO II", "título"),
+        ("TÍTULO PRELIMINAR", "título"),
+        ("Título I. De los derechos y deberes fundamentales", "título"),
+        ("CAPÍTULO III. Régimen fiscal", "capítulo"),
+        ("CAPITULO IV. Base imponible", "capítulo"),
+        ("CAPÍTULO PRIMERO. De los españoles", "capítulo"),
+        ("Sección 1.ª De los derechos fundamentales", "sección"),
+        ("Seccion 4.ª Comprobación de valores", "sección"),
+        ("Subsección 2.ª Estimación directa simplificada", "subsección"),
+        ("LIBRO PRIMERO", "libro"),
+        ("PREÁMBULO", "preámbulo"),
+        ("[Preámbulo]", "preámbulo"),
+        ("EXPOSICIÓN DE MOTIVOS", "exposición de motivos"),
+        ("[Disposiciones adicionales]", "disposiciones"),
+        ("DISPOSICIONES FINALES", "disposiciones"),
+        ("Disposición adicional primera.", "disposición"),
+        ("Disposición transitoria vigesimoprimera. Cálculo del tipo.", "disposición"),
+        ("Disposición derogatoria única. Derogación normativa.", "disposición"),
+        ("Disposición final tercera. Entrada en vigor de la Ley.", "disposición"),
+        ("ANEXO I", "anexo"),
+        ("ANEXO", "anexo"),
+        ("Anexo II. Tabla de coeficientes", "anexo"),
+        ("II", "numeral"),
+        # Not legal headings: a cross-reference, words that only start like a unit.
+        ("el artículo 5 de esta Ley", None),
+        ("Títulos valores y otros activos", None),
+        ("Capitulaciones matrimoniales", None),
+        ("Artículo", None),
+        ("Anexos y cuadros", None),
+        ("Disposiciones generales del impuesto", None),
+        ("REY DE ESPAÑA", None),
+        ("Ley 49/2002, de 23 de diciembre", None),
+        ("Introducción", None),
+    ],
+)
+def test_legal_units_are_recognised_by_strict_patterns(title: str, unit: str | None) -> None:
+    found = legal_unit(title)
+    assert (found.name if found else None) == unit
+
+
+def _paths(markdown: str, legal: bool = True) -> list[tuple[str, ...]]:
+    headings = markdown_headings(markdown, glued=lambda t: legal_unit(t) is not None)
+    ranked = relevel(headings) if legal else headings
+    return [span.section_path for span in sections_of(ranked, len(markdown))]
+
+
+def test_a_disposicion_hangs_from_the_law_never_from_a_titulo() -> None:
+    text = (
+        "# Ley 49/2002\n\n## TÍTULO III. Incentivos\n\n### CAPÍTULO III. Otras formas\n\n"
+        "##### Artículo 25. Convenios.\n\nTexto.\n\n##### Disposición adicional primera. "
+        "Régimen.\n\nTexto.\n\n##### Disposición final tercera. Entrada en vigor.\n\nTexto.\n\n"
+        "## ANEXO\n\nTabla.\n\n#### Sección 1.ª Coeficientes\n\nCifras.\n"
+    )
+    assert _paths(text) == [
+        (
+            "Ley 49/2002",
+            "TÍTULO III. Incentivos",
+            "CAPÍTULO III. Otras formas",
+            "Artículo 25. Convenios.",
+        ),
+        ("Ley 49/2002", "Disposición adicional primera. Régimen."),
+        ("Ley 49/2002", "Disposición final tercera. Entrada en vigor."),
+        ("Ley 49/2002", "ANEXO"),
+        ("Ley 49/2002", "ANEXO", "Sección 1.ª Coeficientes"),
+    ]
+    # By levels alone, the disposición inherited the last TÍTULO and CAPÍTULO.
+    assert _paths(text, legal=False)[1][1] == "TÍTULO III. Incentivos"
+
+
+def test_group_headings_and_the_parts_of_an_exposicion() -> None:
+    text = (
+        "# Ley 29/1987\n\n### JUAN CARLOS I\n\n### REY DE ESPAÑA\n\nA todos.\n\n"
+        "### EXPOSICIÓN DE MOTIVOS\n\n### I\n\nUno.\n\n### II\n\nDos.\n\n"
+        "### CAPITULO I. Disposiciones generales\n\n##### Artículo 1. Naturaleza.\n\nTexto.\n\n"
+        "## DISPOSICIONES ADICIONALES\n\n##### Disposición adicional única.\n\nTexto.\n"
+    )
+    assert _paths(text) == [
+        ("Ley 29/1987", "REY DE ESPAÑA"),
+        ("Ley 29/1987", "EXPOSICIÓN DE MOTIVOS", "I"),
+        ("Ley 29/1987", "EXPOSICIÓN DE MOTIVOS", "II"),
+        ("Ley 29/1987", "CAPITULO I. Disposiciones generales", "Artículo 1. Naturaleza."),
+        ("Ley 29/1987", "DISPOSICIONES ADICIONALES", "Disposición adicional única."),
+    ]
+
+
+def test_a_heading_glued_to_its_marks_is_a_legal_heading() -> None:
+    """``#####Artículo 16`` is no ATX heading for CommonMark: a constitution written so
+    had one section, "Artículo 15", on 177 of its 191 chunks."""
+    text = (
+        "# Constitución\n\n#####Artículo 15\n\nTodos.\n\n#####Artículo 16\n\nSe garantiza."
+        "\n\n#####Artículo 17\n\nToda persona.\n"
+    )
+    document = read_text_document(text, "markdown")
+    labels = [s.section_label for s in document.sections() or []]
+    assert labels == ["Artículo 15", "Artículo 16", "Artículo 17"]
+    off = read_text_document(text, "markdown", ReadOptions(legal_structure="off"))
+    assert [s.section_label for s in off.sections() or []] == ["Constitución"]
+
+
+def test_auto_needs_a_laws_evidence() -> None:
+    assert applies(["Ley", "TÍTULO I", "Artículo 1", "Artículo 2"])
+    assert not applies(["Capítulo 12. Integración", "Introducción", "Caso práctico"])
+    assert not applies(["Artículo 1", "Resumen", "Notas", "Anexos y cuadros", "Fin"])
+
+
+def test_a_plain_text_law_gets_its_heading_lines_never_a_cross_reference() -> None:
+    text = (
+        "Ley 1/2024, de prueba.\n\nTÍTULO I\n\nArtículo 1. Objeto.\n\nEsta ley desarrolla el "
+        "artículo 5 de esta Ley.\nArtículo 2. Esto sigue el párrafo y no es un título.\n\n"
+        "Artículo 2. Ámbito.\n\nSe aplica en España.\n\nDisposición final única. Vigor.\n\nYa.\n"
+    )
+    titles = [heading.title for heading in legal_lines(text)]
+    assert titles == [
+        "TÍTULO I",
+        "Artículo 1. Objeto.",
+        "Artículo 2. Ámbito.",
+        "Disposición final única. Vigor.",
+    ]
+    paths = [s.section_path for s in read_text_document(text).sections() or []]
+    assert paths == [
+        ("TÍTULO I", "Artículo 1. Objeto."),
+        ("TÍTULO I", "Artículo 2. Ámbito."),
+        ("Disposición final única. Vigor.",),
+    ]
+
+
+_LEGAL = re.compile(
+    r"(?:TÍTULO|T[ÍI]TULO|CAP[ÍI]TULO|Secci[óo]n|Subsecci[óo]n|Art[íi]culo|Disposici[óo]n|ANEXO|LIBRO)"
+)
+
+
+@pytest.mark.parametrize("law", LAWS, ids=lambda path: path.stem)
+def test_a_plain_text_rendering_gets_the_articles_paths_of_the_markdown(law: Path) -> None:
+    """The law's Markdown with its ``#`` marks stripped: the same legal paths."""
+    markdown = law.read_text(encoding="utf-8")
+    plain = re.sub(r"(?m)^#{1,6}[ \t]*", "", markdown)
+
+    def legal_paths(kind: str, text: str) -> dict[int, tuple[str, ...]]:
+        document = read_text_document(text, kind)  # type: ignore[arg-type]
+        return {
+            span.start: tuple(t for t in span.section_path if legal_unit(t) and _LEGAL.match(t))
+            for span in document.sections() or []
+            if span.section_label and span.section_label.startswith("Artículo")
+        }
+
+    by_markdown = list(legal_paths("markdown", markdown).values())
+    by_text = list(legal_paths("text", plain).values())
+    assert by_markdown
+    assert by_text == by_markdown
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "TÍTULO I",
+                "CAPÍTULO II",
+                "Sección 1.ª",
+                "Artículo 3.",
+                "Disposición adicional primera.",
+                "DISPOSICIONES FINALES",
+                "ANEXO I",
+                "I",
+                "Notas",
+                "Ley 1/2000",
+            ]
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    st.lists(st.integers(1, 6), min_size=30, max_size=30),
+)
+def test_ranked_paths_are_chains_in_text_order(titles: list[str], hints: list[int]) -> None:
+    markdown = "".join(
+        f"{'#' * hint} {title} {number}\n\nCuerpo.\n\n"
+        for number, (title, hint) in enumerate(zip(titles, hints, strict=False))
+    )
+    numbered = [f"{title} {number}" for number, title in enumerate(titles)]
+    for path in _paths(markdown):
+        positions = [numbered.index(title) for title in path]
+        assert positions == sorted(positions)
+        assert len(set(path)) == len(path)
+        legal = [legal_unit(title) for title in path]
+        parts = {unit.part for unit in legal if unit is not None and unit.name != "numeral"}
+        if any(u is not None and u.name == "disposición" for u in legal):
+            assert not any(u is not None and u.name in ("título", "capítulo") for u in legal)
+        assert len(parts) <= 2  # a part (and an ANEXO holding articulado units)
+
+
+def test_a_bare_units_title_on_a_heading_of_its_own_is_its_child() -> None:
+    """A BOE web page gives "ANEXO" and its title as two ``<h5>`` headings."""
+    text = (
+        "# Real Decreto\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n##### Artículo 2. Ámbito.\n\n"
+        "Texto.\n\n##### Disposición final única.\n\nVigor.\n\n##### ANEXO\n\n"
+        "##### Normas de diligencia debida\n\n##### Sección I. Obligaciones\n\nTexto.\n\n"
+        "##### Sección II. Requisitos\n\nTexto.\n"
+    )
+    assert _paths(text)[-2:] == [
+        ("Real Decreto", "ANEXO", "Normas de diligencia debida", "Sección I. Obligaciones"),
+        ("Real Decreto", "ANEXO", "Normas de diligencia debida", "Sección II. Requisitos"),
+    ]
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "corpus" / "html").glob("*.html")), ids=str)
+def test_the_boe_pages_anexo_and_disposiciones_hang_from_the_law(page: Path) -> None:
+    from langchain_asesoria.reading import read_document
+
+    spans = read_document(page).sections() or []
+    assert spans
+    for span in spans:
+        units = [legal_unit(title) for title in span.section_path]
+        names = [unit.name for unit in units if unit is not None]
+        if "disposición" in names or "anexo" in names:
+            assert not {"título", "capítulo"} & set(names), span.section_path
+        if "anexo" in names:
+            assert "disposición" not in names, span.section_path
+    assert any("ANEXO" in span.section_path for span in spans)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [*LAWS, *sorted((ROOT / "corpus" / "html").glob("*.html"))],
+    ids=lambda path: path.name,
+)
+def test_a_disposicions_path_is_the_law_and_the_disposicion(path: Path) -> None:
+    """On the laws and the web pages: the law's title, the group heading where the
+    text has one, the disposición; never a TÍTULO, CAPÍTULO or the page's version."""
+    from langchain_asesoria.reading import read_document
+
+    spans = read_document(path).sections() or []
+    disposiciones = [
+        span
+        for span in spans
+        if (legal_unit(span.section_label or "") or NUMERAL).name == "disposición"
+    ]
+    assert disposiciones
+    for span in disposiciones:
+        *ancestors, own = span.section_path
+        assert own == span.section_label
+        kinds = [legal_unit(title) for title in ancestors]
+        assert all(unit is None or unit.name == "disposiciones" for unit in kinds), ancestors
+        assert len([unit for unit in kinds if unit is None]) == 1, ancestors  # the law alone
