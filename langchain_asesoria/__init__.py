@@ -7,16 +7,8 @@ The public API keeps the names of the AsesorIA chunking specification::
         ChunkingConfig, Chunk, chunk_document, load_tokenization, Tokenization,
     )
 
-Besides them: LangChain's classes (``AsesoriaTextSplitter``,
-``AsesoriaDocumentTransformer``, ``AsesoriaEmbeddings``, ``PdfPageLoader``,
-``TextFileLoader``), ``read_document(path)`` and ``split_document`` (a file read and
-chunked as every entry point does), ``ReadOptions``, ``join_pages`` and the errors a
-library caller catches. Every name loads on first use, with only what it needs, so
-``from langchain_asesoria import AsesoriaTextSplitter`` loads neither a PDF or HTML
-parser nor LangChain's indexing API. The rest lives in the subpackages
-(``langchain_asesoria.engine``, ``.tokenization``, ``.reading``, ``.langchain``); the
-errors only the command line or the evaluation raise are exported by
-``langchain_asesoria.cli`` and ``langchain_asesoria.evaluation``.
+Besides them: LangChain's classes, ``read_document``, ``split_document`` and the errors a
+library caller catches, each loaded on first use. More: ``docs/design/package.md``.
 """
 
 from __future__ import annotations

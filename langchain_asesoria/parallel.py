@@ -1,30 +1,6 @@
 """Many documents read and chunked on all cores, in input order, the output of one core.
 
-``read_and_chunk`` reads each input through the reading stage in a worker (a file by
-its path, as ``asesoria-split`` reads it: a PDF's extraction, outline and furniture, a
-web page's markup; or a loader's pages, ``PagesInput``) and chunks it there: its chunks
-are the command line's for the same file. For every path ``p`` and its result ``r``::
-
-    r == list(iter_document_chunks(read_document(p, reading), ChunkMetadata(doc_id=stem),
-                                   config=config, tokenization=tokenization))
-
-``chunk_documents``, the engine-level path for callers who already hold pages and
-sections, runs ``chunk_document`` on each ``DocumentInput`` in a pool of
-worker processes (the default) or threads. Each worker process receives the
-tokenization once, through the pool's initializer, never once per document. Results
-come back in the order of the input, lazily: at most ``workers * prefetch`` documents
-are in flight, so a corpus is streamed, never held whole in memory.
-
-For every input ``d`` and its result ``r``::
-
-    r == chunk_document(d.pages, d.metadata, config=config,
-                        tokenization=tokenization, sections=d.sections)
-
-A document that fails raises in the caller, as the error the engine raised (its message
-names the document) or, for any other failure, as a ``DocumentChunkingError`` naming
-the document's ``doc_id`` and its position in the input.
-
-This module never imports LangChain.
+More: ``docs/design/package.md``.
 """
 
 from __future__ import annotations

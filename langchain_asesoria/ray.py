@@ -1,43 +1,6 @@
 """Corpus-scale chunking on Ray Data: a ``Dataset`` of documents to a ``Dataset`` of chunks.
 
-Needs the ``ray`` extra (``pip install 'langchain-asesoria[ray]'``); Ray is imported only
-when ``chunk_dataset`` is called. The tokenizer is loaded once per worker (a Ray actor),
-never once per document, and each document is chunked whole by ``chunk_document`` on one
-worker, so every chunk equals the single-process one::
-
-    import ray
-    from langchain_asesoria import ChunkingConfig
-    from langchain_asesoria.ray import chunk_dataset
-
-    documents = ray.data.from_items([
-        {"doc_id": "ley-19-1991", "text": open("ley.md").read(), "tax": "IP"},
-        {"path": "manual.pdf", "doc_type": "official_guide", "fiscal_year": 2023},
-    ])
-    chunks = chunk_dataset(
-        documents,
-        config=ChunkingConfig(max_tokens=256, overlap_tokens=32),
-        model="sentence-transformers/all-MiniLM-L6-v2",
-    )
-    chunks.write_parquet("chunks/")
-
-Input rows (one per document) hold ``doc_id`` and one of ``text`` (one page), ``pages``
-(the pages' texts, numbered from 1) or ``path`` (a ``.pdf``, ``.md`` or ``.txt`` file that
-every worker can read, as ``read_document`` reads it: a PDF follows its outline sections,
-without running headers and footers; ``doc_id`` then defaults to the file name without
-its extension, as on the command line), plus any of the
-document fields ``doc_type``, ``tax``, ``fiscal_year``, ``source_scope``, ``session_id``
-and ``vigencia``. Markdown is chunked as everywhere else: a ``path`` row is Markdown by
-its extension, a ``text`` or ``pages`` row as ``reading.kind_for_text`` says (Markdown
-when the config asks for Markdown headings), and it is read as every entry point reads
-it (``reading``: front matter blanked, headings followed).
-
-Output rows (one per chunk) have the columns ``CHUNK_COLUMNS``: the keys of
-``records.chunk_metadata_record`` plus ``text`` and ``embedding_text``; a field a chunk
-does not have (no section, no tax) is null, where the record leaves it out.
-
-Rows of different documents come in no fixed order unless Ray's
-``DataContext.get_current().execution_options.preserve_order`` is set; within a
-document, ``chunk_index`` orders the chunks.
+More: ``docs/design/package.md``.
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
 """The command lines' exit codes and the summary's labels for errors (``errors.py``).
 
-The errors the command lines raise are in ``langchain_asesoria.errors`` with the rest:
-``UsageError`` (bad arguments), ``FieldsError`` (a bad sidecar or manifest entry),
-``OutputError`` (the chunks or the report cannot be written) and ``StrictModeError``
-(``--strict``: a file failed, so nothing is written).
-
-Exit codes (``ExitCode``): 0 every file split; 1 some files failed (their errors are
-on stderr; without ``--strict`` the other files' chunks are written); 2 usage; 3 the
-model or the chunking configuration cannot work, nothing was split; 4 the output cannot
-be written; 130 interrupted. A failed run never leaves a file that looks complete, and
-a run in which every file failed writes no output at all.
+More: ``docs/design/cli.md``.
 """
 
 from __future__ import annotations

@@ -1,23 +1,6 @@
 """Command-line inputs (files, folders, globs) expanded into the documents to split.
 
-- A file is taken as given, whatever its extension (an unsupported one fails on its own).
-- A folder is scanned recursively for ``.pdf``, ``.md``/``.markdown``, ``.txt`` and
-  ``.html``/``.htm`` files, hidden files and folders skipped.
-- A glob (``*``, ``?``, ``[``; ``**`` for any depth) keeps the supported files it
-  matches, so a shell that does not expand globs (Windows) works too.
-
-``--exclude`` patterns match from the right of the path (``SOURCES.md``,
-``drafts/*.md``). Results keep the order of the arguments, sorted within a folder or a
-glob, without duplicates.
-
-A ``.pdf``, ``.md`` or ``.txt`` name that a folder or a glob finds but that cannot be
-read is *skipped*, with its reason (``SKIP_REASONS``): a symbolic link whose target is
-gone, something that is not a regular file (a pipe would block the run), a file this
-user may not read. The command's summary lists each one.
-
-Any other file a folder or a glob finds (``.docx``, ``.png``, ``.json``) has no reader:
-it is *not split*, and ``Inputs.unsupported`` counts such files by extension, so that the
-summary says what was passed over (``.docx 3, .png 2``).
+More: ``docs/design/cli.md``.
 """
 
 from __future__ import annotations

@@ -1,23 +1,6 @@
 """The main job on every core: files read and split in worker processes (``--jobs N``).
 
-Each worker process reads a whole file (``read_document``), chunks it and sends back
-its JSON Lines, its summary row and the pages it read; the caller writes them **in
-input order**, so the output, the messages and the summary are those of ``--jobs 1``
-(``job.run_split``) byte for byte. What only the caller can decide stays in the caller,
-in input order: each file's fields (sidecar, manifest) and the one-owner rule of
-``doc_id``.
-
-- **Streaming.** At most ``WINDOW_PER_WORKER`` files per worker are in flight (being
-  split, or split and waiting for an earlier file), so a corpus is never held whole.
-- **Workers.** Started fresh (``spawn``: the same on every platform, and nothing of
-  the caller's threads is inherited). Each receives the run's settings once, in its
-  initializer (the tokenization, the chunking config and the reading options, all
-  picklable), and counts on its own thread: its tokenizer's Rust threads are off
-  (unless the environment sets ``TOKENIZERS_PARALLELISM``), as in
-  ``langchain_asesoria.parallel``. Workers never see Ctrl-C: the caller stops them.
-- **Stopping.** Ctrl-C, ``--strict`` at the first failed file, or any error terminates
-  every worker before the error reaches ``main`` (which leaves no partial output).
-  With ``--strict`` no new file is started once any file has failed.
+More: ``docs/design/cli.md``.
 """
 
 from __future__ import annotations

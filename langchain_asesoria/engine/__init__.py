@@ -1,15 +1,6 @@
 """The chunking engine: pure functions over immutable values; no LangChain, no threads.
 
-It chunks what it is given (pages, sections, leads) and finds no structure itself:
-pages -> joined text -> sections -> plans -> counts -> chunks. See ``README.md`` in this
-folder for the module map. Public names::
-
-    chunk_document, iter_chunks     one document's chunks (a list, or one at a time)
-    join_pages, JoinedText          the joined text every offset refers to
-    content_segments                the stretches chunked on their own
-    Tokenization                    what the engine needs from a tokenizer: a
-    TokenCounter, ModelInput,       TokenCounter (exact counts), a ModelInput (prepare,
-    Estimator, TokenIndex           limit) and an Estimator (a TokenIndex of the text)
+More: ``docs/design/engine.md``.
 """
 
 from langchain_asesoria.engine._context import section_context

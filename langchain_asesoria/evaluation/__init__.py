@@ -1,28 +1,6 @@
 """Retrieval evaluation: choose chunk size and overlap by measured hit@k, not by taste.
 
-The same corpus, tokenizer/model and ``k`` for every candidate; questions whose
-passages are really indexed, annotated as exact character spans; questions with no
-source kept apart. The pieces, one concept per module:
-
-- ``questions``: the JSON Lines question file, loaded and validated against the corpus;
-- ``relocate``: a question file's spans recomputed from its quoted passages, after the
-  way documents are read changes (``python -m langchain_asesoria.evaluation.relocate``;
-  not imported here, so that running it as a module is clean);
-- ``corpus``: documents read once, and the joined text every offset refers to;
-- ``chunkers``: this library's engine and its peers behind one protocol;
-- ``retrievers``: the retriever protocol, BM25 (``bm25s``) and dense (LangChain);
-- ``metrics``: pure functions (hit@k, recall@k, MRR, near-duplicates, intervals);
-- ``runner``: index each configuration, retrieve, judge (refusing budgets above a
-  model's limit);
-- ``comparison``: the winner and how sure we can be;
-- ``report``: Markdown, PNG and JSON, naming the command and (``versions``) the
-  libraries the numbers depend on; ``presets`` and ``cli``: ``asesoria-eval``.
-
-Nothing heavy is imported here: ``bm25s``, ``matplotlib``, ``semchunk`` and
-``sentence_transformers`` are imported when used, with an error naming the extra. The
-errors only the evaluation raises (and the command line's usage and output errors
-``asesoria-eval`` shares) are exported here; they are defined in
-``langchain_asesoria.errors``.
+More: ``docs/design/evaluation.md``.
 """
 
 from langchain_asesoria.errors import (

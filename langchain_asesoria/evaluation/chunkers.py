@@ -1,24 +1,6 @@
 """Chunkers under comparison, behind one protocol: this library's engine and its peers.
 
-Every chunker returns ``IndexedChunk`` values with exact offsets in the document's
-joined text, so the same relevance judgement applies to all of them. What is indexed:
-
-- ``asesoria``: ``Chunk.embedding_text`` unchanged (model prefix, section path,
-  content), counted exactly by the engine; Markdown documents follow their headings,
-  PDFs their outline sections (when the corpus was read with them).
-- ``langchain-recursive``: LangChain's ``RecursiveCharacterTextSplitter`` measuring
-  length in content tokens of the same tokenizer (``chunk_size=max_tokens``,
-  ``chunk_overlap=overlap_tokens``), the way ``from_huggingface_tokenizer`` does.
-- ``semchunk``: ``semchunk.chunkerify`` with the same tokenizer, size and overlap;
-  ``semantic-text-splitter`` and ``chonkie`` with the same Hugging Face tokenizer.
-
-Each peer is wrapped once, as a ``PeerSplit`` maker (``langchain_split``...), which the
-benchmarks (``benchmarks/splitters.py``) time as they are.
-
-A peer's chunk is indexed as ``tokenization.prepare(text)`` (the model's document
-prefix, no section context). Peers count content tokens only, so a chunk may exceed
-the budget once special tokens are added: ``IndexedChunk.token_count`` is the exact
-count of what is indexed, and the report shows how many chunks are over budget.
+More: ``docs/design/evaluation.md``.
 """
 
 from __future__ import annotations

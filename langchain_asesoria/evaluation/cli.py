@@ -1,24 +1,6 @@
 """``asesoria-eval``: compare chunk sizes and overlaps by measured retrieval.
 
-    asesoria-eval examples/data --questions examples/evaluation/questions.jsonl \\
-        --run bm25=256/32,384/48,480/64 --run minilm=128/16,192/24,256/32 \\
-        --peers langchain,semchunk --out examples/evaluation
-
-Each ``--run NAME=CONFIGS`` names a preset (``bm25``, ``minilm``, ``e5``; see
-``langchain_asesoria.evaluation.presets``) and the ``max_tokens/overlap_tokens`` pairs
-to compare under it. A configuration above the model's real limit is refused (exit 3),
-never truncated. ``e5`` without a network is skipped with a message; when every run is
-skipped nothing is evaluated (exit 3). Progress goes to stderr: the work ahead first,
-then a line as each configuration starts and ends (a dense run embeds the whole corpus
-on the CPU for each configuration: minutes each). The report's header gives the command
-that regenerates it (with ``HF_HUB_OFFLINE`` when set, since it decides whether e5 runs)
-and the versions of the libraries its numbers depend on; text written by hand after
-the report's last generated line is kept when the command rewrites it.
-
-Exit codes (``cli.errors.ExitCode``, shared with ``asesoria-split``): 0 report written;
-1 a document could not be read; 2 bad arguments or an invalid question file; 3 a
-configuration, model or dependency that cannot work (nothing is evaluated); 4 the report
-cannot be written; 130 interrupted.
+More: ``docs/design/evaluation.md``.
 """
 
 from __future__ import annotations

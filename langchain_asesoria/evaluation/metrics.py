@@ -1,24 +1,6 @@
 """Retrieval metrics as pure functions over ranked results and annotated passages.
 
-Definitions (``k`` counts results from the top, ranks start at 1):
-
-- **Relevant result.** A retrieved chunk is relevant to an annotated passage when it
-  comes from the same document and either its ``[start, end)`` shares at least
-  ``min_overlap`` of the *shorter* of the two spans with the passage's span
-  (``|chunk ∩ passage| >= min_overlap * min(|chunk|, |passage|)``, and more than zero
-  characters), or it contains the passage's ``answer`` string (whitespace-normalized).
-  With the default ``min_overlap = 0.5`` a chunk counts when it holds at least half of
-  the passage, or when at least half of the chunk is the passage (a long passage cut
-  into small chunks).
-- **Judgements.** For one question, ``judgements[i]`` is the set of indices of the
-  passages that result ``i`` is relevant to (empty when it is relevant to none).
-- **hit@k** is 1 when some result among the first ``k`` is relevant, else 0.
-- **recall@k** is the share of the question's passages matched by the first ``k``.
-- **Reciprocal rank** is ``1 / rank`` of the first relevant result, 0 when none was
-  retrieved; its mean over questions is MRR (cut at the retrieval depth).
-- **Near-duplicate share@k**: among the first ``k`` results, the share that overlap in
-  characters an earlier (better ranked) result of the same document. It is the price
-  of overlap: slots of the top ``k`` spent on text the reader has already seen.
+More: ``docs/design/evaluation.md``.
 """
 
 from __future__ import annotations

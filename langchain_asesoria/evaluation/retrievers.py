@@ -1,18 +1,6 @@
 """Retrievers behind a small protocol: BM25 without a model, and dense over LangChain.
 
-A ``Retriever`` indexes the texts of one configuration and returns a ``SearchIndex``
-answering one query at a time with ranked positions into those texts. Tests inject a
-fake; the evaluation never knows which retriever it drives.
-
-- ``BM25Retriever`` (``bm25s``, numpy only): lower-cased, accents stripped, a small
-  Spanish stop-word list, and light plural folding (``analyze``).
-- ``DenseRetriever``: any LangChain ``Embeddings`` and ``VectorStore`` (an
-  ``InMemoryVectorStore`` by default). Wrap the model with the library's
-  ``langchain_asesoria.langchain.AsesoriaEmbeddings`` so that documents are embedded
-  exactly as given (``embedding_text`` unchanged) and each query gets the model's
-  query prefix exactly once (``Tokenization.prepare_query``).
-- ``SentenceTransformerEmbeddings``: a local sentence-transformers model folder as
-  LangChain ``Embeddings`` (no prefix of its own, no download).
+More: ``docs/design/evaluation.md``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,6 @@
 """LangChain adapters around the engine: splitter, transformer, embeddings, filters, loaders.
 
-::
-
-    from langchain_asesoria.langchain import AsesoriaDocumentTransformer, PdfPageLoader
-
-    transformer = AsesoriaDocumentTransformer.from_model(
-        "sentence-transformers/all-MiniLM-L6-v2", chunk_size=256, chunk_overlap=32, tax="IRPF"
-    )
-    chunks = transformer.invoke(PdfPageLoader("manual.pdf").load())
-    vector_store.add_documents(chunks)  # embeds embedding_text; ids upsert
-
-The engine (``langchain_asesoria.engine``) never imports LangChain; this package is
-the only place that does. Every name loads on first use, with only its own module's
-dependencies (pypdf, the indexing API and LangSmith load only when their class does).
+More: ``docs/design/langchain.md``.
 """
 
 from __future__ import annotations

@@ -1,60 +1,6 @@
 """Re-indexing chunk documents: a document replaced, never duplicated, no orphan chunks.
 
-``AsesoriaDocumentTransformer`` gives every chunk a stable id, so
-``vector_store.add_documents`` is an upsert: adding unchanged input again never
-duplicates it. It cannot remove what is gone, though: a document that got shorter
-keeps its old trailing chunks, and a chunk whose fields changed keeps its old copy.
-``reindex`` does the whole job with LangChain's own indexing API
-(``langchain_core.indexing.index``) and a ``RecordManager`` that remembers which
-chunks were written for each ``doc_id``::
-
-    from langchain_core.indexing import InMemoryRecordManager
-
-    records = InMemoryRecordManager("asesoria/chunks")
-    records.create_schema()
-    reindex(vector_store, transformer.invoke(pages), records)  # again after any edit
-
-For every ``doc_id`` among the given documents, once ``reindex`` returns:
-
-- the store holds exactly that document's given chunks (cleanup ``"scoped_full"``:
-  old chunks are deleted after every new one is written, so a reader may briefly see
-  both versions but never the document half gone; documents not given are never
-  touched);
-- an unchanged chunk (same text and metadata) is skipped, not embedded again;
-- a chunk whose text or any metadata changed (``session_id``, ``vigencia``...) is
-  written again and its old version deleted, so no stale copy stays retrievable.
-
-The record manager must live as long as the store: ``InMemoryRecordManager`` beside an
-``InMemoryVectorStore``; beside a persistent store (Chroma with a ``path``), a
-persistent manager such as ``SQLRecordManager(namespace, db_url="sqlite:///records.db")``
-from ``langchain-community``. Fill a store only through ``reindex``: chunks written
-with ``add_documents`` are unknown to the manager and never cleaned up. In the store,
-a chunk's id is the manager's key (a SHA-256 of its ``page_content`` and metadata);
-its ``chunk_id`` stays in its metadata.
-
-``doc_id`` is the unit of replacement, so it must name one document in the whole
-store: give uploads of different sessions different ids (for example
-``f"{session_id}/{file_name}"``), or one session's re-index would delete the other's
-chunks.
-
-Which to use. LangChain's ``index(docs, record_manager, store, cleanup="incremental")``
-deletes a source's old chunks batch by batch: a source whose chunks span two batches
-loses, then gets back, those of its other batches on every run over unchanged input
-(695 of a regulation's 795 chunks at the default ``batch_size`` of 100). ``reindex``
-groups the chunks by ``doc_id`` and cleans up with ``"scoped_full"`` (the default): a
-second run over unchanged input skips every chunk. LangChain's ``index`` does too with
-``cleanup="scoped_full"``, or with ``"incremental"`` and a ``batch_size`` above the
-largest source's chunk count (the README's and the LangChain guide's recipes, run twice
-by ``tests/test_readme.py``).
-
-After an edit, every chunk after the edited place is embedded again, though its text
-did not change: its offsets (``start_index``, ``end_index``), its ``chunk_index`` and
-maybe its pages moved, they are part of the hashed metadata, and they must be: a copy
-kept under the old key would cite the wrong place. Only the chunks before the edit are
-skipped.
-
-``delete_documents`` removes whole documents: a source that disappeared, or one that
-has no chunk left (``reindex`` never sees a ``doc_id`` without chunks).
+More: ``docs/design/langchain.md``.
 """
 
 from __future__ import annotations

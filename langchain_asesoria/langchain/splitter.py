@@ -1,30 +1,6 @@
 """``AsesoriaTextSplitter``: a drop-in LangChain ``TextSplitter`` over the exact engine.
 
-Each input text is one page of its source (``metadata["source"]``; a text without
-one is a source of its own), and chunks never cross texts, as in every LangChain
-splitter. The convention is ``AsesoriaDocumentTransformer``'s (``documents``): for
-every produced ``Document`` ``d`` of an input text ``t`` at the default
-``page_content="embedding_text"`` and ``metadata_level="cite"``::
-
-    t[d.metadata["start_index"]:d.metadata["end_index"]] == original_text(d)
-    d.metadata["token_count"] <= config.max_tokens
-    d.metadata["page"] == d.metadata["page_end"] == loader page - page_base + 1
-    d.id == d.metadata["chunk_id"]
-
-and ``chunk_index`` counts 0, 1, 2... across all the texts of one source in their
-order (a PDF's pages from ``PyPDFLoader``), so it restarts only with a new source.
-Chunk ids are unique within a source: two pages with the same text at the same place
-get different ids. A one-page source (a Markdown file from ``TextLoader``) gets the
-same chunks, pages, indices, ids and ``page_content`` from both classes.
-
-The offsets come from the engine; they are never searched with ``str.find``, so they
-stay right on repeated paragraphs and with overlap, where LangChain's own
-``add_start_index`` finds the first occurrence instead.
-
-LangChain's constructor arguments are accepted and mapped onto ``ChunkingConfig``
-(``chunk_size`` is ``max_tokens``, ``chunk_overlap`` is ``overlap_tokens``); the two
-that cannot apply to an exact-token splitter (``length_function``, ``keep_separator``)
-and ``strip_whitespace=False`` are refused with the reason.
+More: ``docs/design/langchain.md``.
 """
 
 from __future__ import annotations
@@ -110,29 +86,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
 
     ``chunk_size`` is ``config.max_tokens`` and ``length_function`` is
     ``tokenization.count``: the budget is of the whole model input (prefix, section
-    context, content and special tokens), not of the content alone.
-
-    A page loaded by ``PdfPageLoader`` is split along its outline sections (the
-    ``page_structure`` keys, which are not copied into chunks).
-
-    The convention is the transformer's (``docs/guides/conventions.md``):
-    ``page_content`` is the ``embedding_text`` by default, so
-    ``vector_store.add_documents(splitter.split_documents(docs))`` embeds exactly what
-    the model must receive; ``page`` and ``page_end`` are 1-based (the loader's
-    ``page_key`` counted from ``page_base``: PyPDFLoader's 0-based ``page`` becomes
-    ``page + 1``, its ``page_label`` stays as printed); ``chunk_index`` is global per
-    source; ``Document.id`` is the ``chunk_id``.
-
-    At ``metadata_level="cite"`` (default) every chunk's metadata is a deep copy of its
-    input's metadata (the loader's page number replaced by ``page``/``page_end``) plus
-    ``SPLITTER_KEYS``: ``start_index`` (LangChain's meaning: offset of the chunk in its
-    input text), ``end_index`` (exclusive), ``token_count``, ``overlap_tokens``
-    (achieved, not targeted), ``chunk_index``, ``chunk_id``, ``doc_id``, the section
-    label and path, and the original ``text`` when it differs from ``page_content``.
-    ``"full"`` keeps both texts always. ``"lean"`` with ``add_start_index=False`` gives
-    exactly what LangChain's own splitters give: the deep-copied input metadata, no
-    ``Document.id`` (with ``add_start_index=True``, also the exact ``start_index``).
-    Documents keep the input order, and chunks their order within each input.
+    context, content and special tokens). ``page_content`` is the ``embedding_text`` by
+    default, pages are 1-based, ``chunk_index`` runs on per source and ``Document.id`` is
+    the ``chunk_id``; the metadata each level gives is in ``docs/guides/conventions.md``.
+    A page loaded by ``PdfPageLoader`` is split along its outline sections.
 
     Both ``AsesoriaTextSplitter(tokenization, config)`` and LangChain's keywords work::
 

@@ -1,19 +1,6 @@
 """A PDF's table of contents: index pages of dot leaders and page numbers, kept out of chunks.
 
-A BOE consolidated text and an AEAT manual open with an index ("ÍNDICE"): lines of a
-title, a run of dots and a page number. Chunked as text, a chunk spends most of its
-tokens on dot leaders and names two to four entries. Here such lines are found and
-removed like page furniture (as ``FurnitureLine``s of the extracted pages, so
-``Furniture.restore`` gives the pages back exactly), and reported.
-
-A line is an *entry* when it ends with a leader (three or more dots or ellipses, spaces
-between allowed) and a page number. A page is an *index page* when at least
-``MIN_ENTRIES`` of its lines are entries and they are at least half of its non-blank
-lines, or when it follows an index page and at least half its non-blank lines are
-entries. On an index page the entries go, with the line before an entry when the
-entry's title wrapped onto it (it ends with a space, as pypdf extracts a wrapped line),
-and the index's own heading ("ÍNDICE", "Índice", "SUMARIO") right before the first entry.
-A line of body that merely ends in dots and a number, on a page of body, stays.
+More: ``docs/design/pdf.md``.
 """
 
 from __future__ import annotations

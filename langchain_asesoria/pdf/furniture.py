@@ -1,42 +1,6 @@
 """Page furniture: running headers and footers, told apart from body text that repeats.
 
-A page is read as its non-blank lines in *visual order*: top to bottom by height when
-pypdf gives heights (a line without one, turned text, is then left out: it is body),
-else in the order of the extracted text (pypdf often puts a header drawn at the top
-after the body). Its *edges* are its first and last ``edge_lines`` lines in that order.
-A line's *place* is its height (to the point, give or take one) or, without heights,
-its rank from its edge.
-
-1. **Running keys.** A line's keys are its text, whitespace collapsed, and, when a
-   number in it has the form of a page number (``PAGE_NUMBER_FORMS``: "Página 12",
-   "- 12 -", "12 / 179", "Pág. 12 de 179"), the same text with that number written as
-   its distance to the page's own number. A key is *running* when it stands at one
-   place at an edge of at least half of the pages with text (or of the odd, or of the
-   even pages, nearly all its pages being of that parity: headers that alternate), and
-   of ``min_pages`` pages. So the line repeats unchanged, or what changes is a number
-   that follows the pages; a line whose numbers change otherwise (an article, a row of
-   figures, a date) has a key of its own on each page, and is body.
-2. **Peeled from the edges.** From each edge inwards, lines with a running key are
-   furniture up to the first line without one: a line with body on both sides (a
-   table's header above its rows) never is. With heights, unless every page has its
-   lines evenly spaced, furniture stands in the margin: it ends at the widest gap after
-   one of those lines when that gap is at least ``MARGIN_STEPS`` body line steps, and
-   without such a gap there is none at that edge. So a table's header drawn right
-   under a running header, right over the footer or as a page's last line stays.
-3. **Running titles.** With heights, a line at an edge that stands where furniture was
-   removed on ``min_pages`` pages, above or below every other line (but the outermost
-   one left at each edge of a page), is furniture too: a running title that changes
-   with the section ("Introducción").
-4. **Never furniture**: a legal heading at a line start (``LEGAL_HEADINGS``: Artículo
-   5, TÍTULO II, CAPÍTULO III, Sección 2.ª, Disposición adicional primera, ANEXO I);
-   an outline title that could not be located once the line is removed; and, without
-   heights, a text that also stands inside some page (away from its edges).
-
-When the lines found would be more than half of all the lines, the pages are a form
-repeated page after page, not pages with headers: nothing is removed. Documents with
-fewer than ``min_pages`` pages with text keep everything: there is nothing to compare.
-Removing a line removes it with its line break, so ``Furniture.remove`` keeps every
-other character, every page and its number.
+More: ``docs/design/pdf.md``.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """The legal heading lines of a PDF's text, for pages read without their outline.
 
-A PDF's text has no blank line around a heading (``structure.legal.legal_lines`` wants
-one), so a heading line is told by its own shape, as the BOE prints it, at a line's
-start and never inside quotes (an amended article quoted in full opens with "«"):
-
-| unit | the line |
-|---|---|
-| Artículo | ``Artículo 3.  Exención...``: its number (``bis``, ``único``...) and a period |
-| LIBRO, TÍTULO, CAPÍTULO | the unit and its number alone, in capitals: ``TÍTULO II`` |
-| Sección, Subsección | its number with ``ª``/``º`` or a period: ``Sección 1.ª Rendimientos`` |
-| Disposición | ``Disposición adicional primera.``: its ordinal (or ``única``) and a period |
-| Disposiciones, ANEXO, Preámbulo | the words alone on their line: ``DISPOSICIONES ADICIONALES`` |
-
-So "Artículo 5 de la Ley..." opening a wrapped line of a sentence is no heading: its
-number has no period after it. The shapes are ``structure.legal_grammar.HEADING_LINES``,
-and every line found is also a ``legal_unit`` (the one recognition of ranks); levels are
-all 1 and ``structure.legal.relevel`` ranks them.
+More: ``docs/design/pdf.md``.
 """
 
 from __future__ import annotations

@@ -1,21 +1,6 @@
 """List markers put back before their items, where the printed page has them.
 
-Some PDFs (the AEAT's Manual práctico de Renta) draw a list's markers after the text
-of their item, so pypdf's plain extraction prints an item's text first and its marker
-("a. ", "•") alone on a line after it::
-
-    Saldos negativos de rendimientos ... (printed beside "a.")
-    ahorro.
-    a.
-    Saldos negativos de ganancias ... (printed beside "b.")
-
-Read in that order, "a." opens the item below it, which the page calls b. The marker's
-height tells: it is the height of the first line of its own item, an earlier line. A
-lone marker line is moved to the front of the nearest earlier line at its height when
-every line between them is printed below that line (the item's body); its own line is
-left empty, so the page keeps its number of lines (line heights stay aligned) and the
-items end up a paragraph apart, as printed. A marker already before its item (the line
-after it at its height) stays where it is. Pure functions over a page's lines.
+More: ``docs/design/pdf.md``.
 """
 
 from __future__ import annotations

@@ -1,15 +1,6 @@
 """A PDF's outline (bookmarks), read with pypdf into flat entries in outline order.
 
-pypdf gives the outline as nested lists: an item, then optionally a list holding its
-children. Each entry here carries its title, its *path* (the titles from the outermost
-entry down to it) and the page its destination points to. What the outline holds
-beyond that is taken as it is, never repaired by guessing:
-
-- an entry whose destination is not a page of this document (an external link, a
-  missing page, a broken reference) has ``page=None``;
-- a list of children with no item before it is read as children of the enclosing
-  entry;
-- titles keep their order, even when it is not the order of their pages.
+More: ``docs/design/pdf.md``.
 """
 
 from __future__ import annotations

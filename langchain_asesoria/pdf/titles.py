@@ -1,28 +1,6 @@
 """Outline titles located in the pages' text: where each outline section starts.
 
-Titles and text are compared as *folded* text: letters and digits only, accents
-removed (Unicode NFKD), case folded. So a title matches across line breaks, a word
-hyphenated at a line end, repeated spaces, other punctuation, case and accents, as
-pypdf extracts them. A match must also start a line (after at most a short numbering
-such as ``1.``, ``a)``, ``IV.`` or a bullet, which then opens the section with it) and
-must not begin or end inside a word.
-
-Each entry is looked for on its destination page: first after the previous located
-entry when that one ends on the same page, then anywhere on the page; a title that
-starts on its page may run onto the next one. An entry without a page, or whose title
-is not found there, is *not located*: it is reported, never guessed, and its text
-stays in the section before it. Text before the first located title is in no section.
-
-No section is only its title. A located title with no text of its own before the next
-one travels with what follows it, as a bare Markdown heading does: the next section
-starts at the bare title and its path names it, after the ancestors they share
-(``Capítulo 12`` before its ``Introducción``; ``TÍTULO I`` before ``CAPÍTULO I`` before
-``Artículo 1``, siblings in a flat BOE outline, give ``Artículo 1`` the path ``(…,
-TÍTULO I, CAPÍTULO I, Artículo 1)``). A bare title right after a section's text with
-only shallower entries (or none) after it stays at the end of that section.
-
-Starts are in text order, at distinct positions, whatever the outline's order,
-duplicates or gaps: the spans built from them are always valid.
+More: ``docs/design/pdf.md``.
 """
 
 from __future__ import annotations

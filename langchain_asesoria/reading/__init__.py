@@ -1,18 +1,6 @@
 """The reading stage: any input -> one ``DocumentPages`` that knows itself -> chunks.
 
-A map of the package is in its README. What every entry point uses:
-
-- ``read_document(path, options)``: a file (``.pdf``, ``.md``/``.markdown``, ``.txt``,
-  ``.html``/``.htm``);
-- ``read_text_document(text, kind)`` and ``read_loaded_pages(pages, kind, starts=)``:
-  a text or a loader's pages, read as the file of that kind would be (a LangChain
-  loader's PDF pages: furniture by text, the outline from the file they name, else
-  legal heading lines; ``reading.loaded_pdf``);
-- ``split_document`` / ``iter_document_chunks``: a document's chunks, its sections in
-  the configuration's page join;
-- ``chunk_document`` / ``iter_chunks``: pages given directly (the specification's call).
-
-``ReadOptions`` states reading's defaults in one place (everything on).
+More: ``docs/design/reading.md``.
 """
 
 from langchain_asesoria.reading.document import (

@@ -1,23 +1,6 @@
 """A PDF's pages as a LangChain loader extracted them, read as the PDF file would be.
 
-``PyPDFLoader``, ``PyMuPDFLoader``, ``PDFPlumberLoader`` and the like give one page per
-``Document`` with its text as they extracted it: no line heights, no outline. Reading
-them (``read.read_loaded_pages`` with kind ``"pdf"``) does what those pages allow:
-
-1. running headers and footers are found by text alone (``pdf.furniture`` without
-   heights: lines placed by their rank from the page's edges) and removed, as is a
-   table of contents; with fewer than ``pdf.furniture.MIN_PAGES`` pages with text there
-   is nothing to compare, and the lines removed from the file's own pages (step 2's
-   file) say which are furniture (``pdf.known_furniture``); without the file, none is;
-2. the outline is read from the file the pages name (their ``source``), when it asks
-   for it (``ReadOptions.outline_sections``), the file exists, opens, and has every page
-   the pages number; its titles are then located in the loader's text
-   (``pdf.titles``), so a title the loader extracted otherwise is reported unlocated;
-3. without that file, the legal heading lines of the text (``pdf.legal_lines``) are
-   the sections.
-
-``ReadReport.pdf_file`` says whether the file was read and why not. Page numbers are
-always the pages' own: a file with another page count is never used to place them.
+More: ``docs/design/reading.md``.
 """
 
 from __future__ import annotations

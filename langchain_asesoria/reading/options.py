@@ -1,20 +1,6 @@
 """How to read a document: the one place where reading's defaults are stated.
 
-Every entry point reads with ``ReadOptions`` (the command line builds them from its
-flags, the LangChain classes and the Ray helper take them as ``reading=``), so the same
-input gives the same pages and sections everywhere. By default everything is on:
-
-- Markdown: YAML front matter and HTML comment blocks blanked (``front_matter``,
-  ``html_comments``), ATX headings followed (``markdown_headings``);
-- PDF: list markers printed after their item's text put back before it
-  (``list_markers``), running headers and footers removed (``remove_page_furniture``), index pages'
-  entries removed (``remove_contents``), outline followed (``outline_sections``);
-- Spanish legal structure (``legal_structure="auto"``): when a document's headings are
-  a law's (``structure.legal.applies``), their legal ranks decide the hierarchy (a
-  disposición hangs from the law, never from a TÍTULO), and a plain text's legal heading
-  lines are its sections (web pages' headings too);
-- web pages (``.html``): the main content only, site chrome left out and listed
-  (``html_main_content``), ``<h1>``..``<h6>`` followed (``html_headings``).
+More: ``docs/design/reading.md``.
 """
 
 from __future__ import annotations

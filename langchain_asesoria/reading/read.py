@@ -1,21 +1,6 @@
 """Reading any input into a ``DocumentPages``: a file, a text, or a loader's pages.
 
-Each way in builds the document's pages and kind, then runs the kind's steps
-(``reading.steps``). For a PDF file it:
-
-1. extracts each page's text with pypdf, and the height of each line;
-2. removes the running headers and footers (``pdf.furniture``), *before* any offset
-   is computed, keeping every page and its number (and every line that holds an
-   outline title found nowhere else);
-3. reads the outline (``pdf.outline``) and locates each title in the cleaned text
-   (``pdf.titles``): the sections, and the entries that could not be located.
-
-A Markdown file has its YAML front matter blanked and its ATX headings followed; a text
-file is read as it is. A web page (``.html``, ``.htm``; or a loader's page whose source
-ends so and whose text is markup, as LangChain's ``AsyncHtmlLoader`` gives it) becomes
-the text of its main content (``structure.html``: site chrome left out and listed in
-``ReadReport.chrome``), and its ``<hN>`` headings its sections: its page's text is
-that extracted text, and chunks' offsets are positions in it, not in the markup.
+More: ``docs/design/reading.md``.
 """
 
 from __future__ import annotations

@@ -1,27 +1,6 @@
 """YAML front matter: the metadata block a Markdown file may open with, never chunked.
 
-A Markdown text opens with front matter when, and only when, all of these hold:
-
-- its first line is ``---`` (trailing spaces or tabs allowed);
-- a later line is ``---`` or ``...``: the first such line closes the block;
-- the lines between parse, with a YAML parser (PyYAML's safe loader), as one YAML
-  *mapping* (``title: Ley 19/1991``).
-
-Anything else is content and is chunked like the rest of the document: a thematic
-break (``---``) followed by prose, a block that is not valid YAML, or valid YAML that is
-not a mapping (a plain sentence parses as a YAML string). Every entry point applies
-this one rule to Markdown: ``asesoria-split`` and ``files.read_pages`` for ``.md`` files,
-``AsesoriaDocumentTransformer`` for Markdown sources, and ``ray.chunk_dataset``.
-
-Blanking keeps positions: each character of the block becomes a space and line breaks
-stay, so offsets into the blanked text are offsets into the original text. ``\\n``,
-``\\r\\n`` and a lone ``\\r`` all end a line.
-
-``front_matter_fields`` turns the block's scalar entries into vector-store-safe chunk
-metadata (opt-in: ``ReadOptions.front_matter_metadata``), each key prefixed with
-``FRONT_MATTER_PREFIX`` (``status: vigente`` becomes ``fm_status``): strings, integers,
-finite floats and booleans as they are, dates and times as ISO 8601 strings; lists,
-mappings, nulls and anything else are left out and their keys reported.
+More: ``docs/design/structure.md``.
 """
 
 from __future__ import annotations

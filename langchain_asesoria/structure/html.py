@@ -1,48 +1,6 @@
 """Web pages: markup in, the page's main content out as readable text with its headings.
 
-``extract_html(markup)`` parses a page with lxml (libxml2's HTML parser, the ``html``
-extra) and renders the text a reader sees, as a browser lays it out:
-
-- block elements (paragraphs, ``div`` blocks, headings, list items, block quotes...) are
-  separated by a blank line (``"\\n\\n"``); a ``<br>`` is a line break (``"\\n"``);
-- inline elements are joined as they stand, so a word split across ``<b>`` and ``<i>``
-  stays one word; runs of whitespace (space, tab, line feed, carriage return, form feed)
-  become one space and each line is trimmed, as CSS's ``white-space: normal`` renders
-  them; a no-break space (U+00A0) is kept; ``<pre>`` keeps its whitespace;
-- a table is one block, one line per row, its cells separated by ``" | "``
-  (``CELL_SEPARATOR``: a space, a vertical bar and a space, which no BOE or AEAT table
-  cell begins or ends with), empty cells left out (a rowspan's continuation rows, the
-  BOE's ``<td>&nbsp;</td>``); block elements inside a cell are joined by a space and a
-  table inside a cell gives its rows separated by ``"; "`` (``ROW_SEPARATOR``), so a row
-  stays one line. ``tables`` keeps each table's span and where its header rows end
-  (the rows of ``<thead>``, or leading rows of ``<th>`` cells only);
-- ``<h1>``..``<h6>`` are ``Heading``s at their positions in ``text``, of level N, their
-  title their text; headings inside a table cell are cell text.
-
-Every character of ``text`` comes from the page's text content (entities decoded), but
-for the separators above; a block or a cell that shows nothing (whitespace and no-break
-spaces only) gives no text. Scripts, styles, templates, ``<noscript>`` and elements marked
-``hidden`` are never text and are not reported; MathML and SVG text is text, as its
-characters. What follows ``</body>`` or ``</html>`` is body, as a browser reads it.
-
-**Main content only** (``main_content=True``, the default): the content root is the
-first of ``MAIN_CONTENT`` that holds text (``<main>``, ``role="main"``, the BOE's
-``#contenido``, ``<article>``, ... and ``<body>`` last; when it matches several, the
-innermost element holding them all, so every ``<article>`` is content), and what lies
-outside it (the site's header, menus, language selector, breadcrumbs, footer) is left
-out. Inside it,
-``CHROME`` lists what is not content either: navigation, forms and their controls (the
-BOE's "Seleccionar redacción" version selector), back-to-top links ("Subir"), the BOE's
-``[Bloque N: #a1]`` markers, its ANÁLISIS block of references and subjects, links to the
-document's other formats, and text for screen readers only. A form holding paragraphs
-or headings (ASP.NET wraps a page in one), a ``<header>`` inside ``<main>`` and a
-``<label>`` in running text are content. A removed block leaves a space, so the words
-beside it stay apart. Each is reported in
-``removed`` as one short labelled line (``'back-to-top link: "subir"'``, and how many
-times when more than once). ``main_content=False`` keeps the whole ``<body>``.
-
-Measured on the two BOE pages of the shared corpus against trafilatura, readability-lxml,
-selectolax and html5lib: ``benchmarks/README.md`` ("HTML pages").
+More: ``docs/design/structure.md``.
 """
 
 from __future__ import annotations

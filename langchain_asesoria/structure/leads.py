@@ -1,54 +1,8 @@
 """What a list's or a table's continuation needs to be read: its lead-in or its header.
 
-A chunk that starts inside a list ("La exención no comprenderá:" then "a´) …", "b´) …")
-or inside a table (rows under a header row) says nothing of what the list or the table
-is about. ``detect_leads`` finds, in a document's text, the stretches whose chunks need
-that, as ``LeadSpan``s: a chunk starting in ``[start, end)`` carries ``lead`` in its
-context (``engine._context``), and its ``text`` stays verbatim.
-
-* **Lists.** A line that ends with ``:`` followed by a line that opens with an item label
-  (``LABEL_STYLES``: "1.", "2.º", "a)", "b´)", "Uno.", "I.", a bullet...) leads a list.
-  The list holds the items of that label style, the lines that continue them, items of
-  other styles nested in them and lists nested in them; it ends at a line of the label
-  style of an enclosing level (or of the paragraph that holds the lead-in: "Dos." after
-  "Uno. … siguientes:"), at a heading or at a new lead-in of its items' level, and is
-  cut back to the end of its last item's first paragraph (paragraphs without a label
-  between its items belong to them). A lead-in paragraph without a label belongs to
-  the item above it ("4. …", then "Se entiende:" and its "a)", "b)": "5." ends them).
-  "i)", "ii)", "iv)" are roman numerals, nested in letters ("i)" after "h)" is a
-  letter, as "C." after "B."). Its lead is the item labels that enclose it and the
-  sentence that ends in ``:`` ("Uno. 22.º La exención no comprenderá:"), with the
-  sentence before it when that one is a few words ("… por pensiones. En particular:").
-* **Tables.** A Markdown pipe table (a header row, then its ``|---|`` line) and a block
-  of cell rows (``" | "`` between cells, as a web page's tables are read) lead with their
-  header row; a PDF table, extracted as lines of figures ("12.450,00 2.365,50 7.750,00
-  24,00"), leads with the short lines just above its first row (its column names),
-  when they follow a line that ends in ``:`` or a blank line. A table inside a list's
-  item leads with the list's lead-in too, on a line before its header; a list inside
-  a table's cell, with the table's header before its lead-in.
-* **Sections.** Given the sections' starts, no list or table runs across one (a web
-  page's "Sección II." or a PDF's outline title does not read as a heading).
-
-Only strict forms: a list is found only after a lead-in, a PDF table only where at least
-two lines in a row are figures (two or more, at least half their words). A line break
-after a space or a tab is a wrapped printed line (PDF extraction), never a line start,
-but before a numbered or lettered item after a sentence end ("… = 39.600f. " then
-"2. Integración …:").
-
-Levels, read as a Spanish law nests them:
-
-* an item that opens a sequence ("1.", "a)") after a lead-in opens a list of its own
-  even when an enclosing list has items of its style ("17." holds "g) Las siguientes
-  cuentas:", which holds "1.", "2."): a label of that style then ends it unless it is
-  its next one ("18." after "2.");
-* bullets are the finest items: they hold no numbered or lettered list, so a lead-in
-  of such items ends the bullet lists open above it, and a bullet is no part of a
-  lead's label path;
-* a list inside a table inside a list leads with all three: the outer lead-in, the
-  header, its own lead-in.
+More: ``docs/design/structure.md``.
 """
 
-# ruff: noqa: RUF002
 from __future__ import annotations
 
 import re

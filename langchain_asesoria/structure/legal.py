@@ -1,27 +1,6 @@
 """Spanish legal structure: the ranks of a law's headings decide its hierarchy.
 
-Heading levels (``#`` counts, ``<hN>``, an outline's nesting) say little about rank in
-Spanish legislation as it is published: the BOE's Markdown gives every article and every
-disposición the same ``#####``, its web pages give them all ``<h5>``, and its PDF outlines
-list TÍTULO, CAPÍTULO and Artículo as siblings. Read by level, a disposición files under
-the last TÍTULO and an article loses its TÍTULO. Here the *rank* decides:
-
-- the articulado: LIBRO > TÍTULO > CAPÍTULO > Sección > Subsección > Artículo;
-- the preamble (Preámbulo, Exposición de motivos), the disposiciones (adicionales,
-  transitorias, derogatorias, finales, under their group heading where the text has one)
-  and each ANEXO hang from the law itself, never from a TÍTULO: a heading of another part
-  closes every open legal heading;
-- what an ANEXO holds (its Secciones, articles, titles) are its children.
-
-A heading that is not a legal unit (the law's own title, "JUAN CARLOS I", the "I", "II"
-of an exposición de motivos) keeps its place by level: the outermost ones are the
-document's titles (the law), the others nest under the open heading before them.
-
-Recognition is by the patterns of ``structure.legal_grammar`` (the one grammar of
-Spanish legal form) on a heading's title (``legal_unit``), and on a line of plain text
-(``legal_lines``): at a line's start, alone in its paragraph, never a cross-reference
-inside a sentence ("el artículo 5 de esta Ley"). ``applies`` says whether a document
-shows enough of them to be read this way.
+More: ``docs/design/structure.md``.
 """
 
 from __future__ import annotations

@@ -1,26 +1,6 @@
 """The grammar of Spanish legal form: every pattern of a legal unit, in one module.
 
-Every reader asks here (Markdown headings and plain-text lines, ``structure.legal``; a
-PDF's heading lines, ``pdf.legal_lines``; page furniture that must never take a
-heading, ``pdf.furniture``; list lead-ins that stop at a heading, ``structure.leads``)
-so that no two of them disagree on what a TÍTULO or an article is. It holds:
-
-- the **units** and their **ranks** (``UNITS``, ``legal_unit``): the articulado's LIBRO >
-  TÍTULO > CAPÍTULO > Sección > Subsección > Artículo, the preamble's labels (Preámbulo,
-  Exposición de motivos), the disposiciones and their groups, and ANEXO;
-- **numerals** standing alone as a heading ("II", "5"): parts of the unit they stand in;
-- the **enacting formula** ("DISPONGO:", "D I S P O N G O :", "vengo en sancionar…")
-  and the **royal title** ("JUAN CARLOS I", "REY DE ESPAÑA", "FELIPE VI REY DE
-  ESPAÑA"): headings of the promulgation, never the parent of what follows
-  (``promulgation``);
-- the **shapes of heading lines** in text without heading marks: a PDF's lines
-  (``HEADING_LINES``), a line start no furniture rule may take (``LEGAL_HEADINGS``), a line
-  a lead-in never runs past (``HEADING_START``);
-- the **quotation marks** that open and close amended text quoted in an amending law
-  (``QUOTE_OPEN``, ``QUOTE_CLOSE``).
-
-Patterns are strict and anchored at a title's or a line's start, so that a sentence
-that mentions a unit ("el artículo 5 de esta Ley") is never one.
+More: ``docs/design/structure.md``.
 """
 
 from __future__ import annotations

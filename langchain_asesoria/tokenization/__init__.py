@@ -1,19 +1,6 @@
 """Tokenizers behind the engine's protocols: exact counts, estimates and model input.
 
-::
-
-    from langchain_asesoria.tokenization import load_tokenization
-    tokenization = load_tokenization(model="sentence-transformers/all-MiniLM-L6-v2")
-
-A tokenizer family is one module: a ``TokenizationBase`` subclass that defines where
-tokens start (counts and estimates follow), and a row of ``FAMILIES``, the table
-``load_tokenization`` picks the family from (``README.md`` in this folder says how to
-add one). ``HuggingFaceTokenization`` wraps a ``tokenizers.Tokenizer`` (padding and
-truncation off), ``TiktokenTokenization`` an OpenAI encoding (the ``tiktoken``
-extra); ``ModelProfile`` rows (``PROFILES``) give a model's prefixes and real limit.
-The protocols themselves (``Tokenization`` and its parts) belong to the engine and are
-re-exported here. ``HuggingFaceTokenization`` and the Hub checks load on first use
-(with ``tokenizers`` and settings).
+More: ``docs/design/tokenization.md``.
 """
 
 from __future__ import annotations

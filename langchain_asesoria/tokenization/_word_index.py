@@ -1,15 +1,6 @@
 """``word_index``: a ``TokenIndex`` from the tokens of each distinct word.
 
-Laws and guides repeat their words (18,000 distinct words in the 125,000 of the
-benchmark corpus's six documents): the distinct words are encoded once, joined by
-spaces in groups and on all cores, and every occurrence takes its word's count,
-placed at the word's start. A word of more than ``_GROUPED_TOKENS`` tokens (a URL, a
-table row without spaces, a blob) keeps each token's own start, so that it can be cut
-inside. For tokenizers that pre-split at whitespace (WordPiece, as all-MiniLM-L6-v2;
-Metaspace) counts between word boundaries are those of the whole text (where the
-tokenizer and Python agree on what whitespace is); for others (byte-level BPE) they are
-estimates, which only move proposed chunk ends: every chunk is still confirmed by an
-exact count. The text is read in blocks, so that its word lists never exist whole.
+More: ``docs/design/tokenization.md``.
 """
 
 from __future__ import annotations
