@@ -13,8 +13,9 @@ library caller catches, each loaded on first use. More: ``docs/design/package.md
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from langchain_asesoria._lazy import lazy_exports as _lazy_exports
 
 if TYPE_CHECKING:
     from langchain_asesoria.engine import Tokenization
@@ -108,17 +109,7 @@ _LAZY: Final = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 
 __version__ = "0.1.0"

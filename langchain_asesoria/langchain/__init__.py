@@ -5,8 +5,9 @@ More: ``docs/design/langchain.md``.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
+
+from langchain_asesoria._lazy import lazy_exports as _lazy_exports
 
 if TYPE_CHECKING:
     from langchain_asesoria.langchain.documents import (
@@ -63,17 +64,7 @@ _LAZY: Final = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 
 __all__ = [

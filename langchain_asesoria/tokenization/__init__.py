@@ -5,9 +5,9 @@ More: ``docs/design/tokenization.md``.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from langchain_asesoria._lazy import lazy_exports as _lazy_exports
 from langchain_asesoria.engine import (
     Estimator,
     ModelInput,
@@ -35,13 +35,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
