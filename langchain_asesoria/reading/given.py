@@ -41,13 +41,10 @@ def chunk_document(
     inside a list or a table carries its lead-in or header row in its context:
     ``leads`` when given, else those ``structure.leads.detect_leads`` finds.
 
-    Guarantees, for every returned chunk ``c`` and ``joined`` text:
-        ``joined[c.start:c.end] == c.text``, with no outer whitespace;
-        ``c.token_count == tokenization.count(c.embedding_text) <= config.max_tokens``;
-        ``0 <= c.overlap_tokens <= config.overlap_tokens``, shared only within a section;
-        every non-whitespace character of the pages lies in some chunk;
-        ``c.metadata`` is its own copy of ``metadata`` with ``page``/``page_end`` of the
-        chunk's body, its global 0-based ``chunk_index`` and its section.
+    The chunks keep the engine's guarantees, listed in
+    ``langchain_asesoria.engine.chunk_document``: each chunk's text is the exact slice of
+    the joined text at its offsets, its token count is exact and within the budget, and
+    every non-whitespace character of the pages lies in some chunk.
 
     Raises:
         ConfigurationError: wrong argument types, or both sections and heading detection.
