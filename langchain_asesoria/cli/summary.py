@@ -9,6 +9,7 @@ The statistics are pure functions of the chunks, checked against hand-computed v
 
 from __future__ import annotations
 
+import re
 import statistics
 import textwrap
 from collections.abc import Callable, Sequence
@@ -427,11 +428,17 @@ def _contents_kinds(report: FileReport) -> list[_Kind]:
     return [("table of contents", "line", report, len(report.contents), first)]
 
 
+#: A report line's count of the blocks it stands for: ``"Subir" (300 times)``.
+_TIMES: Final = re.compile(r" \((\d+) times\)$")
+
+
 def _chrome_kinds(report: FileReport) -> list[_Kind]:
     rows: list[_Kind] = []
     for line in report.chrome:
         kind, _, what = line.partition(": ")
-        rows.append((kind, "block", report, 1, what))
+        times = _TIMES.search(what)
+        count = int(times.group(1)) if times else 1
+        rows.append((kind, "block", report, count, what[: times.start()] if times else what))
     return rows
 
 
@@ -483,12 +490,24 @@ def _notes(run: RunReport, verbose: bool = False) -> list[str]:
     for (heading, _), kinds, start in zip(_NOTES[1:], _KINDS[1:], _ONE_LINE[1:], strict=True):
         grouped = _grouped([row for report in files for row in kinds(report)])
         if grouped and not start:
-            lines += [heading, *(f"  {line}" for line in grouped)]
+            lines += [heading, *(f"  {line}" for line in _folded(grouped))]
         else:
             lines += [start + line for line in grouped]
     if lines:
         lines.append("(--verbose lists every one)")
     return lines
+
+
+#: How many kinds a list under a heading shows before folding the rest into one line.
+_SHOWN_KINDS: Final = 6
+
+
+def _folded(grouped: list[str]) -> list[str]:
+    """The first ``_SHOWN_KINDS`` lines, then the rest's kinds on one line."""
+    if len(grouped) <= _SHOWN_KINDS + 1:
+        return grouped
+    rest = [line.partition(":")[0] for line in grouped[_SHOWN_KINDS:]]
+    return [*grouped[:_SHOWN_KINDS], f"{len(rest)} more kinds: {', '.join(rest)}"]
 
 
 def _skipped(run: RunReport) -> list[str]:

@@ -44,7 +44,14 @@ from langchain_asesoria.structure.front_matter import (
 )
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.leads import detect_leads
-from langchain_asesoria.structure.legal import legal_lines, legal_unit, relevel
+from langchain_asesoria.structure.legal import (
+    legal_lines,
+    legal_unit,
+    named_units,
+    nest_quoted,
+    relevel,
+)
+from langchain_asesoria.structure.legal_grammar import quoted
 from langchain_asesoria.structure.markdown import comments, markdown_headings
 
 if TYPE_CHECKING:
@@ -168,7 +175,7 @@ def _with_headings(
 ) -> DocumentPages:
     """``document`` with the sections ``headings`` open (in ``joined``, its pages joined by
     ``READING_SEPARATOR``), ranked by legal structure when ``legal``."""
-    ranked = relevel(headings) if legal else list(headings)
+    ranked = nest_quoted(relevel(headings)) if legal else list(headings)
     spans = sections_of(ranked, len(joined.text))
     starts = anchor_spans(document.pages, spans, READING_SEPARATOR, joined)
     found = replace(document, starts=starts, structure=name if starts else None)
@@ -217,7 +224,10 @@ def _html_headings(
     # The BOE's "TEXTO ORIGINAL" / "Texto consolidado" says which text the page shows: no
     # section (its words stay in the text), so no law's path names it.
     headings = [h for h in extras.html_headings if h.title.upper() not in VERSION_LABELS]
-    legal = options.legal([heading.title for heading in headings])
+    # A TÍTULO's number and its name are one heading; the provisions an article quotes
+    # are not the page's own, whatever their number.
+    headings = named_units(headings)
+    legal = options.legal([heading.title for heading in headings if not quoted(heading.title)])
     return _with_headings(document, joined, headings, legal, HTML_HEADINGS.name)
 
 

@@ -68,7 +68,22 @@ def _class(name: str) -> str:
 
 #: What is not content inside the content root: (label for the report, XPath).
 CHROME: Final[tuple[tuple[str, str], ...]] = (
-    ("navigation", ".//nav | .//*[@role='navigation' or @role='menu' or @role='menubar']"),
+    # The BOE's consolidated texts: the "Legislación consolidada" heading and its
+    # tooltip ("Este texto consolidado es de carácter informativo…"); the version shown
+    # ("Texto consolidado: «Última actualización…»") and the menus of the page and of
+    # each block to choose another ("Seleccionar redacción:"); the jump menu ("Ir a:").
+    ("disclaimer", f".//*[{_class('titulo-wrapper')}] | .//*[{_class('tooltiptext')}]"),
+    (
+        "version menu",
+        f".//*[self::h1 or self::h2 or self::h3][*[{_class('subtitMostrado')}]]"
+        f" | .//*[{_class('redaccion')}] | .//form[.//input[@type='radio' and @name='p']]",
+    ),
+    ("jump menu", f".//*[{_class('marcadores')}]"),
+    (
+        "navigation",
+        ".//nav | .//*[@role='navigation' or @role='menu' or @role='menubar']"
+        " | .//*[@id='tabs']",  # the BOE's tabs: Completo, Solo Texto, Índice, Análisis
+    ),
     ("search", ".//*[@role='search']"),
     ("aside", ".//aside | .//*[@role='complementary']"),
     (
@@ -85,7 +100,10 @@ CHROME: Final[tuple[tuple[str, str], ...]] = (
     ("back-to-top link", f".//*[{_class('linkSubir')}] | .//a[@href='#top']"),
     ("block marker", f".//p[{_class('bloque')}]"),  # the BOE's "[Bloque 5: #a1]"
     ("ANÁLISIS block", ".//*[@id='panelAnalisis']"),  # the BOE's references and subjects
-    ("links to other formats", f".//*[{_class('enlaces-doc')}]"),
+    (
+        "links to other formats",
+        f".//*[{_class('enlaces-doc')} or {_class('enlaces-conso')}]",
+    ),
     (
         "text for screen readers only",
         f".//*[{_class('fuera')} or {_class('sr-only')} or {_class('visually-hidden')}]"
@@ -310,9 +328,18 @@ def _snippet(element: etree._Element, *, named: bool = False) -> str:
     return f"{name} {quoted} ({len(text):,} characters)"
 
 
+#: What the BOE repeats in every block of a consolidated text, differing only in its
+#: number or date, listed as one line of its kind: what it says, and how many times.
+_REPEATED: Final = {
+    "block marker": '"[Bloque N: #…]"',
+    "version menu": '"Seleccionar redacción: …"',  # and the version shown, once
+}
+
+
 def _report(removed: list[tuple[str, str]]) -> tuple[str, ...]:
-    """One line per label and snippet, in page order, with how many times it was found
-    when more than once."""
+    """One line per label and snippet (per label for ``_REPEATED``), in page order, with
+    how many times it was found when more than once."""
+    removed = [(label, _REPEATED.get(label, snippet)) for label, snippet in removed]
     counts = Counter(removed)
     return tuple(
         f"{label}: {snippet}"

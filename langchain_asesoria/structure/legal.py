@@ -16,8 +16,10 @@ from langchain_asesoria.structure.legal_grammar import (
     LegalUnit,
     Part,
     legal_unit,
+    number_only,
     numeral_title,
     promulgation,
+    quoted,
 )
 
 __all__ = [
@@ -28,6 +30,8 @@ __all__ = [
     "legal_lines",
     "legal_paths",
     "legal_unit",
+    "named_units",
+    "nest_quoted",
     "relevel",
 ]
 
@@ -194,3 +198,51 @@ def legal_lines(text: str) -> list[Heading]:
         offset = start + len(line) - len(line.lstrip())
         headings.append(Heading(offset, start + len(line.rstrip()), 1, title))
     return headings
+
+
+def named_units(headings: Sequence[Heading]) -> list[Heading]:
+    """The headings with a unit's number and its name, two bare headings of one level in
+    a row ("TÍTULO I", then "Delimitación del hecho imponible", as the BOE's web pages
+    give them), made one: "TÍTULO I. Delimitación del hecho imponible", from the
+    number's start to the name's end."""
+    merged: list[Heading] = []
+    for heading in headings:
+        previous = merged[-1] if merged else None
+        if (
+            previous is not None
+            and previous.body_is_empty
+            and previous.level == heading.level
+            and number_only(previous.title)
+            and legal_unit(heading.title) is None
+            and not quoted(heading.title)
+        ):
+            title = f"{previous.title.rstrip(' .:')}. {heading.title}"
+            merged[-1] = Heading(
+                previous.start, heading.end, heading.level, title, heading.body_is_empty
+            )
+        else:
+            merged.append(heading)
+    return merged
+
+
+#: The units that quote the provisions they amend.
+_QUOTING: Final = frozenset({"artículo", "disposición"})
+
+
+def nest_quoted(headings: Sequence[Heading]) -> list[Heading]:
+    """Ranked headings with each quoted provision ("«Artículo 20. …") one level under
+    the article or disposición that quotes it ("Artículo 3. Modificación de la Ley
+    35/2006"), never beside it: an amending law's text, not the law's own Art. 20. A
+    quoted heading outside any article keeps its level."""
+    nested: list[Heading] = []
+    quoting: Heading | None = None  # the open article or disposición
+    for heading in headings:
+        if quoted(heading.title):
+            if quoting is not None:
+                heading = replace(heading, level=quoting.level + 1)
+        elif (unit := legal_unit(heading.title)) is not None and unit.name in _QUOTING:
+            quoting = heading
+        elif quoting is not None and heading.level <= quoting.level:
+            quoting = None
+        nested.append(heading)
+    return nested

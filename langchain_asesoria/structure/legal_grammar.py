@@ -20,8 +20,10 @@ __all__ = [
     "LegalUnit",
     "Part",
     "legal_unit",
+    "number_only",
     "numeral_title",
     "promulgation",
+    "quoted",
 ]
 
 Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
@@ -200,3 +202,26 @@ HEADING_START: Final = re.compile(
     rf"\s*[{QUOTE_OPEN}]?(?:#|Art[íi]culo\s+\d|ART[ÍI]CULO\s+\d|CAP[ÍI]TULO\s|T[ÍI]TULO\s"
     r"|Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final))"
 )
+
+
+#: The units whose heading may be their name and number alone, their title on a
+#: heading of its own ("TÍTULO I", then "Delimitación del hecho imponible").
+_NAMED_UNITS: Final = frozenset({"libro", "título", "capítulo", "sección", "subsección"})
+
+
+def number_only(title: str) -> bool:
+    """Whether a heading is a LIBRO, TÍTULO, CAPÍTULO, Sección or Subsección with its
+    number and nothing else (``"TÍTULO I"``, ``"Capítulo II."``, ``"Sección 1.ª"``): its
+    name, when it has one, is the heading that follows."""
+    stripped = title.strip()
+    for unit, pattern in UNITS:
+        found = pattern.match(stripped)
+        if found is not None and unit.name in _NAMED_UNITS:
+            return not stripped[found.end() :].strip(" .:ªº")
+    return False
+
+
+def quoted(title: str) -> bool:
+    """Whether a heading opens with a quotation mark (``"«Artículo 20. …"``): a
+    provision an amending article quotes, not one of the law's own."""
+    return title.lstrip()[:1] in QUOTE_OPEN

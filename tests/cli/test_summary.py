@@ -396,6 +396,28 @@ def test_a_long_first_example_is_cut() -> None:
     assert len(line) < 130
 
 
+def test_a_kinds_line_counts_the_blocks_its_report_line_stands_for() -> None:
+    chrome = ('block marker: "[Bloque N: #…]" (299 times)', 'back-to-top link: "Subir"')
+    text = render_summary(run_report(FileReport("a.html", 1, (10,), (), chrome=chrome)))
+    assert '  block marker: 299 blocks in 1 file, first: "[Bloque N: #…]" (a.html)' in text
+    assert '  back-to-top link: 1 block in 1 file, first: "Subir" (a.html)' in text
+
+
+@pytest.mark.parametrize("kinds", [6, 7, 8, 12])
+def test_more_kinds_than_a_screen_holds_fold_into_one_line(kinds: int) -> None:
+    chrome = tuple(f'kind {n}: "x"' for n in range(kinds))
+    text = render_summary(run_report(FileReport("a.html", 1, (10,), (), chrome=chrome)))
+    listed = [line for line in text.splitlines() if line.startswith("  kind ")]
+    folded = [line for line in text.splitlines() if "more kinds:" in line]
+    if kinds <= 7:
+        assert (len(listed), folded) == (kinds, [])
+    else:
+        assert len(listed) == 6
+        assert folded == [
+            f"  {kinds - 6} more kinds: " + ", ".join(f"kind {n}" for n in range(6, kinds))
+        ]
+
+
 ROOT = Path(__file__).resolve().parents[2]
 BOE_PAGES = Path("/work/data/cadrumo/src/cadrumo/_data/corpus/normatives/html")
 
