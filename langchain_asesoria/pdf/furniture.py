@@ -405,21 +405,26 @@ def _running(
 
 def _own_in_body(pages: Sequence[_Page], heights: dict[str, set[int]], min_pages: int) -> set[str]:
     """The running keys (``heights``: where each runs) that are the document's own lines:
-    some page holds one away from where it runs, and where it runs is inside the body's
-    area (design note, 2)."""
+    some page holds one away from where it runs or with body above and below it, and
+    where it runs is inside the body's area (design note, 2)."""
+    keys = frozenset(heights)
     near = {key: {h + d for h in values for d in (-1, 0, 1)} for key, values in heights.items()}
-    area = _area(pages, frozenset(heights), set().union(*near.values()), min_pages)
+    area = _area(pages, keys, set().union(*near.values()), min_pages)
     if area is None:
         return set()
+    own: set[str] = set()
+    for page in pages:
+        if not page.by_height:
+            continue
+        body = [index for index, line in enumerate(page.lines) if keys.isdisjoint(line.keys)]
+        for index, line in enumerate(page.lines):
+            inside = bool(body) and body[0] < index < body[-1]
+            own.update(
+                key
+                for key in keys.intersection(line.keys)
+                if heights[key] and (inside or round(line.height or 0.0) not in near[key])
+            )
     low, high = area
-    own = {
-        key
-        for page in pages
-        if page.by_height
-        for line in page.lines
-        for key in heights.keys() & set(line.keys)
-        if heights[key] and round(line.height or 0.0) not in near[key]
-    }
     return {key for key in own if all(low - 1 <= h <= high + 1 for h in heights[key])}
 
 
