@@ -1,10 +1,12 @@
 """The furniture rule on thousands of generated PDFs: body lines lost, furniture kept.
 
-Hypothesis draws layouts (``tests/pdf_layouts.py``, the generator the tests use: headers
-constant, on two lines, alternating or running with the section; footers; page numbers
-in each usual form; article titles at a page's first line; tables whose header repeats
-at the top or bottom of pages; rows of figures at the edges; two columns; rotated and
-blank pages; a note turned up the margin), renders each with fpdf2, reads it as
+Hypothesis draws layouts (``benchmarks/pdf_layouts.py``, the generator the tests use:
+headers constant, on two lines, alternating or running with the section, or a step and
+a half above the body; footers; page numbers in each usual form, roman too; article
+titles at a page's first line; tables whose header repeats at the top (with a wide gap
+under it or not) or bottom of pages; rows of figures at the edges; two columns; rotated
+and blank pages; a note turned up the margin; pages without their header or footer, a
+body line at its height on some), renders each with fpdf2, reads it as
 ``asesoria-split`` does and chunks it. No example database, so each run draws fresh
 layouts (``--run N`` draws the same ones again for the same ``N``)::
 
@@ -59,6 +61,19 @@ ROWS: tuple[tuple[str, Callable[[Layout], bool]], ...] = (
     ("a note turned up the margin", lambda layout: bool(layout.turned_note)),
     ("blank pages", lambda layout: bool(layout.blank)),
     ("furniture drawn after the body", lambda layout: layout.furniture_last),
+    ("pages without their header", lambda layout: bool(layout.bare_top)),
+    ("pages without their footer", lambda layout: bool(layout.bare_bottom)),
+    ("a body line at the header's height", lambda layout: bool(layout.at_top)),
+    ("a body line at the footer's height", lambda layout: bool(layout.at_bottom)),
+    (
+        "header a step and a half above the body",
+        lambda layout: layout.header_close and layout.header != "none",
+    ),
+    ("a wide gap under the repeated table header", lambda layout: layout.table_gap > 0),
+    (
+        "roman page numbers",
+        lambda layout: layout.number_form is not None and "roman" in layout.number_form,
+    ),
 )
 
 

@@ -13,10 +13,19 @@ text in drawing order). Section headings and article titles are outline entries.
 documents place them: furniture in the margins, a paragraph gap now and then), and
 ``render`` writes the PDF.
 
+Pages may also go without furniture: a page without its header, or without its
+footer (``bare_top``, ``bare_bottom``), on one or two of which a body line stands at the
+header's or the footer's height (a chapter's title, "Madrid, 5 de marzo de 2024. El
+Ministro..."); a header may stand a step and a half above the body (``header_close``);
+a table's header repeated at the top of pages may have a wide gap under it
+(``table_gap``); page numbers may be roman ("iii").
+
 Furniture is what a reader would call a running header or footer: drawn on every page
-with text (on every page of its parity for alternating headers) of a document with at
-least ``MIN_PAGES`` such pages, and never more lines than the body. Every other line is
-body; body lines are unique in the document but for the repeated table header.
+with text but a few (on every page of its parity for alternating headers) of a document
+with at least ``MIN_PAGES`` such pages, and never more lines than the body. Every other
+line is body; body lines are unique in the document but for the repeated table header.
+What no rule can tell from a running title is not drawn: a body line at the header's
+height where the header is a running title, or on ``MIN_PAGES`` pages without the header.
 """
 
 from __future__ import annotations
@@ -70,7 +79,10 @@ NUMBER_FORMS = (
     "Pág. {n} de {total}",
     "{n}",
     "Hoja {n} de {total}",
+    "{roman}",
+    "- {roman} -",
 )
+_ALONE = ("{n}", "{roman}", "- {roman} -")  # forms never joined to another line
 
 HEADERS = (
     "BOLETÍN OFICIAL DEL ESTADO",
@@ -85,6 +97,11 @@ FOOTERS = (
     "www.agenciatributaria.es",
 )
 CHAPTER = "Integración y compensación de rentas"
+AT_HEADER = "Capítulo {n}. Integración y compensación de rentas"  # a chapter's first page
+AT_FOOTER = (
+    "Madrid, {n} de marzo de 2024. El Ministro de Hacienda, {word}.",
+    "Nota: importe expresado en euros, cuadro {word}.",
+)
 SECTIONS = (
     "Rentas del ahorro",
     "Rendimientos del trabajo",
@@ -175,6 +192,12 @@ class Layout:
     furniture_last: bool = False
     body_lines: tuple[int, ...] = field(default_factory=tuple)  # per page
     words: int = 0  # where in ``WORDS`` the body text starts
+    bare_top: frozenset[int] = frozenset()  # pages without the header (or a top number)
+    bare_bottom: frozenset[int] = frozenset()  # pages without the footer (or its number)
+    at_top: frozenset[int] = frozenset()  # of ``bare_top``: a body line at the header's height
+    at_bottom: frozenset[int] = frozenset()  # of ``bare_bottom``: one at the footer's height
+    header_close: bool = False  # the header a step and a half above the body
+    table_gap: float = 0.0  # millimetres more under a table's header repeated at the top
 
 
 def _figures(page: int, row: int) -> str:
@@ -216,21 +239,60 @@ def _header_lines(layout: Layout, number: int, section: str) -> list[str]:
     return []
 
 
+def roman(number: int) -> str:
+    """``number`` in lower-case roman numerals: ``roman(12) == "xii"``."""
+    spelled = ""
+    for value, letters_ in zip(
+        (1000, 900, 500, 400, 100, 90, 50, 40, 10, 9, 5, 4, 1),
+        ("m", "cm", "d", "cd", "c", "xc", "l", "xl", "x", "ix", "v", "iv", "i"),
+        strict=True,
+    ):
+        count, number = divmod(number, value)
+        spelled += letters_ * count
+    return spelled
+
+
 def _furniture(layout: Layout, number: int, section: str) -> tuple[list[str], list[str]]:
     """The header lines (outermost first) and footer lines (outermost first) of a page."""
     top = _header_lines(layout, number, section)
     bottom = [FOOTERS[layout.words % len(FOOTERS)]] if layout.footer else []
     if layout.number_form is not None:
         total = layout.pages + layout.offset
-        printed = layout.number_form.format(n=number + layout.offset, total=total)
+        printed = layout.number_form.format(
+            n=number + layout.offset, total=total, roman=roman(number + layout.offset)
+        )
         lines = top if layout.number_at == "top" else bottom
-        if layout.number_joined and lines and layout.number_form != "{n}":
+        if layout.number_joined and lines and layout.number_form not in _ALONE:
             lines[-1] = f"{lines[-1]} {printed}"
         elif layout.number_at == "top":
             top.append(printed)
         else:
             bottom.insert(0, printed)
-    return top, bottom
+    return (
+        [] if number in layout.bare_top else top,
+        [] if number in layout.bare_bottom else bottom,
+    )
+
+
+def _at_edges(layout: Layout, number: int) -> list[Placed]:
+    """The body lines of a page without furniture that stand at its height."""
+    word = letters(number + layout.words)
+    top, bottom = _edges(layout)
+    placed = []
+    if number in layout.at_top:
+        placed.append(Placed(AT_HEADER.format(n=12 + number), 20.0, top[0], "body"))
+    if number in layout.at_bottom:
+        footer = AT_FOOTER[number % len(AT_FOOTER)].format(n=number, word=word)
+        placed.append(Placed(footer, 20.0, bottom[0], "body"))
+    return placed
+
+
+def _edges(layout: Layout) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Where header lines and footer lines stand, outermost first."""
+    if not layout.header_close:
+        return _TOP, _BOTTOM
+    shift = _BODY_TOP - _STEP * 1.5 - _TOP[-1]
+    return tuple(y + shift for y in _TOP), _BOTTOM
 
 
 def _body_of(layout: Layout, number: int, body: _Body, state: dict[str, int]) -> list[str]:
@@ -274,10 +336,13 @@ def laid_out(layout: Layout) -> list[list[Placed]]:
             continue
         texts = _body_of(layout, number, body, state)
         top, bottom = _furniture(layout, number, SECTIONS[state["section"] % len(SECTIONS)])
-        placed = _place_body(texts, layout.columns)
-        furniture = [Placed(text, 20.0, y, "furniture") for text, y in zip(top, _TOP, strict=False)]
+        placed = _place_body(texts, layout.columns, layout.table_gap) + _at_edges(layout, number)
+        top_at, bottom_at = _edges(layout)
+        furniture = [
+            Placed(text, 20.0, y, "furniture") for text, y in zip(top, top_at, strict=False)
+        ]
         furniture += [
-            Placed(text, 20.0, y, "furniture") for text, y in zip(bottom, _BOTTOM, strict=False)
+            Placed(text, 20.0, y, "furniture") for text, y in zip(bottom, bottom_at, strict=False)
         ]
         if number in layout.turned_note:
             placed.append(Placed(f"Nota al margen {letters(number)}.", 8.0, 200.0, "body", True))
@@ -285,9 +350,10 @@ def laid_out(layout: Layout) -> list[list[Placed]]:
     return pages
 
 
-def _place_body(texts: Sequence[str], columns: int) -> list[Placed]:
+def _place_body(texts: Sequence[str], columns: int, table_gap: float = 0.0) -> list[Placed]:
     """Lines down the page, a paragraph gap after the second line and every fourth one
-    after it; two columns fill the left one first."""
+    after it, and ``table_gap`` more after a table's header that opens a column; two
+    columns fill the left one first."""
     placed: list[Placed] = []
     per_column = -(-len(texts) // columns)
     for column in range(columns):
@@ -296,6 +362,7 @@ def _place_body(texts: Sequence[str], columns: int) -> list[Placed]:
             titled = text in SECTIONS or text.startswith("Artículo ")
             placed.append(Placed(text, _COLUMNS_X[column], y, "body", bookmark=titled))
             y += _STEP + (_PARAGRAPH if index % 4 == 1 else 0.0)
+            y += table_gap if index == 0 and text == TABLE_HEADER else 0.0
     return placed
 
 
@@ -326,41 +393,91 @@ def render(layout: Layout, pages: Sequence[Sequence[Placed]]) -> bytes:
 
 
 def _detectable(layout: Layout) -> Layout:
-    """The layout less the furniture no rule could tell from body on so few pages."""
+    """The layout less the furniture no rule could tell from body on so few pages, and
+    less the pages without furniture that would leave it on too few."""
     text = _text_pages(layout)
-    parities = [sum(1 for n in text if n % 2 == parity) for parity in (0, 1)]
     if len(text) < MIN_PAGES:
         return replace(layout, header="none", footer=False, number_form=None)
-    if layout.header in ("alternate", "running") and min(parities) < MIN_PAGES:
-        return replace(layout, header="constant")
-    return layout
+    if layout.header in ("alternate", "running") and min(_parities(text)) < MIN_PAGES:
+        layout = replace(layout, header="constant")
+    furnished = [n for n in text if n not in layout.bare_top]
+    parities = _parities(furnished) if layout.header in ("alternate", "running") else ()
+    if len(furnished) < MIN_PAGES or min(parities, default=MIN_PAGES) < MIN_PAGES:
+        layout = replace(layout, bare_top=frozenset())
+    if len([n for n in text if n not in layout.bare_bottom]) < MIN_PAGES:
+        layout = replace(layout, bare_bottom=frozenset())
+    # A line at a running title's height, or at the header's on MIN_PAGES pages without
+    # it, is what a running title looks like: not drawn.
+    at_top = set() if layout.header == "running" else set(layout.at_top & layout.bare_top)
+    at_bottom = layout.at_bottom & layout.bare_bottom
+    return replace(
+        layout,
+        at_top=frozenset(sorted(at_top)[: MIN_PAGES - 1]),
+        at_bottom=frozenset(sorted(at_bottom)[: MIN_PAGES - 1]),
+    )
+
+
+def _parities(numbers: Sequence[int]) -> tuple[int, int]:
+    """How many of ``numbers`` are even, and how many odd."""
+    return sum(1 for n in numbers if n % 2 == 0), sum(1 for n in numbers if n % 2)
+
+
+def _some_of(draw: st.DrawFn, pages: frozenset[int], one: bool) -> frozenset[int]:
+    """Some of ``pages``, at least one of them with ``one``."""
+    if not pages:
+        return pages
+    return frozenset(draw(st.sets(st.sampled_from(sorted(pages)), min_size=1 if one else 0)))
 
 
 @st.composite
-def layouts(draw: st.DrawFn, max_pages: int = 10) -> Layout:
-    """A document's layout (see the module docstring)."""
+def layouts(draw: st.DrawFn, max_pages: int = 10, bare: bool = False) -> Layout:
+    """A document's layout (see the module docstring); with ``bare``, every layout has
+    pages without furniture, body lines at its heights, a close header, a wide gap under
+    a repeated table header or roman page numbers."""
     pages = draw(st.integers(1, max_pages))
     columns = draw(st.sampled_from((1, 1, 2)))
     numbers = list(range(1, pages + 1))
+    some = st.sets(st.sampled_from(numbers), min_size=1 if bare else 0, max_size=pages // 4 or 1)
+    blank = frozenset(draw(st.sets(st.sampled_from(numbers), max_size=pages // 4)))
+    table = draw(st.sampled_from(("none", "top", "bottom")))
+    gaps = (0.0, 9.0) if table == "top" and 1 not in blank else (0.0,)
+    bare_top = frozenset(draw(some) - blank)
+    bare_bottom = frozenset(draw(some) - blank)
     layout = Layout(
         pages=pages,
         header=draw(st.sampled_from(("none", "constant", "two-lines", "alternate", "running"))),
         footer=draw(st.booleans()),
-        number_form=draw(st.none() | st.sampled_from(NUMBER_FORMS)),
+        number_form=draw(
+            st.sampled_from(NUMBER_FORMS[-2:])
+            if bare
+            else st.none() | st.sampled_from(NUMBER_FORMS)
+        ),
         number_at=draw(st.sampled_from(("top", "bottom"))),
         number_joined=draw(st.booleans()),
         offset=draw(st.sampled_from((0, 0, 2, 452))),
         columns=columns,
-        table=draw(st.sampled_from(("none", "top", "bottom"))),
+        table=table,
         table_rows=draw(st.integers(0, 2)),
         figures=draw(st.booleans()),
         articles=draw(st.booleans()),
-        blank=frozenset(draw(st.sets(st.sampled_from(numbers), max_size=pages // 4))),
+        blank=blank,
         rotated=frozenset(draw(st.sets(st.sampled_from(numbers), max_size=2))),
         turned_note=frozenset(draw(st.sets(st.sampled_from(numbers), max_size=2))),
         furniture_last=draw(st.booleans()),
         body_lines=tuple(draw(st.lists(st.integers(6, 26), min_size=pages, max_size=pages))),
         words=draw(st.integers(0, 1000)),
+        bare_top=bare_top,
+        bare_bottom=bare_bottom,
+        at_top=frozenset(draw(st.sets(st.sampled_from(sorted(bare_top)))))
+        if bare_top
+        else bare_top,
+        at_bottom=(
+            frozenset(draw(st.sets(st.sampled_from(sorted(bare_bottom)))))
+            if bare_bottom
+            else bare_bottom
+        ),
+        header_close=draw(st.just(True) if bare else st.booleans()),
+        table_gap=draw(st.sampled_from(gaps[1:] if bare and len(gaps) > 1 else gaps)),
     )
     return _detectable(layout)
 

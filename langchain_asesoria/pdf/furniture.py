@@ -24,12 +24,14 @@ __all__ = [
     "MARGIN_STEPS",
     "MIN_PAGES",
     "PAGE_NUMBER_FORMS",
+    "ROMAN_FOLIO",
     "Furniture",
     "FurnitureLine",
     "FurnitureSummary",
     "find_furniture",
     "furniture_key",
     "is_legal_heading",
+    "roman_value",
     "running_keys",
 ]
 
@@ -40,7 +42,7 @@ EDGE_LINES: Final = 4
 MIN_PAGES: Final = 3
 
 #: A page's margin: a gap of at least this many body line steps.
-MARGIN_STEPS: Final = 2.0
+MARGIN_STEPS: Final = 1.25
 
 #: Where a page number stands in a line, as the group ``n`` of each form.
 PAGE_NUMBER_FORMS: Final = (
@@ -57,7 +59,14 @@ PAGE_NUMBER_FORMS: Final = (
     re.compile(r"(?<![\w/.,])(?P<n>\d{1,5})\s*(?:/|de|of)\s*\d{1,5}\W*$", re.IGNORECASE),
 )
 
-_EVEN: Final = 1.25  # no gap this many steps wide: the lines are evenly spaced
+#: A page number in roman numerals, the line's only word: "iii", "- xii -", "[IV]".
+ROMAN_FOLIO: Final = re.compile(
+    r"^\W*(?P<n>(?=[mdclxvi])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
+    r"|(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))\W*$"
+)
+
+_EVEN: Final = MARGIN_STEPS  # no gap this many steps wide: the lines are evenly spaced
+_ROMAN: Final = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _MIN_SHARE: Final = 0.5
 _PARITY_SHARE: Final = 0.75
 _MAX_SHARE: Final = 0.5
@@ -71,8 +80,19 @@ _SIDES: Final[tuple[Side, ...]] = ("top", "bottom")
 
 
 def furniture_key(line: str) -> str:
-    """What two removed lines share in reports: whitespace collapsed, numbers as ``#``."""
-    return _DIGITS.sub("#", " ".join(line.split()))
+    """What two removed lines share in reports: whitespace collapsed, numbers (and a
+    roman folio) as ``#``."""
+    text = " ".join(line.split())
+    folio = ROMAN_FOLIO.match(text)
+    if folio:
+        text = text[: folio.start("n")] + "#" + text[folio.end("n") :]
+    return _DIGITS.sub("#", text)
+
+
+def roman_value(numeral: str) -> int:
+    """The value of a valid roman numeral, either case: ``roman_value("xii") == 12``."""
+    values = [_ROMAN[letter] for letter in numeral.lower()]
+    return sum(-value if value < after else value for value, after in pairwise([*values, 0]))
 
 
 def is_legal_heading(line: str) -> bool:
@@ -88,6 +108,11 @@ def running_keys(line: str, page: int) -> tuple[str, ...]:
     ``running_keys("Página 12", 12)[1] == running_keys("Página 13", 13)[1]``.
     """
     text = " ".join(line.split())
+    folio = ROMAN_FOLIO.match(text)
+    if folio:
+        start, end = folio.span("n")
+        distance = roman_value(folio["n"]) - page
+        return text, f"{text[:start]}{_PAGE_MARK}i{distance}{_PAGE_MARK}{text[end:]}"
     spans = sorted({m.span("n") for form in PAGE_NUMBER_FORMS for m in form.finditer(text)})
     if not spans:
         return (text,)
@@ -191,14 +216,23 @@ class Furniture:
         return by_page
 
 
+def _arabic(text: str) -> str:
+    """``text`` with its roman folio, if it is one, in digits: "- iii -" gives "- 3 -"."""
+    folio = ROMAN_FOLIO.match(text)
+    if not folio:
+        return text
+    return f"{text[: folio.start('n')]}{roman_value(folio['n'])}{text[folio.end('n') :]}"
+
+
 def _shared_text(lines: Sequence[FurnitureLine]) -> str:
     """The lines' common text, each number that differs between them shown as ``N``."""
-    split = [_DIGITS.split(" ".join(line.text.split())) for line in lines]
+    texts = [" ".join(line.text.split()) for line in lines]
+    split = [_DIGITS.split(_arabic(text)) for text in texts]
     parts = [
         values[0] if index % 2 == 0 or len(set(values)) == 1 else "N"
         for index, values in enumerate(zip(*split, strict=True))
     ]
-    return "".join(parts)
+    return "".join(parts) if "N" in parts[1::2] else texts[0]
 
 
 def _with(text: str, lines: Sequence[FurnitureLine]) -> str:
@@ -336,8 +370,11 @@ class _Share:
         return False
 
 
-def _running(pages: Sequence[_Page], share: _Share, edge_lines: int) -> frozenset[str]:
-    """The keys that stand at one place at an edge of most pages (module docstring, 1)."""
+def _running(
+    pages: Sequence[_Page], share: _Share, edge_lines: int, min_pages: int
+) -> frozenset[str]:
+    """The keys that stand at one place at an edge of most pages, less the document's own
+    lines (design note, 1 and 2)."""
     where: dict[tuple[str, tuple[str, int]], set[int]] = defaultdict(set)
     for page in pages:
         for side in _SIDES:
@@ -358,9 +395,58 @@ def _running(pages: Sequence[_Page], share: _Share, edge_lines: int) -> frozense
             return where[(key, place)]
         return set().union(*(where.get((key, (kind, value + d)), set()) for d in (-1, 0, 1)))
 
-    return frozenset(
-        key for key, place in list(where) if key not in inside and share.most(pages_at(key, place))
-    )
+    heights: dict[str, set[int]] = defaultdict(set)  # where each running key runs
+    for key, place in list(where):
+        if key not in inside and share.most(pages_at(key, place)):
+            kind, value = place
+            heights[key].update({value} if kind == "height" else ())
+    return frozenset(heights) - _own_in_body(pages, heights, min_pages)
+
+
+def _own_in_body(pages: Sequence[_Page], heights: dict[str, set[int]], min_pages: int) -> set[str]:
+    """The running keys (``heights``: where each runs) that are the document's own lines:
+    some page holds one away from where it runs or with body above and below it, and
+    where it runs is inside the body's area (design note, 2)."""
+    keys = frozenset(heights)
+    near = {key: {h + d for h in values for d in (-1, 0, 1)} for key, values in heights.items()}
+    area = _area(pages, keys, set().union(*near.values()), min_pages)
+    if area is None:
+        return set()
+    own: set[str] = set()
+    for page in pages:
+        if not page.by_height:
+            continue
+        body = [index for index, line in enumerate(page.lines) if keys.isdisjoint(line.keys)]
+        for index, line in enumerate(page.lines):
+            inside = bool(body) and body[0] < index < body[-1]
+            own.update(
+                key
+                for key in keys.intersection(line.keys)
+                if heights[key] and (inside or round(line.height or 0.0) not in near[key])
+            )
+    low, high = area
+    return {key for key in own if all(low - 1 <= h <= high + 1 for h in heights[key])}
+
+
+def _area(
+    pages: Sequence[_Page], keys: frozenset[str], running: set[int], min_pages: int
+) -> tuple[float, float] | None:
+    """The heights where lines holding no key of ``keys`` stand, but for those at a
+    height of ``running`` where such lines stand on ``min_pages`` pages (running titles)."""
+    body = [
+        line
+        for page in pages
+        if page.by_height
+        for line in page.lines
+        if line.height is not None and keys.isdisjoint(line.keys)
+    ]
+    at: dict[int, set[int]] = defaultdict(set)
+    for line in body:
+        if round(line.height or 0.0) in running:
+            at[round(line.height or 0.0)].add(line.page)
+    titles = {height for height, numbers in at.items() if len(numbers) >= min_pages}
+    placed = [line.height or 0.0 for line in body if round(line.height or 0.0) not in titles]
+    return (min(placed), max(placed)) if placed else None
 
 
 def _spaced_step(pages: Sequence[_Page]) -> float | None:
@@ -416,24 +502,32 @@ def _peel(
 
 def _bands(pages: Sequence[_Page], found: Sequence[_Line], min_pages: int) -> set[int]:
     """Heights (whole points) where furniture was found on ``min_pages`` pages, above or
-    below every other line but the outermost one left at each edge of a page."""
+    below every other line but the outermost one left at each edge of a page, and where
+    other lines stand on ``min_pages`` pages without that furniture (design note, 4)."""
     where: dict[int, set[int]] = defaultdict(set)
     for line in found:
         if line.height is not None:
             where[round(line.height)].add(line.page)
     removed = {(line.page, line.start) for line in found}
-    others = []
-    for page in pages:
-        left = [line for line in page.lines if (line.page, line.start) not in removed]
-        if page.by_height:
-            others += [line.height for line in left[1:-1] if line.height is not None]
+    left = [
+        [line for line in page.lines if (line.page, line.start) not in removed]
+        for page in pages
+        if page.by_height
+    ]
+    others = [line.height for lines in left for line in lines[1:-1] if line.height is not None]
     if not others:
         return set()
     low, high = min(others), max(others)
+    at: dict[int, set[int]] = defaultdict(set)  # the pages of the lines left at each height
+    for line in (line for lines in left for line in lines if line.height is not None):
+        at[round(line.height or 0.0)].add(line.page)
     return {
         height
         for height, numbers in where.items()
-        if len(numbers) >= min_pages and (height > high + 1 or height < low - 1)
+        if len(numbers) >= min_pages
+        and (height > high + 1 or height < low - 1)
+        and len(set().union(*(at.get(height + d, set()) for d in (-1, 0, 1))) - numbers)
+        >= min_pages
     }
 
 
@@ -497,7 +591,7 @@ def find_furniture(
     edge_lines: int = EDGE_LINES,
     min_pages: int = MIN_PAGES,
 ) -> Furniture:
-    """The running headers and footers of a document's pages (see the module docstring).
+    """The running headers and footers of a document's pages (see ``docs/design/pdf.md``).
 
     Args:
         pages: One document's pages, as extracted.
@@ -517,7 +611,7 @@ def find_furniture(
     share = _Share.of(read, min_pages)
     if share.totals[0][1] < min_pages:
         return Furniture()
-    running = _running(read, share, edge_lines)
+    running = _running(read, share, edge_lines, min_pages)
     step = _spaced_step(read)
 
     def repeated(line: _Line) -> bool:

@@ -350,3 +350,101 @@ def test_only_furniture_is_removed_and_pages_keep_their_numbers(document: Genera
 def test_furniture_on_most_pages_is_found(document: Generated) -> None:
     found = {line.text for line in find_furniture(document.pages).lines}
     assert document.furniture <= found
+
+
+# -- pages with and without furniture, by heights -----------------------------------------
+
+CHAPTER = "Capítulo 12. Integración y compensación de rentas"
+FOOTER = "www.agenciatributaria.es"
+
+
+def stacked(top: float, lines: int, gap: float = 12.0) -> list[float | None]:
+    """A header at ``top``, ``gap`` points over ``lines`` body lines down by 12 (a
+    paragraph gap after the second), and a footer at 30."""
+    heights: list[float | None] = [top]
+    y = top - gap
+    for index in range(lines):
+        heights.append(y)
+        y -= 12 + (6 if index == 1 else 0)
+    return [*heights, 30.0]
+
+
+def test_a_line_at_the_header_s_height_on_a_page_without_header_is_body() -> None:
+    # The chapter's first page has no running header: its title stands where the
+    # header stands on the other pages, a margin above the body.
+    pages = [page(n, [HEADER if n > 1 else CHAPTER, *body(n), FOOTER]) for n in range(1, 9)]
+    found = find_furniture(pages, [stacked(800.0, 8, 40.0) for _ in pages])
+    assert CHAPTER not in {line.text for line in found.lines}
+    assert {(line.page, line.text) for line in found.lines} == {
+        *((n, HEADER) for n in range(2, 9)),
+        *((n, FOOTER) for n in range(1, 9)),
+    }
+
+
+@pytest.mark.parametrize(
+    "last", ["Madrid, 5 de marzo de 2024. El Ministro de Hacienda.", "Nota: importe en euros."]
+)
+def test_a_line_at_the_footer_s_height_on_a_page_without_footer_is_body(last: str) -> None:
+    pages = [page(n, [HEADER, *body(n), last if n == 5 else f"Página {n}"]) for n in range(1, 9)]
+    found = find_furniture(pages, [stacked(800.0, 8, 40.0) for _ in pages])
+    assert (5, last) not in {(line.page, line.text) for line in found.lines}
+    assert len(found.lines) == 8 + 7
+
+
+def test_running_titles_on_the_pages_the_header_leaves_are_furniture() -> None:
+    # The repeated header on odd pages; on the even ones, the section's title there.
+    sections = ["Introducción", "Rentas del ahorro", "Caso práctico", "Glosario"]
+    tops = [CHAPTER if n % 2 else sections[n // 2 - 1] for n in range(1, 9)]
+    pages = [page(n, [tops[n - 1], *body(n), f"Página {n}"]) for n in range(1, 9)]
+    found = find_furniture(pages, [stacked(800.0, 8, 40.0) for _ in pages])
+    assert {line.text for line in found.lines} >= set(tops)
+
+
+@pytest.mark.parametrize("gap", [18.0, 22.0, 40.0])
+def test_a_running_header_close_to_the_body_is_removed(gap: float) -> None:
+    # A step and a half (18 points over 12-point lines) is already the page's margin.
+    pages = [page(n, [HEADER, *body(n), f"Página {n}"]) for n in range(1, 7)]
+    found = find_furniture(pages, [stacked(800.0, 8, gap) for _ in pages])
+    assert HEADER in {line.text for line in found.lines}
+
+
+@pytest.mark.parametrize("gap", [12.0, 18.0, 30.0])
+def test_a_table_header_opening_every_page_where_the_body_starts_is_body(gap: float) -> None:
+    # No running header: the table's header opens pages 2 to 8, where the first page's
+    # body starts, and stands inside the first page where its table starts.
+    first = [*body(1, 4), TABLE_HEADER, *body(101, 3)]
+    pages = [page(1, [*first, "Página 1"])]
+    pages += [page(n, [TABLE_HEADER, *body(n), f"Página {n}"]) for n in range(2, 9)]
+    line_heights = [stacked(800.0, 7, 12.0)] + [stacked(800.0, 8, gap) for _ in pages[1:]]
+    found = find_furniture(pages, line_heights)
+    assert {line.text for line in found.lines} == {f"Página {n}" for n in range(1, 9)}
+
+
+def test_a_header_also_printed_lower_on_the_cover_is_still_chrome() -> None:
+    # As the BOE prints "LEGISLACIÓN CONSOLIDADA": lower on its first page, and at the
+    # top of every other page, above all of the body.
+    pages = [page(1, [*body(1, 2), "LEGISLACIÓN CONSOLIDADA", *body(51, 5), "Página 1"])]
+    pages += [page(n, ["LEGISLACIÓN CONSOLIDADA", *body(n), f"Página {n}"]) for n in range(2, 7)]
+    line_heights = [stacked(760.0, 8, 12.0)] + [stacked(800.0, 8, 40.0) for _ in pages[1:]]
+    found = {(line.page, line.text) for line in find_furniture(pages, line_heights).lines}
+    assert {(n, "LEGISLACIÓN CONSOLIDADA") for n in range(2, 7)} <= found
+
+
+@pytest.mark.parametrize(
+    ("folios", "furniture"),
+    [
+        (["i", "ii", "iii", "iv", "v", "vi"], True),
+        (["- iii -", "- iv -", "- v -", "- vi -", "- vii -", "- viii -"], True),
+        (["IX", "X", "XI", "XII", "XIII", "XIV"], True),
+        (["v", "i", "iii", "ii", "vi", "iv"], False),  # roman, not following the pages
+        (["iiii", "iiii", "vv", "ic", "vx", "mmmm"], False),  # no roman numerals
+    ],
+)
+def test_roman_page_numbers_are_folios(folios: list[str], furniture: bool) -> None:
+    pages = [page(n, [*body(n), folios[n - 1]]) for n in range(1, 7)]
+    found = find_furniture(pages)
+    assert [line.text for line in found.lines] == (folios if furniture else [])
+    if furniture:
+        [summary] = found.summary()
+        assert summary.pages == (1, 2, 3, 4, 5, 6)
+        assert furniture_key(folios[0]) == furniture_key(folios[1])

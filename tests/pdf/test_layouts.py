@@ -1,4 +1,5 @@
-"""Generated PDFs (``benchmarks.pdf_layouts``): every body line in some chunk, no furniture line.
+"""Generated PDFs (``benchmarks.pdf_layouts``): every body line in some chunk, every
+furniture line removed and in the reading report.
 
 Hypothesis draws the layouts; ``python -m benchmarks.furniture`` runs thousands of them.
 """
@@ -23,6 +24,19 @@ from benchmarks.pdf_layouts import Layout, check_layout, layouts
 @settings(PROFILE, max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])
 @given(layouts())
 def test_furniture_is_removed_and_every_body_line_is_chunked(layout: Layout) -> None:
+    outcome = check_layout(layout)
+    assert outcome.body_lost == ()
+    assert outcome.furniture_kept == ()
+
+
+@settings(
+    PROFILE, max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(layouts(max_pages=8, bare=True))
+def test_pages_without_furniture_keep_the_lines_at_its_heights(layout: Layout) -> None:
+    # Every layout has pages without their header or footer, a body line at its height
+    # on one or two of them, a header a step and a half above the body, and roman page
+    # numbers or a wide gap under a table's header that opens pages.
     outcome = check_layout(layout)
     assert outcome.body_lost == ()
     assert outcome.furniture_kept == ()
