@@ -68,7 +68,7 @@ class FileInput:
         path: A ``.pdf``, ``.md``/``.markdown``, ``.txt`` or ``.html``/``.htm`` file
             that the workers can read.
         metadata: The document's fields; default: ``doc_id`` the file name without its
-            extension (``records.default_doc_id``), as on the command line.
+            extension (``records.default_doc_id``), as in the LangChain classes.
     """
 
     path: Path

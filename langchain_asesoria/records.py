@@ -88,9 +88,10 @@ SECTION_PATH_SEPARATOR: Final = " > "
 def default_doc_id(source: str) -> str:
     """A document's ``doc_id`` when none is given: its file name without the extension.
 
-    One rule for every entry point (``asesoria-split``, ``AsesoriaDocumentTransformer``,
-    ``ray.chunk_dataset``): ``docs/manual.pdf`` and ``manual.pdf`` both give
-    ``manual``. A name with no file name part is kept as it is.
+    The rule of the entry points that see one source and no input root
+    (``AsesoriaDocumentTransformer``, ``ray.chunk_dataset``): ``docs/manual.pdf`` and
+    ``manual.pdf`` both give ``manual``. A name with no file name part is kept as it is.
+    ``asesoria-split`` uses the path under its input root (``cli.inputs.doc_id_paths``).
     """
     return PurePath(source).stem or source
 

@@ -1251,7 +1251,7 @@ CATALOGUE = [
         Raises(
             PrivacyError,
             ("nota.txt: source_scope is 'private'", "nota.txt.meta.json"),
-            {"source": "nota.txt", "doc_id": "nota", "expected": "a session_id"},
+            {"source": "nota.txt", "doc_id": "nota.txt", "expected": "a session_id"},
         ),
         id="cli-sidecar-private-without-session",
     ),
@@ -1472,8 +1472,8 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
         f"  {docs / 'tuberia.txt'}: not a regular file\n"
     ) in err
     records = [json.loads(line) for line in (tmp_path / "chunks.jsonl").read_text().splitlines()]
-    assert {record["doc_id"] for record in records} == {"nota", "ley", "pagina"}
-    pdf_pages = {record["page"] for record in records if record["doc_id"] == "pagina"}
+    assert {record["doc_id"] for record in records} == {"nota.txt", "ley.md", "pagina.pdf"}
+    pdf_pages = {record["page"] for record in records if record["doc_id"] == "pagina.pdf"}
     assert pdf_pages == {1, 2}
 
 

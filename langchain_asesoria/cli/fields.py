@@ -4,8 +4,8 @@ For a file ``data/manual.pdf`` the fields are, from lowest to highest priority:
 the command-line options (``--doc-type``, ``--tax``...), the sidecar
 ``data/manual.pdf.meta.json`` (one JSON object), and the line of the ``--manifest``
 JSON Lines file whose ``"path"`` (relative to the manifest) names the file. ``doc_id``
-defaults to the file name without its extension (``records.default_doc_id``, the rule of
-every entry point).
+defaults to the file's path relative to the input root (``inputs.doc_id_paths``), or
+to its name when the resolver is given no such path.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from langchain_asesoria.errors import (
     UsageError,
 )
 from langchain_asesoria.models import ChunkMetadata
-from langchain_asesoria.records import DOC_ID, DOCUMENT_FIELD_TYPES, default_doc_id
+from langchain_asesoria.records import DOC_ID, DOCUMENT_FIELD_TYPES
 
 __all__ = [
     "FIELD_TYPES",
@@ -134,18 +134,21 @@ class FieldResolver:
     Attributes:
         defaults: Fields from the command line (``None`` values are ignored).
         manifest: Fields per resolved path, from ``load_manifest``.
+        doc_ids: The default ``doc_id`` per path (``inputs.doc_id_paths``); a path not
+            in it defaults to its file name.
     """
 
     defaults: Mapping[str, object]
     manifest: Mapping[Path, Fields] = field(default_factory=dict)
+    doc_ids: Mapping[Path, str] = field(default_factory=dict)
 
     def fields_for(self, path: Path) -> Fields:
-        """The merged fields of one file (``doc_id`` defaulted to its stem).
+        """The merged fields of one file (``doc_id`` defaulted as ``doc_ids`` says).
 
         Raises:
             FieldsError: a sidecar that is not valid JSON or holds bad fields.
         """
-        merged: Fields = {DOC_ID: default_doc_id(str(path))}
+        merged: Fields = {DOC_ID: self.doc_ids.get(path, path.name)}
         merged.update({key: value for key, value in self.defaults.items() if value is not None})
         sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
         if sidecar.is_file():
@@ -175,12 +178,15 @@ class FieldResolver:
             ) from error
 
 
-def resolver_from_args(args: argparse.Namespace) -> FieldResolver:
-    """The command line's field options as defaults, and its ``--manifest`` if given.
+def resolver_from_args(
+    args: argparse.Namespace, doc_ids: Mapping[Path, str] | None = None
+) -> FieldResolver:
+    """The command line's field options as defaults, its ``--manifest`` if given, and
+    the default ``doc_id`` of each input (``Inputs.doc_ids``).
 
     Raises:
         UsageError: the manifest cannot be read or holds a bad line.
     """
     defaults = {name: getattr(args, name) for name in FIELD_TYPES if name != DOC_ID}
     manifest = load_manifest(Path(args.manifest)) if args.manifest else {}
-    return FieldResolver(defaults, manifest)
+    return FieldResolver(defaults, manifest, doc_ids or {})

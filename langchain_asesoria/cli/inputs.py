@@ -1,5 +1,9 @@
 """Command-line inputs (files, folders, globs) expanded into the documents to split.
 
+Each document's default ``doc_id`` is its path relative to the input root, the deepest
+folder that holds every input (``doc_id_paths``): unique within a run, and the same on
+every run of the same command, whatever other files a folder holds.
+
 More: ``docs/design/cli.md``.
 """
 
@@ -8,16 +12,25 @@ from __future__ import annotations
 import glob
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
 
 from langchain_asesoria.errors import (
     UsageError,
 )
 from langchain_asesoria.reading import FILE_KINDS
 
-__all__ = ["NO_EXTENSION", "SKIP_REASONS", "Inputs", "Skipped", "expand_inputs", "scan_inputs"]
+__all__ = [
+    "NO_EXTENSION",
+    "SKIP_REASONS",
+    "Inputs",
+    "Skipped",
+    "doc_id_paths",
+    "expand_inputs",
+    "input_root",
+    "scan_inputs",
+]
 
 _GLOB_CHARACTERS = frozenset("*?[")
 _SUPPORTED = ", ".join(FILE_KINDS)  # what a glob or the inputs must give (``expected``)
@@ -61,14 +74,19 @@ class Inputs:
     that no reader takes.
 
     Attributes:
+        paths: The documents, in argument order; a file named on the command line is
+            kept even when it cannot be read (a dangling link, a folder named like a
+            document), so that its run reports it like any bad file.
         unsupported: ``(extension, files)`` of the files a folder or a glob found with
             no reader (lower-cased, most files first, then by extension), excluded ones
             left out.
+        doc_ids: Each path's default ``doc_id`` (``doc_id_paths``).
     """
 
     paths: tuple[Path, ...]
     skipped: tuple[Skipped, ...] = ()
     unsupported: tuple[tuple[str, int], ...] = ()
+    doc_ids: Mapping[Path, str] = field(default_factory=dict)
 
 
 def _skip_reason(path: Path) -> str | None:
@@ -112,6 +130,13 @@ def _scan_folder(folder: Path) -> _Found:
     return _split(sorted(path for path in folder.rglob("*") if not _is_hidden(path, folder)))
 
 
+def _names_a_folder(argument: str, path: Path) -> bool:
+    """A folder to scan; one named like a document (``x.md``) only with a trailing ``/``."""
+    if not path.is_dir():
+        return False
+    return path.suffix.lower() not in FILE_KINDS or argument.endswith(("/", os.sep))
+
+
 def _expand_one(argument: str) -> _Found:
     if _GLOB_CHARACTERS.intersection(argument):
         matches = sorted(Path(match) for match in glob.glob(argument, recursive=True))
@@ -122,13 +147,40 @@ def _expand_one(argument: str) -> _Found:
             )
         return found, skipped, others
     path = Path(argument)
-    if path.is_dir():
+    if _names_a_folder(argument, path):
         return _scan_folder(path)
-    if not path.exists():
+    if not os.path.lexists(path):
         raise UsageError(
             "no such file or folder.", source=argument, expected="an existing file or folder"
         )
-    return [path], [], []
+    return [path], [], []  # named, so split or reported as it is (a dangling link too)
+
+
+def input_root(argument: str) -> str:
+    """The folder an argument names documents under, as an absolute path: a folder
+    itself, a glob's folder before its first wildcard, a file's folder."""
+    if _GLOB_CHARACTERS.intersection(argument):
+        parts = PurePath(argument).parts
+        fixed = next(i for i, part in enumerate(parts) if _GLOB_CHARACTERS.intersection(part))
+        return os.path.abspath(PurePath(*parts[:fixed]) if fixed else ".")
+    path = Path(argument)
+    return os.path.abspath(path if _names_a_folder(argument, path) else path.parent)
+
+
+def doc_id_paths(paths: Iterable[Path], arguments: Sequence[str]) -> dict[Path, str]:
+    """Each path's default ``doc_id``: its path relative to the deepest folder that holds
+    every argument (``input_root``), with ``/`` between folders and its extension kept.
+
+    ``asesoria-split corpus`` gives ``corpus/sub1/ley.md`` the id ``sub1/ley.md``, and so
+    do ``corpus/sub1 corpus/sub2`` and ``'corpus/**/*.md'``; a single file named alone
+    gets its name. Distinct paths give distinct ids (``ley.md``, ``ley.md.md`` and
+    ``ley.txt`` stay three), and a file's id does not depend on which other files its
+    folders hold.
+    """
+    root = os.path.commonpath([input_root(argument) for argument in arguments])
+    return {
+        path: PurePath(os.path.relpath(os.path.abspath(path), root)).as_posix() for path in paths
+    }
 
 
 def _by_extension(paths: Iterable[Path]) -> tuple[tuple[str, int], ...]:
@@ -173,7 +225,12 @@ def scan_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> Inputs
             "holding them, or globs (and check --exclude).",
             expected=_SUPPORTED,
         )
-    return Inputs(tuple(kept), tuple(dict.fromkeys(skipped)), _by_extension(_unique(others)))
+    return Inputs(
+        tuple(kept),
+        tuple(dict.fromkeys(skipped)),
+        _by_extension(_unique(others)),
+        doc_id_paths(kept, arguments),
+    )
 
 
 def expand_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> list[Path]:

@@ -22,7 +22,7 @@ from langchain_asesoria.errors import (
     FieldsError,
     StrictModeError,
 )
-from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata
+from langchain_asesoria.models import Chunk, ChunkingConfig
 from langchain_asesoria.reading import (
     DocumentPages,
     ReadOptions,
@@ -74,24 +74,24 @@ def count_pages(paths: Sequence[Path]) -> int:
     return total
 
 
-def claim_doc_id(path: Path, job: SplitJob, doc_ids: dict[str, Path]) -> ChunkMetadata:
-    """The file's metadata, once its ``doc_id`` is recorded in ``doc_ids`` as its own.
+def claim_doc_id(path: Path, doc_id: str, doc_ids: dict[str, Path]) -> None:
+    """Records ``doc_id`` in ``doc_ids`` as ``path``'s, once ``path`` is split.
 
-    Files claim their ids in input order, so the first file with an id keeps it.
+    Files claim their ids in input order and only once read and chunked, so the first
+    file written with an id keeps it, and a file that fails for its own reason (a
+    damaged PDF) leaves its id free and is reported for that reason.
 
     Raises:
-        FieldsError: bad fields, or a ``doc_id`` that an earlier file already has.
-        PrivacyError: a private document without a ``session_id``.
+        FieldsError: an earlier file already has ``doc_id`` (given in its fields: the
+            default ids of one run are distinct).
     """
-    metadata = job.fields.metadata_for(path)
-    owner = doc_ids.setdefault(metadata.doc_id, path)
+    owner = doc_ids.setdefault(doc_id, path)
     if owner != path:
         raise FieldsError(
-            f"doc_id {metadata.doc_id!r} is already used by {owner}; give one of "
+            f"doc_id {doc_id!r} is already used by {owner}; give one of "
             f"them its own doc_id (in {path.name}.meta.json or a --manifest line).",
             source=str(path),
         )
-    return metadata
 
 
 def split_file(
@@ -100,15 +100,16 @@ def split_file(
     """One document as read (pages, sections, furniture removed) and its chunks.
 
     Raises:
-        AsesoriaError: the file cannot be read, its fields are bad, or it cannot be
-            chunked (the message says why).
+        AsesoriaError: the file's fields are bad, it cannot be read, it cannot be
+            chunked, or its ``doc_id`` is taken (checked in that order).
     """
-    metadata = claim_doc_id(path, job, doc_ids)
+    metadata = job.fields.metadata_for(path)
     document = read_document(path, job.reading, on_page=lambda _: progress.page_read())
-    chunks = iter_document_chunks(
-        document, metadata, config=job.config, tokenization=job.tokenization
+    chunks = list(
+        iter_document_chunks(document, metadata, config=job.config, tokenization=job.tokenization)
     )
-    return document, list(chunks)
+    claim_doc_id(path, metadata.doc_id, doc_ids)
+    return document, chunks
 
 
 def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[FileReport]:

@@ -41,7 +41,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
     settings = load_settings()
     inputs = scan_inputs(args.inputs, args.exclude)
     paths = list(inputs.paths)
-    fields = resolver_from_args(args)
+    fields = resolver_from_args(args, inputs.doc_ids)
     size = choose_size(args, settings)
     tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)

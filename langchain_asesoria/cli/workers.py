@@ -64,6 +64,8 @@ class FileResult:
         lines: Its chunks as JSON Lines (``output.jsonl_lines``); empty when it failed.
         records: How many chunks ``lines`` holds.
         error: The message of ``--jobs 1`` for a failed file (``job.describe``).
+        doc_id: The ``doc_id`` of a file split, claimed when its result is taken in
+            input order (``job.claim_doc_id``).
     """
 
     report: FileReport
@@ -71,6 +73,7 @@ class FileResult:
     lines: str = ""
     records: int = 0
     error: str | None = None
+    doc_id: str | None = None
 
 
 def _failed(path: Path, error: AsesoriaError, pages: int = 0) -> FileResult:
@@ -119,7 +122,8 @@ def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> 
     except AsesoriaError as error:
         return _failed(path, error, pages)
     lines = jsonl_lines(chunk_record(chunk, name) for chunk in chunks)
-    return FileResult(FileReport.of_document(name, document, chunks), pages, lines, len(chunks))
+    report = FileReport.of_document(name, document, chunks)
+    return FileResult(report, pages, lines, len(chunks), doc_id=metadata.doc_id)
 
 
 def _split_in_worker(path: Path, metadata: ChunkMetadata) -> FileResult:
@@ -208,13 +212,24 @@ class _Submitter:
         if path is None:
             return None
         try:
-            metadata = claim_doc_id(path, self._job, self._doc_ids)
+            metadata = self._job.fields.metadata_for(path)
         except AsesoriaError as error:
             self.failed = True
             return path, _ready(_failed(path, error))
         future = self._submit(path, metadata)
         future.add_done_callback(self._note)
         return path, future
+
+    def claimed(self, path: Path, result: FileResult) -> FileResult:
+        """``result``, or a failure when the ``doc_id`` of the file it split is taken."""
+        if result.error is not None or result.doc_id is None:
+            return result
+        try:
+            claim_doc_id(path, result.doc_id, self._doc_ids)
+        except AsesoriaError as error:
+            self.failed = True
+            return _failed(path, error, result.pages)
+        return result
 
 
 def ordered_results(
@@ -246,7 +261,7 @@ def ordered_results(
                 "splitting this file; run again with --jobs 1 to see the error.",
                 source=str(path),
             ) from error
-        yield path, result
+        yield path, submitter.claimed(path, result)
 
 
 def run_split_in_workers(

@@ -96,6 +96,15 @@ _READERS: dict[DocumentKind, Callable[[Path], Iterator[LoadedPage]]] = {
 }
 
 
+def _not_a_file(path: Path) -> str:
+    """Why ``path``, which is not a regular file, cannot be read."""
+    if path.is_symlink() and not path.exists():
+        return "a symbolic link whose target does not exist."
+    if path.is_dir():
+        return "a folder, not a file."
+    return "not a regular file." if path.exists() else "no such file."
+
+
 def iter_pages(path: str | Path) -> Iterator[LoadedPage]:
     """Yields a document's pages as extracted, one by one (for progress), from 1.
 
@@ -111,7 +120,7 @@ def iter_pages(path: str | Path) -> Iterator[LoadedPage]:
     path = Path(path)
     reader = _READERS[file_kind(path)]
     if not path.is_file():
-        raise DocumentReadError("no such file.", source=str(path))
+        raise DocumentReadError(_not_a_file(path), source=str(path))
     return reader(path)
 
 

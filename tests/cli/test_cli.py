@@ -77,7 +77,7 @@ def test_a_folder_becomes_jsonl_with_exact_provenance(
     assert code == ExitCode.OK, err
     assert out == ""
     records = read_records(tmp_path / "chunks.jsonl")
-    assert {record["doc_id"] for record in records} == {"ley", "nota"}
+    assert {record["doc_id"] for record in records} == {"ley.md", "nota.txt"}
     for record in records:
         source = Path(record["source"]).read_text(encoding="utf-8")
         assert source[record["start_index"] : record["end_index"]] == record["text"]
@@ -86,7 +86,7 @@ def test_a_folder_becomes_jsonl_with_exact_provenance(
         assert 0 <= record["overlap_tokens"] <= 32
         assert len(record["chunk_id"]) == 32
         assert record["page"] == record["page_end"] == 1
-    law = [record for record in records if record["doc_id"] == "ley"]
+    law = [record for record in records if record["doc_id"] == "ley.md"]
     assert {record["section_path"] for record in law} == {
         "Ley de ejemplo > Artículo 1",
         "Ley de ejemplo > Artículo 2",
@@ -303,7 +303,8 @@ def test_a_bad_file_does_not_lose_the_others(
     assert f"error: {docs / 'latin1.txt'}: not valid UTF-8" in err
     assert "not UTF-8" in err  # its row in the summary
     assert "2 ok, 1 failed" in err
-    assert {record["doc_id"] for record in read_records(tmp_path / "c.jsonl")} == {"ley", "nota"}
+    written = {record["doc_id"] for record in read_records(tmp_path / "c.jsonl")}
+    assert written == {"ley.md", "nota.txt"}
     assert no_partial_files(tmp_path)
 
 
@@ -438,7 +439,7 @@ def test_python_dash_m_runs_the_same_command(docs: Path, tmp_path: Path) -> None
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.splitlines()[0])["doc_id"] == "nota"
+    assert json.loads(result.stdout.splitlines()[0])["doc_id"] == "nota.txt"
 
 
 def test_a_run_in_which_every_file_fails_writes_no_output(
@@ -467,7 +468,32 @@ def test_doc_ids_and_front_matter_follow_the_one_rule(
     code, _, err = run(capsys, "falsa.md", "ley.md", *SIZE, "-o", "c.jsonl")
     assert code == ExitCode.OK, err
     records = read_records(tmp_path / "c.jsonl")
-    by_doc = {doc: [r["text"] for r in records if r["doc_id"] == doc] for doc in ("falsa", "ley")}
-    assert "Texto que no es YAML." in " ".join(by_doc["falsa"])
-    assert "Capítulo 1" in " ".join(by_doc["falsa"])
-    assert not any("title:" in text for text in by_doc["ley"])
+    names = ("falsa.md", "ley.md")
+    by_doc = {doc: [r["text"] for r in records if r["doc_id"] == doc] for doc in names}
+    assert "Texto que no es YAML." in " ".join(by_doc["falsa.md"])
+    assert "Capítulo 1" in " ".join(by_doc["falsa.md"])
+    assert not any("title:" in text for text in by_doc["ley.md"])
+
+
+def test_bad_files_named_are_reported_and_the_good_ones_written(
+    capsys: pytest.CaptureFixture[str], docs: Path, tmp_path: Path
+) -> None:
+    """A dangling link and a folder named like a document, named on the command line,
+    fail like any bad file; --strict stops at the first of them in input order."""
+    (tmp_path / "roto.md").symlink_to(tmp_path / "borrado.md")
+    (tmp_path / "carpeta.md").mkdir()
+    named = [str(docs / "ley.md"), "roto.md", "carpeta.md", str(docs / "nota.txt")]
+    code, _, err = run(capsys, *named, *SIZE, "-o", "c.jsonl")
+    assert code == ExitCode.FILES_FAILED
+    assert "error: roto.md: a symbolic link whose target does not exist." in err
+    assert "error: carpeta.md: a folder, not a file." in err
+    assert "2 ok, 2 failed" in err
+    assert {r["source"] for r in read_records(tmp_path / "c.jsonl")} == {
+        str(docs / "ley.md"),
+        str(docs / "nota.txt"),
+    }
+    code, _, err = run(capsys, *named, *SIZE, "--strict", "-o", "s.jsonl")
+    assert code == ExitCode.FILES_FAILED
+    assert "roto.md: a symbolic link" in err
+    assert "carpeta.md" not in err
+    assert not (tmp_path / "s.jsonl").exists()

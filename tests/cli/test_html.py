@@ -36,7 +36,7 @@ def test_a_folder_of_web_pages_is_split_and_its_chrome_listed(
     assert 'back-to-top link: "subir"' in err
     assert "outside the main content: div#top" in err  # the language menu
     records = _records(output)
-    assert {r["doc_id"] for r in records} == {"rd-1021-2015", "orden-hfp-1284-2023"}
+    assert {r["doc_id"] for r in records} == {"rd-1021-2015.html", "orden-hfp-1284-2023.html"}
     assert sum(bool(r["section_path"]) for r in records) >= 0.95 * len(records)
     assert not any("Idioma actual" in str(r["embedding_text"]) for r in records)
 

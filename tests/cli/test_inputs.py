@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from langchain_asesoria.cli.errors import (
     ExitCode,
@@ -204,3 +207,74 @@ def test_unsupported_counts_sort_by_files_then_extension(tree: Path) -> None:
     # hidden files are never counted, as they are never scanned
     Path("data/.hidden/w.png").write_text("x", encoding="utf-8")
     assert scan_inputs(["data"]).unsupported[0] == (".png", 3)
+
+
+# -- doc_ids: the path relative to the input root --------------------------------------------
+
+_NAME = st.sampled_from(["ley", "Ley", "ley.md", "nota", "a b", "ñ"])
+_EXTENSION = st.sampled_from([".md", ".txt", ".pdf", ".html", ".MD"])
+_FOLDER = st.lists(st.sampled_from(["sub1", "sub2", "ley.md.d"]), max_size=2)
+_FILES = st.lists(
+    st.tuples(_FOLDER, _NAME, _EXTENSION).map(lambda f: "/".join([*f[0], f[1] + f[2]])),
+    min_size=1,
+    max_size=8,
+    unique_by=str.casefold,  # one file per name on a case-insensitive file system too
+)
+
+
+def _make(root: Path, names: list[str]) -> None:
+    for name in names:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("x", encoding="utf-8")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(files=_FILES, more=_FILES)
+def test_doc_ids_are_unique_and_stable(files: list[str], more: list[str]) -> None:
+    """Each file's id is its path under the folder named: distinct for distinct files,
+    the same on a second run, and the same when the folder gains other files."""
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder, "corpus")
+        root.mkdir()
+        _make(root, files)
+        first = scan_inputs([str(root)]).doc_ids
+        assert len(set(first.values())) == len(first) == len(files)
+        assert {first[path]: path for path in first} == {
+            path.relative_to(root).as_posix(): path for path in first
+        }
+        assert scan_inputs([str(root)]).doc_ids == first
+        _make(root, [name for name in more if not (root / name).exists()])
+        again = scan_inputs([str(root)]).doc_ids
+        assert {path: again[path] for path in first} == first
+        named = scan_inputs([str(path) for path in first]).doc_ids  # the files, named
+        assert len(set(named.values())) == len(named)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (["data"], ["SOURCES.md", "a.md", "b.pdf", "sub/c.txt"]),
+        (["data/sub", "data/a.md"], ["sub/c.txt", "a.md"]),
+        (["data/**/*.txt"], ["sub/c.txt"]),
+        (["data/a.md"], ["a.md"]),
+        (["data", "other"], ["data/SOURCES.md", "data/a.md", "data/b.pdf", "data/sub/c.txt"]),
+    ],
+)
+def test_the_input_root_is_the_deepest_folder_holding_every_input(
+    tree: Path, arguments: list[str], expected: list[str]
+) -> None:
+    del tree
+    inputs = scan_inputs(arguments)
+    assert [inputs.doc_ids[path] for path in inputs.paths][: len(expected)] == expected
+
+
+def test_a_bad_file_named_is_kept_for_its_run_to_report(tree: Path) -> None:
+    """A dangling link or a folder named like a document, named on the command line, is
+    a document of the run (it fails there, in input order); ``x.md/`` scans the folder."""
+    Path("data/gone.md").symlink_to(tree / "borrado.md")
+    Path("x.md").mkdir()
+    Path("x.md/dentro.txt").write_text("x", encoding="utf-8")
+    inputs = scan_inputs(["data/gone.md", "x.md", "data/a.md"])
+    assert names(list(inputs.paths)) == ["data/gone.md", "x.md", "data/a.md"]
+    assert inputs.skipped == ()
+    assert names(expand_inputs(["x.md/"])) == ["x.md/dentro.txt"]

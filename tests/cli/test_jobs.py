@@ -84,7 +84,8 @@ def mixed(tmp_path: Path) -> Path:
     shutil.copy(EXAMPLE_PDF, folder / "c-manual.pdf")
     (folder / "d-latin1.txt").write_bytes("año".encode("latin-1"))
     (folder / "e-orden.html").write_text(PAGE, encoding="utf-8")
-    (folder / "a-ley.txt").write_text(PARAGRAPH, encoding="utf-8")  # doc_id "a-ley" again
+    (folder / "a-ley.txt").write_text(PARAGRAPH, encoding="utf-8")
+    (folder / "a-ley.txt.meta.json").write_text('{"doc_id": "a-ley.md"}', encoding="utf-8")
     (folder / "f-desplazado.pdf").write_bytes(_with_a_wrong_xref_offset(EXAMPLE_PDF.read_bytes()))
     return folder
 
@@ -106,7 +107,7 @@ def test_any_number_of_jobs_writes_what_one_job_writes(
     assert many[2] == one[2].replace("one.jsonl", "many.jsonl")
     err = many[2]
     assert f"error: {mixed / 'd-latin1.txt'}: not valid UTF-8" in err
-    assert "doc_id 'a-ley' is already used by" in err
+    assert "doc_id 'a-ley.md' is already used by" in err
     assert "5 ok, 2 failed" in err
     assert "startxref" not in err  # pypdf's notes stay off stderr in the workers too
     assert "left out of web pages" in err  # the page's report came back from its worker
@@ -269,7 +270,7 @@ def test_results_come_in_input_order_with_a_bounded_window(
         def submit(path: Path, metadata: ChunkMetadata) -> Future[FileResult]:
             nonlocal in_flight, most_in_flight
             index = job.paths.index(path)
-            assert metadata.doc_id == path.stem
+            assert metadata.doc_id == path.name
             with lock:
                 started.append(index)
                 in_flight += 1
