@@ -33,7 +33,20 @@ from langchain_asesoria.errors import ConfigurationError, MissingSettingError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.reading.split import ChunkedDocument
-from langchain_asesoria.records import SECTION_PATH_SEPARATOR
+from langchain_asesoria.records import (
+    DOC_ID,
+    END_INDEX,
+    PAGE,
+    PAGE_END,
+    PARENT_ID,
+    SECTION_PATH,
+    SECTION_PATH_SEPARATOR,
+    SOURCE,
+    START_INDEX,
+    TEXT,
+    TOKEN_COUNT,
+    MetadataValue,
+)
 from langchain_asesoria.tokenization import load_tokenization
 
 __all__ = [
@@ -45,6 +58,7 @@ __all__ = [
     "document_parents",
     "load_parent_tokenizer",
     "parent_id",
+    "parent_record",
 ]
 
 #: The default budget of one parent, in the parent tokenizer's content tokens.
@@ -325,3 +339,22 @@ def document_parents(
         tokenizer=tokenizer,
         parent_max_tokens=parent_max_tokens,
     )
+
+
+def parent_record(parent: Parent, source: str | None = None) -> dict[str, MetadataValue]:
+    """A parent as a flat record: ``parent_id``, ``doc_id``, ``source`` (when given),
+    ``section_path`` (joined by ``SECTION_PATH_SEPARATOR``; empty outside every section),
+    ``page``, ``page_end``, ``start_index``, ``end_index``, ``token_count`` and ``text``."""
+    record: dict[str, MetadataValue] = {PARENT_ID: parent.parent_id, DOC_ID: parent.doc_id}
+    if source is not None:
+        record[SOURCE] = source
+    record |= {
+        SECTION_PATH: SECTION_PATH_SEPARATOR.join(parent.section_path),
+        PAGE: parent.page,
+        PAGE_END: parent.page_end,
+        START_INDEX: parent.start,
+        END_INDEX: parent.end,
+        TOKEN_COUNT: parent.token_count,
+        TEXT: parent.text,
+    }
+    return record
