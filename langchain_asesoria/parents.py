@@ -12,7 +12,7 @@ come from (an article with its conditions and exceptions). Every chunk gets one 
   embedding model's) is cut as the engine cuts (paragraphs, sentences, words, never
   truncated); the chunk's parent is then the piece where it starts.
 
-Invariants, for ``parents = document_parents(...)`` over the ``joined`` text::
+Invariants, for ``parents = build_parents(...)`` over the ``joined`` text::
 
     joined.text[p.start:p.end] == p.text
     p.token_count == tokenizer.count_content(p.text) <= parent_max_tokens
@@ -32,7 +32,7 @@ from langchain_asesoria.engine import TokenIndex, Tokenization, content_segments
 from langchain_asesoria.errors import ConfigurationError, MissingSettingError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
-from langchain_asesoria.reading.split import ChunkedDocument
+from langchain_asesoria.reading.document import DocumentPages
 from langchain_asesoria.records import (
     DOC_ID,
     END_INDEX,
@@ -55,10 +55,10 @@ __all__ = [
     "Parent",
     "build_parents",
     "check_parent_budget",
-    "document_parents",
     "load_parent_tokenizer",
     "parent_id",
     "parent_record",
+    "read_document_parents",
 ]
 
 #: The default budget of one parent, in the parent tokenizer's content tokens.
@@ -319,22 +319,27 @@ def build_parents(
     return DocumentParents(tuple(parents), tuple(owners[i] for i in range(len(chunks))))
 
 
-def document_parents(
-    chunked: ChunkedDocument,
+def read_document_parents(
+    document: DocumentPages,
+    chunks: Sequence[Chunk],
     *,
     config: ChunkingConfig,
     tokenizer: Tokenization,
     parent_max_tokens: int = DEFAULT_PARENT_MAX_TOKENS,
 ) -> DocumentParents:
-    """``build_parents`` for a document as ``split_document`` chunked it.
+    """``build_parents`` for the chunks ``iter_document_chunks`` gave for ``document``.
 
     Raises:
         ConfigurationError: ``parent_max_tokens`` below ``config.max_tokens``.
     """
+    check_parent_budget(parent_max_tokens, config)
+    if not chunks:
+        return DocumentParents((), ())
+    joined = join_pages(document.pages, config.page_separator, chunks[0].metadata.doc_id)
     return build_parents(
-        chunked.joined,
-        chunked.chunks,
-        sections=chunked.sections,
+        joined,
+        chunks,
+        sections=document.sections_in(joined),
         config=config,
         tokenizer=tokenizer,
         parent_max_tokens=parent_max_tokens,

@@ -23,7 +23,7 @@ from langchain_asesoria.cli.parents import parent_options
 from langchain_asesoria.errors import (
     UsageError,
 )
-from langchain_asesoria.parents import document_parents
+from langchain_asesoria.parents import read_document_parents
 from langchain_asesoria.reading import read_document, split_document
 
 __all__ = ["default_output", "run_inspect"]
@@ -53,8 +53,9 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     chunked = split_document(read, metadata, config=config, tokenization=tokenization)
     parents = parent_options(args, config, tokenization)
     owners = (
-        document_parents(
-            chunked,
+        read_document_parents(
+            read,
+            chunked.chunks,
             config=config,
             tokenizer=parents.tokenizer,
             parent_max_tokens=parents.max_tokens,

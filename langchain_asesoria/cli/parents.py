@@ -17,14 +17,13 @@ from pathlib import Path
 from langchain_asesoria.cli.output import JsonlSpool
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.models import Chunk, ChunkingConfig
-from langchain_asesoria.pages import join_pages
 from langchain_asesoria.parents import (
     DEFAULT_PARENT_MAX_TOKENS,
     DocumentParents,
-    build_parents,
     check_parent_budget,
     load_parent_tokenizer,
     parent_record,
+    read_document_parents,
 )
 from langchain_asesoria.reading import DocumentPages
 from langchain_asesoria.records import PARENT_ID, MetadataValue, chunk_record
@@ -113,14 +112,10 @@ def file_parents(
     config: ChunkingConfig,
     options: ParentOptions,
 ) -> DocumentParents:
-    """The parents of one document's chunks, as the reading stage chunked it."""
-    if not chunks:
-        return DocumentParents((), ())
-    joined = join_pages(document.pages, config.page_separator, chunks[0].metadata.doc_id)
-    return build_parents(
-        joined,
+    """The parents of one file's chunks, as the reading stage chunked it."""
+    return read_document_parents(
+        document,
         chunks,
-        sections=document.sections_in(joined),
         config=config,
         tokenizer=options.tokenizer,
         parent_max_tokens=options.max_tokens,
