@@ -27,6 +27,7 @@ __all__ = [
     "OVERLAP_TOKENS",
     "PAGE",
     "PAGE_END",
+    "PARENT_ID",
     "SECTION_LABEL",
     "SECTION_PATH",
     "SECTION_PATH_SEPARATOR",
@@ -65,6 +66,8 @@ END_INDEX: Final = "end_index"
 TOKEN_COUNT: Final = "token_count"
 OVERLAP_TOKENS: Final = "overlap_tokens"
 CHUNK_ID: Final = "chunk_id"
+#: The id of the parent a chunk belongs to (``langchain_asesoria.parents``).
+PARENT_ID: Final = "parent_id"
 TEXT: Final = "text"
 EMBEDDING_TEXT: Final = "embedding_text"
 SOURCE: Final = "source"

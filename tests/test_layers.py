@@ -20,6 +20,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"engine", "structure"}),
     frozenset({"tokenization", "pdf"}),
     frozenset({"reading", "testing"}),
+    frozenset({"parents"}),
     frozenset({"langchain", "parallel", "cli"}),
     frozenset({"ray", "evaluation"}),
     frozenset({"__init__", "__main__"}),

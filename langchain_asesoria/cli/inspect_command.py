@@ -19,9 +19,11 @@ from langchain_asesoria.cli.errors import (
 from langchain_asesoria.cli.fields import resolver_from_args
 from langchain_asesoria.cli.inspect_html import InspectDocument, counted, render_inspect_html
 from langchain_asesoria.cli.output import write_text_atomically
+from langchain_asesoria.cli.parents import parent_options
 from langchain_asesoria.errors import (
     UsageError,
 )
+from langchain_asesoria.parents import read_document_parents
 from langchain_asesoria.reading import read_document, split_document
 
 __all__ = ["default_output", "run_inspect"]
@@ -49,6 +51,18 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     config = check_model_limit(size, tokenization)
     read = read_document(path, read_options(args))
     chunked = split_document(read, metadata, config=config, tokenization=tokenization)
+    parents = parent_options(args, config, tokenization)
+    owners = (
+        read_document_parents(
+            read,
+            chunked.chunks,
+            config=config,
+            tokenizer=parents.tokenizer,
+            parent_max_tokens=parents.max_tokens,
+        )
+        if parents is not None
+        else None
+    )
     document = InspectDocument(
         title=path.name,
         joined=chunked.joined,
@@ -61,6 +75,8 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
         unlocated=read.report.outline.located.unlocated if read.report.outline is not None else (),
         chrome=read.report.chrome,
         contents=read.report.contents,
+        parents=owners,
+        parent_max_tokens=parents.max_tokens if parents is not None else None,
     )
     output = Path(args.output) if args.output else default_output(path)
     write_text_atomically(output, render_inspect_html(document))

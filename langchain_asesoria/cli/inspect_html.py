@@ -22,11 +22,12 @@ from string import Template
 from langchain_asesoria.cli.summary import token_stats
 from langchain_asesoria.engine import JoinedText
 from langchain_asesoria.models import Chunk, SectionSpan
+from langchain_asesoria.parents import DocumentParents, Parent
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.records import SECTION_PATH_SEPARATOR, chunk_metadata_record
 
-__all__ = ["InspectDocument", "chunk_rows", "counted", "render_inspect_html"]
+__all__ = ["InspectDocument", "chunk_rows", "counted", "parent_rows", "render_inspect_html"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,8 @@ class InspectDocument:
             kind).
         contents: The table-of-contents lines among ``furniture`` (listed apart from
             the running headers and footers).
+        parents: Each chunk's parent, shown with the chunk's metadata (``None``: none).
+        parent_max_tokens: The parents' budget.
     """
 
     title: str
@@ -61,11 +64,25 @@ class InspectDocument:
     unlocated: Sequence[OutlineEntry] = ()
     chrome: Sequence[str] = ()
     contents: Sequence[FurnitureLine] = ()
+    parents: DocumentParents | None = None
+    parent_max_tokens: int | None = None
 
 
 def _pages(chunk: Chunk) -> str:
     first, last = chunk.metadata.page, chunk.metadata.page_end
     return str(first) if first == last else f"{first}-{last}"
+
+
+def parent_rows(parent: Parent, max_tokens: int | None) -> list[tuple[str, str]]:
+    """What is shown of a chunk's parent, as (label, value) rows."""
+    first, last = parent.page, parent.page_end
+    return [
+        ("parent", parent.parent_id),
+        ("parent section", SECTION_PATH_SEPARATOR.join(parent.section_path) or "(none)"),
+        ("parent pages", str(first) if first == last else f"{first}-{last}"),
+        ("parent offsets", f"[{parent.start}, {parent.end})"),
+        ("parent tokens", f"{parent.token_count} / {max_tokens}"),
+    ]
 
 
 def chunk_rows(chunk: Chunk, max_tokens: int, overlap_target: int) -> list[tuple[str, str]]:
@@ -203,6 +220,12 @@ def _data(document: InspectDocument) -> str:
         )
         for chunk in document.chunks
     }
+    if document.parents is not None:
+        by_id = document.parents.by_id()
+        for chunk, owner in zip(document.chunks, document.parents.chunk_parents, strict=True):
+            rows[str(chunk.metadata.chunk_index)] += parent_rows(
+                by_id[owner], document.parent_max_tokens
+            )
     # "</" would end the <script> element early.
     return json.dumps(rows, ensure_ascii=False).replace("</", "<\\/")
 

@@ -15,6 +15,12 @@ from langchain_asesoria.cli.errors import (
 )
 from langchain_asesoria.cli.fields import FieldResolver
 from langchain_asesoria.cli.output import JsonlSpool
+from langchain_asesoria.cli.parents import (
+    ParentOptions,
+    chunk_records,
+    file_parents,
+    parent_records,
+)
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.errors import (
@@ -30,7 +36,6 @@ from langchain_asesoria.reading import (
     page_count,
     read_document,
 )
-from langchain_asesoria.records import chunk_record
 from langchain_asesoria.tokenization import Tokenization
 
 __all__ = ["SplitJob", "claim_doc_id", "count_pages", "describe", "run_split", "split_file"]
@@ -48,6 +53,7 @@ class SplitJob:
         strict: Stop at the first failed file.
         reading: How documents are read (Markdown headings, PDF outline sections,
             furniture removal).
+        parents: How each chunk's parent is built (``--parents``); ``None``: no parents.
     """
 
     paths: tuple[Path, ...]
@@ -56,6 +62,7 @@ class SplitJob:
     fields: FieldResolver
     strict: bool = False
     reading: ReadOptions = field(default_factory=ReadOptions)
+    parents: ParentOptions | None = None
 
 
 def describe(path: Path, error: AsesoriaError) -> str:
@@ -112,8 +119,11 @@ def split_file(
     return document, chunks
 
 
-def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[FileReport]:
-    """Splits every file of the job into ``spool``; one report per file, in order.
+def run_split(
+    job: SplitJob, spool: JsonlSpool, progress: Progress, parent_spool: JsonlSpool | None = None
+) -> list[FileReport]:
+    """Splits every file of the job into ``spool`` (its parents into ``parent_spool``,
+    when ``job.parents``); one report per file, in order.
 
     Raises:
         StrictModeError: with ``job.strict``, at the first file that fails.
@@ -125,6 +135,9 @@ def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[File
         progress.start_file(path.name)
         try:
             document, chunks = split_file(path, job, progress, doc_ids)
+            parents = (
+                file_parents(document, chunks, job.config, job.parents) if job.parents else None
+            )
         except AsesoriaError as error:
             if job.strict:
                 raise StrictModeError(
@@ -134,7 +147,9 @@ def run_split(job: SplitJob, spool: JsonlSpool, progress: Progress) -> list[File
             progress.message(f"error: {describe(path, error)}")
             reports.append(FileReport(name, failure=failure_label(error)))
             continue
-        spool.write(chunk_record(chunk, name) for chunk in chunks)
+        spool.write(chunk_records(chunks, parents, name))
+        if parents is not None and parent_spool is not None:
+            parent_spool.write(parent_records(parents, name))
         progress.chunks_made(len(chunks))
         reports.append(FileReport.of_document(name, document, chunks))
     return reports

@@ -27,11 +27,12 @@ from langchain_asesoria.cli.inputs import scan_inputs
 from langchain_asesoria.cli.inspect_command import run_inspect
 from langchain_asesoria.cli.job import SplitJob, count_pages, run_split
 from langchain_asesoria.cli.output import JsonlSpool
+from langchain_asesoria.cli.parents import parent_options, parent_spool
 from langchain_asesoria.cli.parser import inspect_parser, split_parser
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import RunReport, render_summary
 from langchain_asesoria.cli.workers import run_split_in_workers
-from langchain_asesoria.errors import AsesoriaError
+from langchain_asesoria.errors import AsesoriaError, UsageError
 
 __all__ = ["main"]
 
@@ -45,6 +46,10 @@ def _split(args: argparse.Namespace) -> ExitCode:
     size = choose_size(args, settings)
     tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
+    parents = parent_options(args, config, tokenization)
+    workers = min(args.jobs or 1, len(paths))
+    if parents is not None and workers > 1:
+        raise UsageError("--parents runs in one process: leave out --jobs.")
     job = SplitJob(
         tuple(paths),
         config,
@@ -52,22 +57,24 @@ def _split(args: argparse.Namespace) -> ExitCode:
         fields,
         args.strict,
         read_options(args),
+        parents,
     )
     destination = None if args.output in (None, "-") else Path(args.output)
     show_bar = sys.stderr.isatty() and not args.quiet
-    with JsonlSpool(destination, sys.stdout) as spool:
+    with JsonlSpool(destination, sys.stdout) as spool, parent_spool(parents) as parent_lines:
         progress = Progress(count_pages(paths) if show_bar else 0, sys.stderr, enabled=show_bar)
         try:
-            workers = min(args.jobs or 1, len(paths))
             if workers > 1:
                 reports = run_split_in_workers(job, spool, progress, workers)
             else:
-                reports = run_split(job, spool, progress)
+                reports = run_split(job, spool, progress, parent_lines)
         finally:
             progress.close()
         written = any(report.failure is None for report in reports)
         if written:  # a run in which every file failed leaves no (empty) output behind
             spool.publish()
+            if parent_lines is not None:
+                parent_lines.publish()
     run = RunReport(
         tuple(reports),
         config.max_tokens,
@@ -83,6 +90,11 @@ def _split(args: argparse.Namespace) -> ExitCode:
         failed = f"; {len(run.failed)} failed (errors above)" if run.failed else ""
         if written:
             print(f"wrote {spool.records} chunks to {where}{failed}", file=sys.stderr)
+            if parent_lines is not None and parents is not None:
+                print(
+                    f"wrote {parent_lines.records} parents to {parents.destination}",
+                    file=sys.stderr,
+                )
         else:
             print(f"wrote nothing to {where}: every file failed (errors above)", file=sys.stderr)
     return ExitCode.FILES_FAILED if run.failed else ExitCode.OK

@@ -6,6 +6,7 @@ import argparse
 
 from langchain_asesoria import __version__
 from langchain_asesoria.cli.config import PRESETS
+from langchain_asesoria.cli.parents import add_parent_arguments
 from langchain_asesoria.models import DEFAULT_SECTION_CONTEXT, SECTION_CONTEXTS
 from langchain_asesoria.reading.options import LEGAL_STRUCTURES
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
@@ -188,6 +189,7 @@ def split_parser() -> argparse.ArgumentParser:
         help="worker processes that read and split files at once (default 1: all in this "
         "process; e.g. --jobs 2 on two cores). The output is the same for any N.",
     )
+    add_parent_arguments(parser, output=True)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")
     parser.add_argument(
         "-v",
@@ -215,4 +217,5 @@ def inspect_parser() -> argparse.ArgumentParser:
         metavar="PAGE.html",
         help="where to write the page (default: FILE's name with .chunks.html, here)",
     )
+    add_parent_arguments(parser, output=False)
     return parser

@@ -27,11 +27,19 @@ if TYPE_CHECKING:
     )
     from langchain_asesoria.langchain.indexing import ReindexCleanup, delete_documents, reindex
     from langchain_asesoria.langchain.loaders import PdfPageLoader, TextFileLoader
+    from langchain_asesoria.langchain.parents import (
+        CITATION,
+        ParentContextRetriever,
+        parent_document,
+        parent_ids_in_rank_order,
+        reindex_parents,
+    )
     from langchain_asesoria.langchain.sources import DOCUMENT_FIELDS
     from langchain_asesoria.langchain.splitter import SPLITTER_KEYS, AsesoriaTextSplitter
     from langchain_asesoria.langchain.transformer import (
         DEFAULT_MARKDOWN_SUFFIXES,
         AsesoriaDocumentTransformer,
+        ChunksAndParents,
         DocumentsInput,
     )
 
@@ -55,11 +63,17 @@ _LAZY: Final = {
     "reindex": "langchain_asesoria.langchain.indexing",
     "PdfPageLoader": "langchain_asesoria.langchain.loaders",
     "TextFileLoader": "langchain_asesoria.langchain.loaders",
+    "CITATION": "langchain_asesoria.langchain.parents",
+    "ParentContextRetriever": "langchain_asesoria.langchain.parents",
+    "parent_document": "langchain_asesoria.langchain.parents",
+    "parent_ids_in_rank_order": "langchain_asesoria.langchain.parents",
+    "reindex_parents": "langchain_asesoria.langchain.parents",
     "DOCUMENT_FIELDS": "langchain_asesoria.langchain.sources",
     "SPLITTER_KEYS": "langchain_asesoria.langchain.splitter",
     "AsesoriaTextSplitter": "langchain_asesoria.langchain.splitter",
     "DEFAULT_MARKDOWN_SUFFIXES": "langchain_asesoria.langchain.transformer",
     "AsesoriaDocumentTransformer": "langchain_asesoria.langchain.transformer",
+    "ChunksAndParents": "langchain_asesoria.langchain.transformer",
     "DocumentsInput": "langchain_asesoria.langchain.transformer",
 }
 
@@ -68,6 +82,7 @@ __getattr__, __dir__ = _lazy_exports(__name__, _LAZY)
 
 
 __all__ = [
+    "CITATION",
     "DEFAULT_MARKDOWN_SUFFIXES",
     "DOCUMENT_FIELDS",
     "PAGE_LABEL",
@@ -76,9 +91,11 @@ __all__ = [
     "AsesoriaDocumentTransformer",
     "AsesoriaEmbeddings",
     "AsesoriaTextSplitter",
+    "ChunksAndParents",
     "DocumentsInput",
     "MetadataLevel",
     "PageContent",
+    "ParentContextRetriever",
     "PdfPageLoader",
     "ReindexCleanup",
     "TextFileLoader",
@@ -87,7 +104,10 @@ __all__ = [
     "delete_documents",
     "in_memory_session_filter",
     "original_text",
+    "parent_document",
+    "parent_ids_in_rank_order",
     "reindex",
+    "reindex_parents",
     "scalar_metadata",
     "visible_to_session",
 ]

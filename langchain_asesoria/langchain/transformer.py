@@ -41,21 +41,42 @@ from langchain_asesoria.langchain.sources import (
     group_sources,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig, SourceScope
+from langchain_asesoria.parents import (
+    DEFAULT_PARENT_MAX_TOKENS,
+    check_parent_budget,
+    read_document_parents,
+)
 from langchain_asesoria.reading import (
     DEFAULT_MARKDOWN_SUFFIXES,
     DocumentKind,
+    DocumentPages,
     ReadOptions,
     iter_document_chunks,
     kind_for_text,
     read_loaded_pages,
 )
+from langchain_asesoria.records import PARENT_ID
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import Tokenization, load_tokenization
 
-__all__ = ["DEFAULT_MARKDOWN_SUFFIXES", "AsesoriaDocumentTransformer", "DocumentsInput"]
+__all__ = [
+    "DEFAULT_MARKDOWN_SUFFIXES",
+    "AsesoriaDocumentTransformer",
+    "ChunksAndParents",
+    "DocumentsInput",
+]
 
 #: What the transformer accepts: one document, or any iterable of documents.
 DocumentsInput: TypeAlias = Union[Document, Iterable[Document]]  # noqa: UP007 - runtime type
+
+
+@dataclass(frozen=True, slots=True)
+class ChunksAndParents:
+    """``transform_with_parents``' result: chunk Documents, each naming its parent in
+    ``metadata["parent_id"]``, and the parent Documents (``id``: their ``parent_id``)."""
+
+    chunks: list[Document]
+    parents: list[Document]
 
 
 @dataclass(slots=True)
@@ -260,10 +281,9 @@ class AsesoriaDocumentTransformer(
             return iter(self._chunk_source(source, doc_ids))
         return self._built_documents(source, doc_ids)
 
-    def _built_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
+    def _read(self, source: Source, doc_ids: _DocIds) -> tuple[SourcePages, DocumentPages]:
         pages = self._reader.read(source)
         doc_ids.claim(pages)
-        positions = {page.page: index for index, page in enumerate(pages.pages)}
         try:
             document = pages.document or read_loaded_pages(
                 pages.pages,
@@ -271,12 +291,76 @@ class AsesoriaDocumentTransformer(
                 self._reading,
                 starts=source_starts(pages.pages, pages.page_metadata, pages.name),
             )
+        except AsesoriaError as error:
+            raise error.with_context(source=pages.name) from error
+        return pages, document
+
+    def _built_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
+        pages, document = self._read(source, doc_ids)
+        positions = {page.page: index for index, page in enumerate(pages.pages)}
+        try:
             for chunk in iter_document_chunks(
                 document, pages.metadata, config=self._config, tokenization=self._tokenization
             ):
                 yield self._document(chunk, pages, positions, source.key)
         except AsesoriaError as error:
             raise error.with_context(source=pages.name) from error
+
+    def transform_with_parents(
+        self,
+        documents: Iterable[Document],
+        *,
+        parent_max_tokens: int = DEFAULT_PARENT_MAX_TOKENS,
+        parent_tokenizer: Tokenization | None = None,
+    ) -> ChunksAndParents:
+        """The chunk documents of every source, each naming its parent in
+        ``metadata["parent_id"]``, and the parents (``langchain_asesoria.parents``) as
+        Documents (``parent_document``: ``id`` is the ``parent_id``), in source order.
+
+        Args:
+            documents: As ``transform_documents``.
+            parent_max_tokens: A parent's budget (default 1024), in content tokens of
+                ``parent_tokenizer`` (default: the embedding model's tokenizer).
+            parent_tokenizer: The generator's tokenizer (``load_parent_tokenizer``).
+
+        Raises:
+            ConfigurationError: ``parent_max_tokens`` below ``config.max_tokens``.
+            AsesoriaError: a source that cannot be chunked, whatever ``on_error`` says
+                (a source's parents need all its chunks).
+        """
+        # The retriever's module (LangChain's callbacks) loads only when parents are asked.
+        from langchain_asesoria.langchain.parents import parent_document
+
+        check_parent_budget(parent_max_tokens, self._config)
+        tokenizer = parent_tokenizer or self._tokenization
+        doc_ids, result = _DocIds(), ChunksAndParents([], [])
+        for source in group_sources(documents, self._reader.source_key):
+            pages, document = self._read(source, doc_ids)
+            positions = {page.page: index for index, page in enumerate(pages.pages)}
+            try:
+                chunks = list(
+                    iter_document_chunks(
+                        document,
+                        pages.metadata,
+                        config=self._config,
+                        tokenization=self._tokenization,
+                    )
+                )
+            except AsesoriaError as error:
+                raise error.with_context(source=pages.name) from error
+            built = read_document_parents(
+                document,
+                chunks,
+                config=self._config,
+                tokenizer=tokenizer,
+                parent_max_tokens=parent_max_tokens,
+            )
+            for chunk, owner in zip(chunks, built.chunk_parents, strict=True):
+                made = self._document(chunk, pages, positions, source.key)
+                made.metadata[PARENT_ID] = owner
+                result.chunks.append(made)
+            result.parents.extend(parent_document(p, source.key) for p in built.parents)
+        return result
 
     def _document(
         self,

@@ -1,0 +1,365 @@
+"""Parents: the larger block of a document each chunk belongs to, within a token budget.
+
+Small chunks are what an index searches; the generator is better served by the unit they
+come from (an article with its conditions and exceptions). Every chunk gets one parent:
+
+- its smallest unit (the section it lies in: an article, a disposición, an ANEXO's part;
+  a section of any other document; the text outside every section) when that unit fits
+  ``parent_max_tokens``;
+- otherwise a window of the unit: consecutive whole chunks, as many as fit, never
+  crossing the unit's edge (chunks already end at paragraphs, items or sentences);
+- a chunk that alone does not fit (possible only with a parent tokenizer other than the
+  embedding model's) is cut as the engine cuts (paragraphs, sentences, words, never
+  truncated); the chunk's parent is then the piece where it starts.
+
+Invariants, for ``parents = build_parents(...)`` over the ``joined`` text::
+
+    joined.text[p.start:p.end] == p.text
+    p.token_count == tokenizer.count_content(p.text) <= parent_max_tokens
+    parent.start <= c.start and c.end <= parent.end   (whenever the chunk alone fits)
+
+and a parent's ``parent_id`` depends only on its document, path, span and text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from langchain_asesoria.engine import TokenIndex, Tokenization, content_segments, iter_chunks
+from langchain_asesoria.errors import ConfigurationError, MissingSettingError
+from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
+from langchain_asesoria.pages import JoinedText, join_pages
+from langchain_asesoria.reading.document import DocumentPages
+from langchain_asesoria.records import (
+    DOC_ID,
+    END_INDEX,
+    PAGE,
+    PAGE_END,
+    PARENT_ID,
+    SECTION_PATH,
+    SECTION_PATH_SEPARATOR,
+    SOURCE,
+    START_INDEX,
+    TEXT,
+    TOKEN_COUNT,
+    MetadataValue,
+)
+from langchain_asesoria.tokenization import load_tokenization
+
+__all__ = [
+    "DEFAULT_PARENT_MAX_TOKENS",
+    "DocumentParents",
+    "Parent",
+    "build_parents",
+    "check_parent_budget",
+    "load_parent_tokenizer",
+    "parent_id",
+    "parent_record",
+    "read_document_parents",
+]
+
+#: The default budget of one parent, in the parent tokenizer's content tokens.
+DEFAULT_PARENT_MAX_TOKENS = 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Parent:
+    """A block of a document handed to the generator in place of its chunks.
+
+    Attributes:
+        parent_id: Stable id: the same document, path, span and text give the same id.
+        doc_id: The document's ``doc_id``.
+        start: Offset of the first character in the joined text (inclusive).
+        end: Offset after the last character (exclusive).
+        text: ``joined.text[start:end]``, verbatim.
+        token_count: Exact content tokens of ``text`` in the parent tokenizer.
+        page: The page holding ``start``.
+        page_end: The page holding the last character.
+        section_label: The unit's own title, when it has one.
+        section_path: Titles from the outermost section down to the unit.
+    """
+
+    parent_id: str
+    doc_id: str
+    start: int
+    end: int
+    text: str
+    token_count: int
+    page: int
+    page_end: int
+    section_label: str | None
+    section_path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentParents:
+    """A document's parents in document order, and each chunk's parent.
+
+    Invariant: ``chunk_parents[i]`` is the ``parent_id`` of ``chunks[i]`` (the chunks as
+    given), and names one of ``parents``.
+    """
+
+    parents: tuple[Parent, ...]
+    chunk_parents: tuple[str, ...]
+
+    def by_id(self) -> dict[str, Parent]:
+        """The parents by id."""
+        return {parent.parent_id: parent for parent in self.parents}
+
+
+def parent_id(doc_id: str, start: int, end: int, section_path: Sequence[str], text: str) -> str:
+    """A parent's stable id (32 hex digits), from its document, span, path and text."""
+    digest = hashlib.sha256()
+    for part in (doc_id, str(start), str(end), SECTION_PATH_SEPARATOR.join(section_path), text):
+        digest.update(part.encode("utf-8"))
+        digest.update(b"\x00")
+    return digest.hexdigest()[:32]
+
+
+def check_parent_budget(parent_max_tokens: int, config: ChunkingConfig) -> None:
+    """Fails unless ``parent_max_tokens`` holds what a chunk and its context may take.
+
+    Raises:
+        ConfigurationError: not an integer, or below ``config.max_tokens``.
+    """
+    if isinstance(parent_max_tokens, bool) or not isinstance(parent_max_tokens, int):
+        raise ConfigurationError(
+            f"parent_max_tokens must be an integer, got {parent_max_tokens!r}.",
+            expected="an integer",
+        )
+    if parent_max_tokens < config.max_tokens:
+        raise ConfigurationError(
+            f"parent_max_tokens={parent_max_tokens} is below max_tokens={config.max_tokens}, "
+            "what one chunk and its context may take: a parent must hold its chunks; raise "
+            f"parent_max_tokens to at least {config.max_tokens}.",
+            expected=f"at least {config.max_tokens}",
+        )
+
+
+def load_parent_tokenizer(model: str, parent_max_tokens: int) -> Tokenization:
+    """The tokenizer that counts parents: anything ``load_tokenization`` loads (a Hugging
+    Face name or folder, a ``tokenizer.json``, a tiktoken encoding or model).
+
+    A tokenizer that declares no input limit gets ``parent_max_tokens`` as its limit:
+    parents are counted, never fed to that model whole.
+    """
+    try:
+        return load_tokenization(model)
+    except MissingSettingError:
+        return load_tokenization(model, max_input_tokens=parent_max_tokens)
+
+
+class _ContentTokens:
+    """A tokenization that counts content only, adds nothing and has no input limit: how
+    the engine cuts a unit too large for one parent, counted as parents are."""
+
+    __slots__ = ("_inner",)
+
+    def __init__(self, inner: Tokenization) -> None:
+        self._inner = inner
+
+    @property
+    def name(self) -> str:
+        return self._inner.name
+
+    @property
+    def max_input_tokens(self) -> int:
+        return 2**62
+
+    def count(self, text: str) -> int:
+        return self._inner.count_content(text)
+
+    def count_content(self, text: str) -> int:
+        return self._inner.count_content(text)
+
+    def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
+        return self._inner.count_many(texts, content=True)
+
+    def token_index(self, text: str) -> TokenIndex:
+        return self._inner.token_index(text)
+
+    def token_starts(self, text: str) -> Sequence[int]:
+        return self._inner.token_starts(text)
+
+    def prepare(self, content: str, context: str = "") -> str:
+        return content
+
+    def prepare_query(self, text: str) -> str:
+        return text
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    """A unit of the document (a section or a gap between sections) and its chunks."""
+
+    label: str | None
+    path: tuple[str, ...]
+    chunks: tuple[int, ...]
+
+
+class _Builder:
+    """One document's parents, built unit by unit (state of one call only)."""
+
+    def __init__(
+        self, joined: JoinedText, doc_id: str, tokenizer: Tokenization, budget: int
+    ) -> None:
+        self.joined = joined
+        self.doc_id = doc_id
+        self.tokenizer = tokenizer
+        self.budget = budget
+        self.parents: dict[str, Parent] = {}
+
+    def count(self, start: int, end: int) -> int:
+        return self.tokenizer.count_content(self.joined.text[start:end])
+
+    def add(self, start: int, end: int, unit: _Unit, tokens: int | None = None) -> str:
+        text = self.joined.text[start:end]
+        built = Parent(
+            parent_id=parent_id(self.doc_id, start, end, unit.path, text),
+            doc_id=self.doc_id,
+            start=start,
+            end=end,
+            text=text,
+            token_count=self.tokenizer.count_content(text) if tokens is None else tokens,
+            page=self.joined.page_at(start),
+            page_end=self.joined.page_at(end - 1),
+            section_label=unit.label,
+            section_path=unit.path,
+        )
+        # Pieces cut from two overlapping chunks may coincide: one parent.
+        self.parents.setdefault(built.parent_id, built)
+        return built.parent_id
+
+    def windows(self, unit: _Unit, chunks: Sequence[Chunk]) -> Iterator[tuple[int, str]]:
+        """Each of the unit's chunks with its parent: the whole unit when it fits, else
+        windows of whole consecutive chunks, each as long as fits."""
+        members = [chunks[i] for i in unit.chunks]
+        start, end = members[0].start, max(c.end for c in members)
+        tokens = self.count(start, end)
+        if tokens <= self.budget:
+            whole = self.add(start, end, unit, tokens)
+            yield from ((i, whole) for i in unit.chunks)
+            return
+        first = 0
+        while first < len(members):
+            start, last, end = members[first].start, first, members[first].end
+            tokens = self.count(start, end)
+            if tokens > self.budget:
+                yield unit.chunks[first], self.cut(start, end, unit)
+                first += 1
+                continue
+            while last + 1 < len(members):
+                wider = max(end, members[last + 1].end)
+                wider_tokens = self.count(start, wider)
+                if wider_tokens > self.budget:
+                    break
+                last, end, tokens = last + 1, wider, wider_tokens
+            window = self.add(start, end, unit, tokens)
+            yield from ((unit.chunks[i], window) for i in range(first, last + 1))
+            first = last + 1
+
+    def cut(self, start: int, end: int, unit: _Unit) -> str:
+        """Cuts ``[start, end)`` as the engine cuts a section (no context, no overlap),
+        each piece a parent; returns the id of the first piece."""
+        pieces = iter_chunks(
+            join_pages([LoadedPage(self.joined.text[start:end], 1)], "\n"),
+            ChunkMetadata(self.doc_id),
+            config=ChunkingConfig(self.budget, 0, section_context="none", carry_leads=False),
+            tokenization=_ContentTokens(self.tokenizer),
+        )
+        ids = [
+            self.add(start + piece.start, start + piece.end, unit, piece.token_count)
+            for piece in pieces
+        ]
+        return ids[0]
+
+
+def _units(
+    joined: JoinedText, chunks: Sequence[Chunk], sections: Iterable[SectionSpan] | None, doc_id: str
+) -> list[_Unit]:
+    segments = content_segments(joined.text, sections, doc_id)
+    starts = [segment.start for segment in segments]
+    members: list[list[int]] = [[] for _ in segments]
+    for index, chunk in enumerate(chunks):
+        members[max(bisect_right(starts, chunk.start) - 1, 0)].append(index)
+    return [
+        _Unit(segment.label, segment.path, tuple(found))
+        for segment, found in zip(segments, members, strict=True)
+        if found
+    ]
+
+
+def build_parents(
+    joined: JoinedText,
+    chunks: Sequence[Chunk],
+    *,
+    sections: Iterable[SectionSpan] | None,
+    config: ChunkingConfig,
+    tokenizer: Tokenization,
+    parent_max_tokens: int = DEFAULT_PARENT_MAX_TOKENS,
+) -> DocumentParents:
+    """The parents of one document's ``chunks`` (as the engine built them from ``joined``
+    and ``sections`` with ``config``), counted with ``tokenizer``'s content tokens.
+
+    Raises:
+        ConfigurationError: ``parent_max_tokens`` below ``config.max_tokens``.
+    """
+    check_parent_budget(parent_max_tokens, config)
+    if not chunks:
+        return DocumentParents((), ())
+    doc_id = chunks[0].metadata.doc_id
+    builder = _Builder(joined, doc_id, tokenizer, parent_max_tokens)
+    owners: dict[int, str] = {}
+    for unit in _units(joined, chunks, sections, doc_id):
+        owners.update(builder.windows(unit, chunks))
+    parents = sorted(builder.parents.values(), key=lambda p: (p.start, p.end))
+    return DocumentParents(tuple(parents), tuple(owners[i] for i in range(len(chunks))))
+
+
+def read_document_parents(
+    document: DocumentPages,
+    chunks: Sequence[Chunk],
+    *,
+    config: ChunkingConfig,
+    tokenizer: Tokenization,
+    parent_max_tokens: int = DEFAULT_PARENT_MAX_TOKENS,
+) -> DocumentParents:
+    """``build_parents`` for the chunks ``iter_document_chunks`` gave for ``document``.
+
+    Raises:
+        ConfigurationError: ``parent_max_tokens`` below ``config.max_tokens``.
+    """
+    check_parent_budget(parent_max_tokens, config)
+    if not chunks:
+        return DocumentParents((), ())
+    joined = join_pages(document.pages, config.page_separator, chunks[0].metadata.doc_id)
+    return build_parents(
+        joined,
+        chunks,
+        sections=document.sections_in(joined),
+        config=config,
+        tokenizer=tokenizer,
+        parent_max_tokens=parent_max_tokens,
+    )
+
+
+def parent_record(parent: Parent, source: str | None = None) -> dict[str, MetadataValue]:
+    """A parent as a flat record: ``parent_id``, ``doc_id``, ``source`` (when given),
+    ``section_path`` (joined by ``SECTION_PATH_SEPARATOR``; empty outside every section),
+    ``page``, ``page_end``, ``start_index``, ``end_index``, ``token_count`` and ``text``."""
+    record: dict[str, MetadataValue] = {PARENT_ID: parent.parent_id, DOC_ID: parent.doc_id}
+    if source is not None:
+        record[SOURCE] = source
+    record |= {
+        SECTION_PATH: SECTION_PATH_SEPARATOR.join(parent.section_path),
+        PAGE: parent.page,
+        PAGE_END: parent.page_end,
+        START_INDEX: parent.start,
+        END_INDEX: parent.end,
+        TOKEN_COUNT: parent.token_count,
+        TEXT: parent.text,
+    }
+    return record
