@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from langchain_asesoria._processes import usable_cores
 from langchain_asesoria.cli.config import (
     check_model_limit,
     choose_size,
@@ -58,7 +59,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
     with JsonlSpool(destination, sys.stdout) as spool:
         progress = Progress(count_pages(paths) if show_bar else 0, sys.stderr, enabled=show_bar)
         try:
-            workers = min(args.jobs or 1, len(paths))
+            workers = min(args.jobs or usable_cores(), len(paths))
             if workers > 1:
                 reports = run_split_in_workers(job, spool, progress, workers)
             else:
