@@ -9,11 +9,13 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from typing import Literal, TypeVar
 
+from langchain_asesoria._processes import handed_over, taken_over, usable_cores
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, DocumentChunkingError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
@@ -98,10 +100,7 @@ ReadInput = str | Path | FileInput | PagesInput
 
 def default_workers() -> int:
     """The number of cores this process may use (its CPU affinity), at least 1."""
-    try:
-        return max(len(os.sched_getaffinity(0)), 1)
-    except AttributeError:  # pragma: no cover - not on Linux
-        return max(os.cpu_count() or 1, 1)
+    return usable_cores()
 
 
 # -- the worker side ---------------------------------------------------------------------
@@ -109,13 +108,11 @@ def default_workers() -> int:
 _WORKER_STATE: dict[str, object] = {}
 
 
-def _init_worker(
-    tokenization: Tokenization,
-    config: ChunkingConfig,
-    workers: int,
-    reading: ReadOptions | None = None,
-) -> None:
+def _init_worker(setup_path: str) -> None:
     """Runs once in each worker process: keeps the tokenization for every document.
+
+    The tokenization, config, worker count and reading options come pickled in the file
+    at ``setup_path`` (``_processes.handed_over``), not through the worker's start-up pipe.
 
     With several workers, each one runs on one thread: its tokenizer's Rust threads are
     off (unless the environment sets ``TOKENIZERS_PARALLELISM``) and a
@@ -124,6 +121,9 @@ def _init_worker(
     threads of their own would only compete with the other workers (measured in
     ``benchmarks/README.md``).
     """
+    setup = taken_over(setup_path)
+    assert isinstance(setup, tuple)
+    tokenization, config, workers, reading = setup
     if workers > 1:
         from langchain_asesoria.tokenization import LoadedTokenization
 
@@ -132,7 +132,7 @@ def _init_worker(
             tokenization = tokenization.single_threaded()
     _WORKER_STATE["tokenization"] = tokenization
     _WORKER_STATE["config"] = config
-    _WORKER_STATE["reading"] = reading or ReadOptions()
+    _WORKER_STATE["reading"] = reading
 
 
 def _chunk_one(
@@ -236,20 +236,27 @@ def _checked_read(document: object, index: int) -> FileInput | PagesInput:
     return document
 
 
+@contextmanager
 def _executor(
     mode: ParallelMode,
     workers: int,
     tokenization: Tokenization,
     config: ChunkingConfig,
     reading: ReadOptions,
-) -> Executor:
-    if mode == "process":
-        return ProcessPoolExecutor(
-            max_workers=workers,
-            initializer=_init_worker,
-            initargs=(tokenization, config, workers, reading),
-        )
-    return ThreadPoolExecutor(max_workers=workers)
+) -> Iterator[Executor]:
+    """The pool, shut down on exit; a process pool's workers read their setup from a
+    private file that outlives them (``_processes.handed_over``)."""
+    if mode != "process":
+        with ThreadPoolExecutor(max_workers=workers) as threads:
+            yield threads
+        return
+    with (
+        handed_over((tokenization, config, workers, reading)) as setup_path,
+        ProcessPoolExecutor(
+            max_workers=workers, initializer=_init_worker, initargs=(setup_path,)
+        ) as processes,
+    ):
+        yield processes
 
 
 def chunk_documents(

@@ -182,9 +182,17 @@ def _closure(steps: list[str]) -> set[str]:
 
 
 def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
+    """Links ``name``'s files into ``site`` and writes its console scripts as pip does.
+
+    The project itself is this checkout (a ``.pth`` naming ``ROOT``), whichever checkout
+    the current environment's editable install points to.
+    """
     distribution = metadata.distribution(name)
     origin = Path(str(distribution.locate_file("")))
     tops = {Path(str(path)).parts[0] for path in distribution.files or []}
+    if name == PROJECT:
+        tops = {top for top in tops if not top.endswith(".pth")}
+        (site / "_this_checkout.pth").write_text(f"{ROOT}\n", encoding="utf-8")
     for top in sorted(tops - {".."}):
         target = site / top
         if not target.exists():
@@ -192,9 +200,11 @@ def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
     for entry in distribution.entry_points.select(group="console_scripts"):
         module, _, attribute = entry.value.partition(":")
         script = bin_folder / entry.name
+        # pip's script: the call is guarded, so that a worker process, which imports
+        # the main script again when it starts (multiprocessing's spawn), does not run it.
         script.write_text(
-            f"#!{bin_folder / 'python'}\nimport sys\nfrom {module} import {attribute}\n"
-            f"sys.exit({attribute}())\n",
+            f"#!{bin_folder / 'python'}\nimport sys\nfrom {module} import {attribute}\n\n"
+            f"if __name__ == '__main__':\n    sys.exit({attribute}())\n",
             encoding="utf-8",
         )
         script.chmod(0o755)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from langchain_asesoria._processes import usable_cores
 from langchain_asesoria.cli.config import (
     check_model_limit,
     choose_size,
@@ -47,9 +48,10 @@ def _split(args: argparse.Namespace) -> ExitCode:
     tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
     parents = parent_options(args, config, tokenization)
-    workers = min(args.jobs or 1, len(paths))
-    if parents is not None and workers > 1:
+    if parents is not None and args.jobs not in (None, 1):
         raise UsageError("--parents runs in one process: leave out --jobs.")
+    # --parents runs in one process; otherwise the usable cores, unless --jobs says
+    workers = 1 if parents is not None else min(args.jobs or usable_cores(), len(paths))
     job = SplitJob(
         tuple(paths),
         config,

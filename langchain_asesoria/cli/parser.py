@@ -186,8 +186,8 @@ def split_parser() -> argparse.ArgumentParser:
         "--jobs",
         type=_positive,
         metavar="N",
-        help="worker processes that read and split files at once (default 1: all in this "
-        "process; e.g. --jobs 2 on two cores). The output is the same for any N.",
+        help="worker processes that read and split files at once (default: the cores this "
+        "process may use; 1: all in this process). The output is the same for any N.",
     )
     add_parent_arguments(parser, output=True)
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress bar and no summary")

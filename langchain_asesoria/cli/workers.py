@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
+from langchain_asesoria._processes import handed_over, taken_over
 from langchain_asesoria.cli.errors import failure_label
 from langchain_asesoria.cli.job import SplitJob, claim_doc_id, describe
 from langchain_asesoria.cli.output import JsonlSpool, jsonl_lines
@@ -47,7 +48,7 @@ WINDOW_PER_WORKER = 4
 
 @dataclass(frozen=True, slots=True)
 class WorkerSetup:
-    """What every worker needs, sent once (pickled) when it starts."""
+    """What every worker needs, read once (pickled, from a private file) when it starts."""
 
     config: ChunkingConfig
     tokenization: Tokenization
@@ -86,15 +87,18 @@ def _failed(path: Path, error: AsesoriaError, pages: int = 0) -> FileResult:
 _SETUP: list[WorkerSetup] = []
 
 
-def _init_worker(setup: WorkerSetup) -> None:
+def _init_worker(setup_path: str) -> None:
     """Runs once in each worker: keeps the settings, one thread per worker, no Ctrl-C.
 
-    pypdf's notes on recoverable oddities are kept off stderr, as ``main`` keeps them
-    in the caller.
+    The settings come from the file at ``setup_path`` (``_processes.handed_over``), not
+    through the worker's start-up pipe. pypdf's notes on recoverable oddities are kept
+    off stderr, as ``main`` keeps them in the caller.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    setup = taken_over(setup_path)
+    assert isinstance(setup, WorkerSetup)
     from langchain_asesoria.tokenization import LoadedTokenization
 
     tokenization = setup.tokenization
@@ -257,8 +261,9 @@ def ordered_results(
             result = future.result()
         except BrokenProcessPool as error:
             raise DocumentChunkingError(
-                "a worker process ended abruptly (out of memory, or killed) while "
-                "splitting this file; run again with --jobs 1 to see the error.",
+                "a worker process ended abruptly (out of memory, killed, or it could not "
+                "start) while splitting this file or one in flight with it; nothing "
+                "written. Run again with --jobs 1 to see the error.",
                 source=str(path),
             ) from error
         yield path, submitter.claimed(path, result)
@@ -276,36 +281,48 @@ def run_split_in_workers(
         DocumentChunkingError: a worker process died (killed, out of memory).
     """
     setup = WorkerSetup(job.config, job.tokenization, job.reading)
-    with _ctrl_c_held():
-        pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker,
-            initargs=(setup,),
-        )
+    with handed_over(setup) as setup_path:
+        with _ctrl_c_held():
+            pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_init_worker,
+                initargs=(setup_path,),
+            )
+        try:
+            reports = _write_in_order(job, spool, progress, pool, workers)
+        except BaseException:
+            _stop(pool)
+            raise
+        pool.shutdown(wait=True)
+    return reports
+
+
+def _write_in_order(
+    job: SplitJob,
+    spool: JsonlSpool,
+    progress: Progress,
+    pool: ProcessPoolExecutor,
+    workers: int,
+) -> list[FileReport]:
+    """The files' records, messages and reports, in input order, as they come back."""
+
+    def submit(path: Path, metadata: ChunkMetadata) -> Future[FileResult]:
+        with _ctrl_c_held():  # the pool starts its workers as files are submitted
+            return pool.submit(_split_in_worker, path, metadata)
+
     reports: list[FileReport] = []
-    try:
-
-        def submit(path: Path, metadata: ChunkMetadata) -> Future[FileResult]:
-            with _ctrl_c_held():  # the pool starts its workers as files are submitted
-                return pool.submit(_split_in_worker, path, metadata)
-
-        for path, result in ordered_results(job, submit, workers * WINDOW_PER_WORKER):
-            progress.start_file(path.name)
-            progress.pages_read(result.pages)
-            if result.error is not None:
-                if job.strict:
-                    raise StrictModeError(
-                        f"{result.error}\n--strict: stopped at the first failed file; "
-                        "nothing written."
-                    )
-                progress.message(f"error: {result.error}")
-            else:
-                spool.write_lines(result.lines, result.records)
-                progress.chunks_made(result.records)
-            reports.append(result.report)
-    except BaseException:
-        _stop(pool)
-        raise
-    pool.shutdown(wait=True)
+    for path, result in ordered_results(job, submit, workers * WINDOW_PER_WORKER):
+        progress.start_file(path.name)
+        progress.pages_read(result.pages)
+        if result.error is not None:
+            if job.strict:
+                raise StrictModeError(
+                    f"{result.error}\n--strict: stopped at the first failed file; nothing written."
+                )
+            progress.message(f"error: {result.error}")
+        else:
+            spool.write_lines(result.lines, result.records)
+            progress.chunks_made(result.records)
+        reports.append(result.report)
     return reports

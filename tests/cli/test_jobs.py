@@ -4,6 +4,7 @@ messages and summary of ``--jobs 1`` byte for byte, streamed in input order; Ctr
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -24,8 +25,10 @@ from hypothesis import strategies as st
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.cli.fields import FieldResolver
 from langchain_asesoria.cli.main import main
+from langchain_asesoria.cli.output import JsonlSpool
+from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
-from langchain_asesoria.cli.workers import FileResult, ordered_results
+from langchain_asesoria.cli.workers import FileResult, ordered_results, run_split_in_workers
 from langchain_asesoria.errors import DocumentChunkingError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata
 from langchain_asesoria.reading import page_count
@@ -116,6 +119,55 @@ def test_any_number_of_jobs_writes_what_one_job_writes(
     assert stdout[1].encode("utf-8") == (tmp_path / "one.jsonl").read_bytes()
 
 
+@pytest.fixture
+def examples(tmp_path: Path) -> Path:
+    """The README's example law and PDF, with a BOE web page and a second law beside them."""
+    folder = tmp_path / "examples"
+    folder.mkdir()
+    for source in (
+        ROOT / "examples" / "data" / "BOE-A-1991-14392.md",
+        EXAMPLE_PDF,
+        ROOT / "corpus" / "html" / "orden-hfp-1284-2023.html",
+        ROOT / "corpus" / "markdown" / "BOE-A-1978-31229.md",
+    ):
+        shutil.copy(source, folder / source.name)
+    return folder
+
+
+def test_the_default_uses_every_usable_core_and_writes_what_one_job_writes(
+    capsys: pytest.CaptureFixture[str],
+    examples: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no ``--jobs``, one worker a usable core (at most one a file): the same bytes."""
+    used: list[int] = []
+
+    def recorded(job: SplitJob, spool: JsonlSpool, progress: Progress, count: int) -> object:
+        used.append(count)
+        return run_split_in_workers(job, spool, progress, count)
+
+    monkeypatch.setattr(sys.modules[main.__module__], "run_split_in_workers", recorded)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2}, raising=False)
+    one = _split(capsys, str(examples), "--jobs", "1", "-o", "one.jsonl")
+    default = _split(capsys, str(examples), "-o", "default.jsonl")
+    assert used == [3]
+    assert one[0] == default[0] == ExitCode.OK
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "default.jsonl").read_bytes()
+    assert default[2] == one[2].replace("one.jsonl", "default.jsonl")
+    assert "total: 4 files" in default[2]
+    assert "4 ok" in default[2]
+    doc_ids = []
+    for line in (tmp_path / "default.jsonl").read_text(encoding="utf-8").splitlines():
+        doc_id = json.loads(line)["doc_id"]
+        if not doc_ids or doc_ids[-1] != doc_id:
+            doc_ids.append(doc_id)
+    assert doc_ids == sorted(path.stem for path in examples.iterdir())  # input order
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2, 3, 4, 5, 6}, raising=False)
+    assert _split(capsys, str(examples), "-o", "more.jsonl")[0] == ExitCode.OK
+    assert used == [3, 4]  # never more workers than files
+
+
 def test_strict_stops_at_the_first_bad_file_in_input_order(
     capsys: pytest.CaptureFixture[str], mixed: Path, tmp_path: Path
 ) -> None:
@@ -128,6 +180,8 @@ def test_strict_stops_at_the_first_bad_file_in_input_order(
     assert "d-latin1" not in many[2]
     assert "nothing written" in many[2]
     assert list(tmp_path.glob("c*")) == []
+    if Path("/proc/self/stat").exists():
+        assert _workers(os.getpid()) == set()  # every worker stopped, none left running
 
 
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str], mixed: Path) -> None:
@@ -181,6 +235,19 @@ def _children(parent: int) -> set[int]:
     return found
 
 
+def _workers(parent: int) -> set[int]:
+    """The live worker processes of ``parent`` (not multiprocessing's resource tracker)."""
+    found = set()
+    for pid in _children(parent):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in command:
+            found.add(pid)
+    return found
+
+
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -198,22 +265,32 @@ def _wait_until(condition: Callable[[], bool], seconds: float) -> bool:
     return condition()
 
 
-@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_ctrl_c_leaves_no_output_and_no_worker(tmp_path: Path) -> None:
+def _long_laws(tmp_path: Path) -> Path:
     folder = tmp_path / "laws"
     folder.mkdir()
-    for number in range(4):  # each takes a worker far longer than the run waits below
+    for number in range(4):  # each takes a worker far longer than the tests wait
         (folder / f"ley-{number}.md").write_text(LAW + PARAGRAPH * 40_000, encoding="utf-8")
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return folder
+
+
+def _start_split(folder: Path, cwd: Path, *, new_session: bool) -> subprocess.Popen[str]:
+    """``asesoria-split FOLDER --jobs 2 -o c.jsonl`` started in a process of its own."""
     command = [sys.executable, "-m", "langchain_asesoria", str(folder), "--jobs", "2", *RUN]
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [*command, "-o", "c.jsonl"],
-        cwd=tmp_path,
-        env=environment,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
+        start_new_session=new_session,
     )
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_ctrl_c_leaves_no_output_and_no_worker(tmp_path: Path) -> None:
+    folder = _long_laws(tmp_path)
+    # Its own process group, as a terminal's foreground job.
+    process = _start_split(folder, tmp_path, new_session=True)
     try:
         # Two workers (and multiprocessing's resource tracker) are running.
         assert _wait_until(lambda: len(_children(process.pid)) >= 3, 60)
@@ -232,6 +309,59 @@ def test_ctrl_c_leaves_no_output_and_no_worker(tmp_path: Path) -> None:
     assert "Traceback" not in err  # the workers ignore Ctrl-C; the caller stops them
     assert sorted(path.name for path in tmp_path.iterdir()) == ["laws"]
     assert _wait_until(lambda: not any(_alive(pid) for pid in workers), 10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_killed_worker_fails_the_run_with_a_typed_error_and_stops_the_others(
+    tmp_path: Path,
+) -> None:
+    """A worker killed mid-file (as the kernel's out-of-memory killer does) is the run's
+    error naming a file, not a hang: no output, and no other worker left running."""
+    folder = _long_laws(tmp_path)
+    process = _start_split(folder, tmp_path, new_session=False)
+    try:
+        assert _wait_until(lambda: len(_workers(process.pid)) == 2, 60)
+        workers = _workers(process.pid)
+        os.kill(min(workers), signal.SIGKILL)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == ExitCode.FILES_FAILED, err
+    assert f"error: {folder / 'ley-0.md'}: a worker process ended abruptly" in err
+    assert "Traceback" not in err
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["laws"]
+    assert _wait_until(lambda: not any(_alive(pid) for pid in workers), 10)
+
+
+def test_workers_that_cannot_start_fail_the_run_instead_of_hanging(tmp_path: Path) -> None:
+    """A script that calls ``main()`` unguarded runs it again in each worker as the worker
+    starts (multiprocessing's spawn imports the main script), and the worker dies before
+    it reads its setup. The caller used to block for ever writing the setup (a tokenizer:
+    hundreds of kilobytes) into that worker's start-up pipe; now the run fails at once."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name in ("a.md", "b.md"):
+        (folder / name).write_text(LAW, encoding="utf-8")
+    script = tmp_path / "split.py"
+    script.write_text(
+        "import sys\nfrom langchain_asesoria.cli.main import main\nsys.exit(main())\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, str(script), str(folder), "--jobs", "2", "-o", "c.jsonl", *RUN],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == ExitCode.FILES_FAILED, result.stderr[-3000:]
+    assert "a worker process ended abruptly (out of memory, killed, or it could not start)" in (
+        result.stderr
+    )
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["docs", "split.py"]
 
 
 # -- the order of results, whatever order they complete in -------------------------------

@@ -17,7 +17,8 @@ from langchain_asesoria import (
     chunk_document,
     parallel,
 )
-from langchain_asesoria.engine import TokenIndex
+from langchain_asesoria._processes import handed_over
+from langchain_asesoria.engine import TokenIndex, Tokenization
 from langchain_asesoria.errors import (
     ConfigurationError,
     DocumentChunkingError,
@@ -27,6 +28,7 @@ from langchain_asesoria.parallel import (
     chunk_documents,
     default_workers,
 )
+from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 from langchain_asesoria.tokenization import HuggingFaceTokenization
 
@@ -190,6 +192,13 @@ def test_beyond_the_window_documents_start_in_input_order() -> None:
     assert tokenization.started == [sizes[1], sizes[0], *sizes[2:]]
 
 
+def _init_worker(tokenization: Tokenization, workers: int) -> object:
+    """What a worker keeps once its initializer has read the setup the caller handed over."""
+    with handed_over((tokenization, CONFIG, workers, ReadOptions())) as setup_path:
+        parallel._init_worker(setup_path)
+    return parallel._WORKER_STATE["tokenization"]
+
+
 @pytest.mark.parametrize(
     ("preset", "workers", "expected"),
     [(None, 2, "false"), ("true", 2, "true"), (None, 1, None)],
@@ -203,7 +212,7 @@ def test_worker_processes_run_the_tokenizer_single_threaded(
     else:
         monkeypatch.setenv("TOKENIZERS_PARALLELISM", preset)
     monkeypatch.setattr(parallel, "_WORKER_STATE", {})
-    parallel._init_worker(WordTokenization(512), CONFIG, workers)
+    _init_worker(WordTokenization(512), workers)
     assert os.environ.get("TOKENIZERS_PARALLELISM") == expected
     monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)  # undone by monkeypatch
 
@@ -216,16 +225,14 @@ def test_worker_processes_count_on_their_own_thread(
     without the method (the fakes) is kept as it is."""
     monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
     monkeypatch.setattr(parallel, "_WORKER_STATE", {})
-    parallel._init_worker(minilm, CONFIG, 2)
-    kept = parallel._WORKER_STATE["tokenization"]
+    kept = _init_worker(minilm, 2)
     assert isinstance(kept, HuggingFaceTokenization)
-    assert kept is not minilm
     assert kept._helpers is False
-    parallel._init_worker(minilm, CONFIG, 1)
-    assert parallel._WORKER_STATE["tokenization"] is minilm
-    fake = WordTokenization(512)
-    parallel._init_worker(fake, CONFIG, 2)
-    assert parallel._WORKER_STATE["tokenization"] is fake
+    assert minilm._helpers is not False
+    kept = _init_worker(minilm, 1)
+    assert isinstance(kept, HuggingFaceTokenization)
+    assert kept._helpers == minilm._helpers
+    assert isinstance(_init_worker(WordTokenization(512), 2), WordTokenization)
 
 
 # -- read_and_chunk: the reading stage in the workers ------------------------------------
