@@ -1,0 +1,261 @@
+"""Parents against chunks: how often the delivered context holds the answer, per budget.
+
+For every question of a question file over its corpus, BM25 ranks the indexed pieces
+and a context is filled in rank order up to a token budget (1,000, 2,000 and 4,000
+tokens by default, counted exactly with the offline MiniLM tokenizer's content tokens;
+a piece that does not fit what is left is passed over for the next that does). The
+question counts as answered when some delivered piece holds one of its annotated
+passages (``evaluation.metrics.is_relevant``: the overlap rule of ``asesoria-eval``).
+Three ways to fill the context:
+
+* ``chunks``: this library's chunks (MiniLM 256/32, as ``asesoria-split`` makes them),
+  indexed by their ``embedding_text``;
+* ``parents N``: the same chunks, same ranking, delivered as their distinct parents
+  (``langchain_asesoria.parents``, ``parent_max_tokens=N``), through
+  ``ParentContextRetriever``;
+* ``langchain PDR``: what LangChain's ``ParentDocumentRetriever`` gives with
+  ``RecursiveCharacterTextSplitter`` parents of 2,000 characters and children of 400
+  (the documents' joined text split as its ``add_documents`` splits it), the children
+  ranked by BM25 instead of a vector store, their parents in the order of their first
+  child (as ``ParentDocumentRetriever`` returns them), then the same budget.
+
+Run from the repository root (the ``eval`` extra for BM25, ``langchain-text-splitters``)::
+
+    python -m benchmarks.parents examples/data/BOE-A-1991-14392.md \\
+        examples/data/aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf \\
+        --questions examples/evaluation/questions.jsonl
+    python -m benchmarks.parents corpus/markdown corpus/pdf \\
+        --questions examples/evaluation/corpus_questions.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.stores import InMemoryStore
+
+from langchain_asesoria.engine import Tokenization
+from langchain_asesoria.evaluation.corpus import (
+    CorpusDocument,
+    find_documents,
+    load_corpus,
+    questions_in_text,
+)
+from langchain_asesoria.evaluation.metrics import is_relevant
+from langchain_asesoria.evaluation.questions import (
+    Question,
+    load_questions,
+    validate_against_corpus,
+)
+from langchain_asesoria.evaluation.retrievers import BM25Retriever
+from langchain_asesoria.langchain.parents import ParentContextRetriever, parent_document
+from langchain_asesoria.models import ChunkingConfig, ChunkMetadata
+from langchain_asesoria.parents import read_document_parents
+from langchain_asesoria.reading import split_document
+from langchain_asesoria.records import DOC_ID, END_INDEX, PARENT_ID, START_INDEX
+from langchain_asesoria.tokenization import load_tokenization
+
+MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+#: Ranked pieces a context is filled from: enough for 4,000 tokens of distinct parents.
+DEPTH = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A delivered or indexed stretch of one document (``metrics.Located``)."""
+
+    doc_id: str
+    start: int
+    end: int
+    text: str
+
+
+def _piece(document: Document) -> Piece:
+    metadata = document.metadata
+    start = int(metadata[START_INDEX])
+    end = int(metadata.get(END_INDEX, start + len(document.page_content)))
+    return Piece(str(metadata[DOC_ID]), start, end, document.page_content)
+
+
+class _Ranked(BaseRetriever):
+    """A question's BM25 ranking, as a LangChain retriever (what the parents' retriever
+    is given in place of a vector store's)."""
+
+    documents: list[Document]
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        return self.documents
+
+
+class _Counts:
+    """Exact content counts, each text counted once per run (texts recur per budget)."""
+
+    def __init__(self, tokenizer: Tokenization) -> None:
+        self._tokenizer = tokenizer
+        self._known: dict[str, int] = {}
+
+    def count_content(self, text: str) -> int:
+        if text not in self._known:
+            self._known[text] = self._tokenizer.count_content(text)
+        return self._known[text]
+
+
+class _Rankings:
+    """Each question's top ``DEPTH`` positions, searched once per run."""
+
+    def __init__(self, search: Any) -> None:
+        self._search = search
+        self._known: dict[str, list[int]] = {}
+
+    def __call__(self, query: str) -> list[int]:
+        if query not in self._known:
+            self._known[query] = [hit.position for hit in self._search.search(query, DEPTH)]
+        return self._known[query]
+
+
+def _fill(pieces: Sequence[Document], tokenizer: _Counts, budget: int) -> list[Document]:
+    """The pieces that fit, in rank order (the parents' retriever's rule)."""
+    left, delivered = budget, []
+    for piece in pieces:
+        tokens = tokenizer.count_content(piece.page_content)
+        if tokens <= left:
+            left -= tokens
+            delivered.append(piece)
+    return delivered
+
+
+Method = Callable[[str, int], list[Document]]
+
+
+def chunk_documents(
+    corpus: Sequence[CorpusDocument], tokenizer: Tokenization, parent_budgets: Sequence[int]
+) -> tuple[list[Document], dict[int, InMemoryStore]]:
+    """Our chunks as Documents (``page_content``: what BM25 indexes), one ``parent_id``
+    key per parent budget, and each budget's parents in a store."""
+    config = ChunkingConfig(256, 32)
+    chunks: list[Document] = []
+    stores = {budget: InMemoryStore() for budget in parent_budgets}
+    for document in corpus:
+        split = split_document(
+            document.read, ChunkMetadata(document.doc_id), config=config, tokenization=tokenizer
+        )
+        owners: dict[int, tuple[str, ...]] = {}
+        for budget in parent_budgets:
+            built = read_document_parents(
+                document.read,
+                split.chunks,
+                config=config,
+                tokenizer=tokenizer,
+                parent_max_tokens=budget,
+            )
+            owners[budget] = built.chunk_parents
+            stores[budget].mset([(p.parent_id, parent_document(p)) for p in built.parents])
+        for index, chunk in enumerate(split.chunks):
+            metadata = {DOC_ID: document.doc_id, START_INDEX: chunk.start, END_INDEX: chunk.end}
+            metadata |= {f"{PARENT_ID}_{b}": owners[b][index] for b in parent_budgets}
+            metadata["text"] = chunk.text
+            chunks.append(Document(chunk.embedding_text, metadata=metadata))
+    return chunks, stores
+
+
+def langchain_pdr(corpus: Sequence[CorpusDocument], tokenizer: _Counts) -> Method:
+    """ParentDocumentRetriever's splits (RecursiveCharacterTextSplitter 2,000 / 400), its
+    children ranked by BM25, its parents in the order of their first child."""
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    parents = RecursiveCharacterTextSplitter(chunk_size=2000, add_start_index=True)
+    children = RecursiveCharacterTextSplitter(chunk_size=400)
+    parent_docs: list[Document] = []
+    child_docs: list[Document] = []
+    for document in corpus:
+        source = Document(document.text, metadata={DOC_ID: document.doc_id})
+        for parent in parents.split_documents([source]):
+            parent_docs.append(parent)
+            for child in children.split_text(parent.page_content):
+                child_docs.append(Document(child, metadata={"parent": len(parent_docs) - 1}))
+    ranking = _Rankings(BM25Retriever().index([child.page_content for child in child_docs]))
+
+    def deliver(query: str, budget: int) -> list[Document]:
+        seen: dict[int, None] = {}
+        for position in ranking(query):
+            seen.setdefault(child_docs[position].metadata["parent"], None)
+        return _fill([parent_docs[i] for i in seen], tokenizer, budget)
+
+    return deliver
+
+
+def methods(
+    corpus: Sequence[CorpusDocument], tokenizer: Tokenization, parent_budgets: Sequence[int]
+) -> dict[str, Method]:
+    """Each way to fill a context, by name."""
+    chunks, stores = chunk_documents(corpus, tokenizer, parent_budgets)
+    ranking = _Rankings(BM25Retriever().index([chunk.page_content for chunk in chunks]))
+    counts = _Counts(tokenizer)
+    originals = [
+        Document(c.metadata["text"], metadata={**c.metadata, "embedding_text": c.page_content})
+        for c in chunks
+    ]
+
+    def chunks_alone(query: str, budget: int) -> list[Document]:
+        return _fill([originals[i] for i in ranking(query)], counts, budget)
+
+    found: dict[str, Method] = {"chunks": chunks_alone}
+    for parent_budget in parent_budgets:
+
+        def parents(query: str, budget: int, parent_budget: int = parent_budget) -> list[Document]:
+            retriever = ParentContextRetriever(
+                retriever=_Ranked(documents=[chunks[i] for i in ranking(query)]),
+                docstore=stores[parent_budget],
+                tokenizer=counts,
+                max_context_tokens=budget,
+                id_key=f"{PARENT_ID}_{parent_budget}",
+            )
+            return retriever.invoke(query)
+
+        found[f"parents {parent_budget}"] = parents
+    found["langchain PDR"] = langchain_pdr(corpus, counts)
+    return found
+
+
+def answered(question: Question, delivered: Sequence[Document]) -> bool:
+    pieces = [_piece(document) for document in delivered]
+    return any(is_relevant(piece, passage) for piece in pieces for passage in question.relevant)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("inputs", nargs="+", help="documents or folders of the corpus")
+    parser.add_argument("--questions", required=True, help="the question file (JSON Lines)")
+    parser.add_argument("--budgets", type=int, nargs="+", default=[1000, 2000, 4000])
+    parser.add_argument("--parent-max-tokens", type=int, nargs="+", default=[512, 1024])
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    tokenizer = load_tokenization(MODEL)
+    corpus = load_corpus(find_documents(args.inputs))
+    questions = load_questions(args.questions)
+    validate_against_corpus(questions, {d.doc_id: d.extracted_text for d in corpus})
+    answerable = [q for q in questions_in_text(questions, corpus) if not q.no_source]
+    table = methods(corpus, tokenizer, args.parent_max_tokens)
+    print(f"{len(answerable)} questions over {len(corpus)} documents; context tokens: {MODEL}")
+    print("| method | " + " | ".join(f"{b:,} tokens" for b in args.budgets) + " |")
+    print("|---|" + "---:|" * len(args.budgets))
+    for name, deliver in table.items():
+        shares = []
+        for budget in args.budgets:
+            hits = sum(answered(q, deliver(q.question, budget)) for q in answerable)
+            shares.append(f"{100 * hits / len(answerable):.1f}% ({hits})")
+        print(f"| {name} | " + " | ".join(shares) + " |")
+    print(f"time {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
