@@ -162,7 +162,7 @@ def test_the_default_uses_every_usable_core_and_writes_what_one_job_writes(
         doc_id = json.loads(line)["doc_id"]
         if not doc_ids or doc_ids[-1] != doc_id:
             doc_ids.append(doc_id)
-    assert doc_ids == sorted(path.stem for path in examples.iterdir())  # input order
+    assert doc_ids == sorted(path.name for path in examples.iterdir())  # input order
     monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2, 3, 4, 5, 6}, raising=False)
     assert _split(capsys, str(examples), "-o", "more.jsonl")[0] == ExitCode.OK
     assert used == [3, 4]  # never more workers than files
