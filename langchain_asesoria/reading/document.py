@@ -66,8 +66,9 @@ class PdfFileReport:
 #: What reading left out, or found and kept: ``comment`` (a Markdown HTML comment,
 #: blanked), ``unclosed comment`` (an ``<!--`` nothing closes: its text is kept and
 #: chunked), ``chrome`` (a web page's site chrome), ``furniture`` (a PDF's running
-#: header or footer).
-RemovalKind = Literal["comment", "unclosed comment", "chrome", "furniture"]
+#: header or footer), ``markup`` (an HTML tag or a link's target inside a Markdown text,
+#: blanked).
+RemovalKind = Literal["comment", "unclosed comment", "chrome", "furniture", "markup"]
 
 
 @dataclass(frozen=True, slots=True)

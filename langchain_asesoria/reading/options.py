@@ -41,7 +41,9 @@ class ReadOptions:
             as ``fm_<key>`` (``structure.front_matter.front_matter_fields``; off by
             default). Lists and mappings are left out and reported.
         html_comments: Blank a Markdown document's HTML comment blocks (``<!-- ... -->``
-            lines, never chunked; offsets kept).
+            lines, never chunked; offsets kept) and the markup inside its text: HTML
+            tags (the BOE's ``<small>`` notes) and links' marks and targets (``[Ref.
+            BOE-A-…](https://…)`` reads "Ref. BOE-A-…"), each a ``markup`` removal.
         legal_structure: When Spanish legal ranks decide the sections' hierarchy
             (``LegalStructure``; Markdown headings, a PDF's outline, a text's heading
             lines).

@@ -53,6 +53,8 @@ from langchain_asesoria.structure.legal import (
 )
 from langchain_asesoria.structure.legal_grammar import quoted
 from langchain_asesoria.structure.markdown import comments, markdown_headings
+from langchain_asesoria.structure.markup import markup_spans
+from langchain_asesoria.structure.page_text import blank_lines, line_paragraphs, page_text
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -160,6 +162,27 @@ def _html_comments(document: DocumentPages, _: ReadOptions, __: FileExtras) -> D
     )
 
 
+def _markup(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
+    """Markup inside a Markdown text (HTML tags, link targets) blanked as comments are:
+    spaces of its length, so chunk text and offsets stay exact."""
+    if not document.pages:
+        return document
+    first, *rest = document.pages  # a Markdown document is one page
+    found = markup_spans(first.text)
+    if not found:
+        return document
+    spans = tuple((span.start, span.end, span.kind) for span in found)
+    removals = tuple(
+        Removal("markup", first.page, first.text.count("\n", 0, start) + 1, first.text[start:end])
+        for start, end, _ in spans
+    )
+    blanked = replace(first, text=blank_lines(first.text, spans))
+    return _reported(
+        replace(document, pages=(blanked, *rest)),
+        removals=document.report.removals + removals,
+    )
+
+
 def _line_at(text: str, start: int) -> str:
     """The rest of the line from ``start``."""
     end = text.find("\n", start)
@@ -213,6 +236,41 @@ def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -
     if not options.legal([heading.title for heading in headings]):
         return document
     return _with_headings(document, joined, headings, True, LEGAL_LINES.name)
+
+
+def _paragraph_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -> DocumentPages:
+    """A web page saved as text, one line per paragraph: its site chrome blanked (as
+    ``--keep-site-chrome`` says) and listed, its heading lines the sections."""
+    if document.starts is not None or not document.pages:
+        return document
+    joined = document.joined(READING_SEPARATOR)
+    if not line_paragraphs(joined.text):
+        return document
+    found = page_text(joined.text, chrome=options.html_main_content)
+    pages = tuple(
+        replace(page, text=blank_lines(page.text, _in_page(found.chrome, start, page.text)))
+        for page, start in zip(document.pages, joined.page_starts, strict=True)
+    )
+    document = _reported(replace(document, pages=pages), chrome=found.report)
+    if options.legal_structure == "off" or not found.headings:
+        return document
+    headings = named_units(found.headings)
+    legal = options.legal([heading.title for heading in headings if not quoted(heading.title)])
+    return _with_headings(
+        document, document.joined(READING_SEPARATOR), headings, legal, PARAGRAPH_LINES.name
+    )
+
+
+def _in_page(
+    spans: tuple[tuple[int, int, str], ...], start: int, text: str
+) -> tuple[tuple[int, int, str], ...]:
+    """The spans that fall in a page starting at ``start`` of the joined text, as
+    positions in that page."""
+    return tuple(
+        (begin - start, end - start, label)
+        for begin, end, label in spans
+        if start <= begin and end <= start + len(text)
+    )
 
 
 def _html_headings(
@@ -302,6 +360,7 @@ def _pdf_outline(
 
 FRONT_MATTER: Final = ReadingStep("front matter", lambda o: o.front_matter, _front_matter)
 HTML_COMMENTS: Final = ReadingStep("html comments", lambda o: o.html_comments, _html_comments)
+MARKUP: Final = ReadingStep("markup", lambda o: o.html_comments, _markup)
 MARKDOWN_HEADINGS: Final = ReadingStep(
     "markdown headings", lambda o: o.markdown_headings, _markdown_headings
 )
@@ -319,12 +378,17 @@ PDF_LEGAL_LINES: Final = ReadingStep(
     _pdf_legal_lines,
 )
 HTML_HEADINGS: Final = ReadingStep("html headings", lambda o: o.html_headings, _html_headings)
+PARAGRAPH_LINES: Final = ReadingStep(
+    "paragraph lines",
+    lambda o: o.html_main_content or o.legal_structure != "off",
+    _paragraph_lines,
+)
 
 #: Each kind's steps, in the order they run.
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
-    "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKDOWN_HEADINGS),
+    "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKUP, MARKDOWN_HEADINGS),
     "pdf": (LIST_MARKERS, PAGE_FURNITURE, PDF_OUTLINE, PDF_LEGAL_LINES),
-    "text": (LEGAL_LINES,),
+    "text": (PARAGRAPH_LINES, LEGAL_LINES),
     "html": (HTML_HEADINGS,),
 }
 

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ATX", "FENCE", "LINE", "ListItem", "closes", "dedented", "indent", "opens"]
+__all__ = [
+    "ATX",
+    "FENCE",
+    "LINE",
+    "ListItem",
+    "closes",
+    "dedented",
+    "fenced_code",
+    "indent",
+    "opens",
+]
 
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
@@ -30,6 +40,18 @@ def closes(fenced: re.Match[str] | None, fence: str) -> bool:
 def opens(fenced: re.Match[str] | None) -> bool:
     """An opening fence (a backtick fence's info string holds no backtick)."""
     return fenced is not None and not (fenced.group(1)[0] == "`" and "`" in fenced.group(2))
+
+
+def fenced_code(line: str, fence: str | None) -> tuple[bool, str | None]:
+    """Whether ``line`` is fenced code or a fence (``fence``: the one open before it),
+    and the fence open after it."""
+    fenced = FENCE.fullmatch(line)
+    if fence is not None:
+        return True, None if closes(fenced, fence) else fence
+    if opens(fenced):
+        assert fenced is not None
+        return True, fenced.group(1)
+    return False, None
 
 
 #: A list item's marker (CommonMark 5.2): a bullet, or up to nine digits and ``.``/``)``,

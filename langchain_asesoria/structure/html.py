@@ -27,6 +27,7 @@ __all__ = [
     "HtmlText",
     "extract_html",
     "looks_like_markup",
+    "report_lines",
 ]
 
 #: Between a table row's cells.
@@ -198,7 +199,7 @@ def extract_html(markup: str, *, main_content: bool = True) -> HtmlText:
             _drop(element, spaced=True)
     rendered = _Renderer()
     rendered.render(content)
-    return rendered.result(_report(removed))
+    return rendered.result(report_lines(removed))
 
 
 # -- parsing and choosing the content -------------------------------------------------------
@@ -336,7 +337,7 @@ _REPEATED: Final = {
 }
 
 
-def _report(removed: list[tuple[str, str]]) -> tuple[str, ...]:
+def report_lines(removed: list[tuple[str, str]]) -> tuple[str, ...]:
     """One line per label and snippet (per label for ``_REPEATED``), in page order, with
     how many times it was found when more than once."""
     removed = [(label, _REPEATED.get(label, snippet)) for label, snippet in removed]

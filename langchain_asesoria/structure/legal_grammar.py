@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 __all__ = [
+    "ARTICLE_LINE",
     "HEADING_LINES",
     "HEADING_START",
     "LEGAL_HEADINGS",
@@ -225,3 +226,8 @@ def quoted(title: str) -> bool:
     """Whether a heading opens with a quotation mark (``"«Artículo 20. …"``): a
     provision an amending article quotes, not one of the law's own."""
     return title.lstrip()[:1] in QUOTE_OPEN
+
+
+#: An article's heading line of a text with one line per paragraph: its number, any
+#: multiplier (the BOE's own spellings too: "140 cuarter", "140 quinque"), a period.
+ARTICLE_LINE: Final = re.compile(r"Art[íi]culo\s+(?:\d+(?:\s+[a-z]+)?|[úu]nico)\.(?:\s|$)")

@@ -20,6 +20,7 @@ from langchain_asesoria.structure.commonmark import (
     ListItem,
     closes,
     dedented,
+    fenced_code,
     indent,
     opens,
 )
@@ -128,13 +129,8 @@ def comment_blocks(text: str) -> list[tuple[int, int]]:
                 blocks.append((opened, line_end))
                 opened = None
             continue
-        fenced = FENCE.fullmatch(line)
-        if fence is not None:
-            fence = None if closes(fenced, fence) else fence
-            continue
-        if opens(fenced):
-            assert fenced is not None
-            fence = fenced.group(1)
+        code, fence = fenced_code(line, fence)
+        if code:
             continue
         if _COMMENT_OPEN.match(line):
             if "-->" in line[line.index("<!--") + 4 :] or line.lstrip().startswith(
