@@ -431,21 +431,26 @@ def _own_in_body(pages: Sequence[_Page], heights: dict[str, set[int]], min_pages
 def _area(
     pages: Sequence[_Page], keys: frozenset[str], running: set[int], min_pages: int
 ) -> tuple[float, float] | None:
-    """The heights where lines holding no key of ``keys`` stand, but for those at a
-    height of ``running`` where such lines stand on ``min_pages`` pages (running titles)."""
+    """The lowest and highest heights of the lines that hold no key of ``keys``: where the
+    body stands. A page's outermost line is left out at a height of ``running`` where
+    such outermost lines stand on ``min_pages`` pages: a running title."""
     body = [
-        line
+        (line, index in (0, len(page.lines) - 1))
         for page in pages
         if page.by_height
-        for line in page.lines
+        for index, line in enumerate(page.lines)
         if line.height is not None and keys.isdisjoint(line.keys)
     ]
     at: dict[int, set[int]] = defaultdict(set)
-    for line in body:
-        if round(line.height or 0.0) in running:
+    for line, outermost in body:
+        if outermost and round(line.height or 0.0) in running:
             at[round(line.height or 0.0)].add(line.page)
     titles = {height for height, numbers in at.items() if len(numbers) >= min_pages}
-    placed = [line.height or 0.0 for line in body if round(line.height or 0.0) not in titles]
+    placed = [
+        line.height or 0.0
+        for line, outermost in body
+        if not (outermost and round(line.height or 0.0) in titles)
+    ]
     return (min(placed), max(placed)) if placed else None
 
 
