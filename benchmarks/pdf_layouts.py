@@ -24,8 +24,9 @@ Furniture is what a reader would call a running header or footer: drawn on every
 with text but a few (on every page of its parity for alternating headers) of a document
 with at least ``MIN_PAGES`` such pages, and never more lines than the body. Every other
 line is body; body lines are unique in the document but for the repeated table header.
-What no rule can tell from a running title is not drawn: a body line at the header's
-height where the header is a running title, or on ``MIN_PAGES`` pages without the header.
+What no rule can tell from furniture is not drawn: a body line at the header's height
+where the header is a running title, or on ``MIN_PAGES`` pages without the header; a
+table's header that ends pages and is printed nowhere else (its first page blank).
 """
 
 from __future__ import annotations
@@ -287,12 +288,14 @@ def _at_edges(layout: Layout, number: int) -> list[Placed]:
     return placed
 
 
-def _edges(layout: Layout) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Where header lines and footer lines stand, outermost first."""
+def _edges(layout: Layout, top_lines: int = 1) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Where ``top_lines`` header lines and the footer lines stand, outermost first: a
+    close header's innermost line a step and a half above the body."""
     if not layout.header_close:
         return _TOP, _BOTTOM
-    shift = _BODY_TOP - _STEP * 1.5 - _TOP[-1]
-    return tuple(y + shift for y in _TOP), _BOTTOM
+    innermost = _BODY_TOP - _STEP * 1.5
+    gap = _TOP[1] - _TOP[0]
+    return tuple(innermost - gap * (top_lines - 1 - index) for index in range(top_lines)), _BOTTOM
 
 
 def _body_of(layout: Layout, number: int, body: _Body, state: dict[str, int]) -> list[str]:
@@ -337,7 +340,7 @@ def laid_out(layout: Layout) -> list[list[Placed]]:
         texts = _body_of(layout, number, body, state)
         top, bottom = _furniture(layout, number, SECTIONS[state["section"] % len(SECTIONS)])
         placed = _place_body(texts, layout.columns, layout.table_gap) + _at_edges(layout, number)
-        top_at, bottom_at = _edges(layout)
+        top_at, bottom_at = _edges(layout, len(top))
         furniture = [
             Placed(text, 20.0, y, "furniture") for text, y in zip(top, top_at, strict=False)
         ]
@@ -406,6 +409,9 @@ def _detectable(layout: Layout) -> Layout:
         layout = replace(layout, bare_top=frozenset())
     if len([n for n in text if n not in layout.bare_bottom]) < MIN_PAGES:
         layout = replace(layout, bare_bottom=frozenset())
+    if 1 in layout.blank and layout.table == "bottom":
+        # A table's header ending every page, printed nowhere else, is a running footer.
+        layout = replace(layout, table_rows=max(1, layout.table_rows))
     # A line at a running title's height, or at the header's on MIN_PAGES pages without
     # it, is what a running title looks like: not drawn.
     at_top = set() if layout.header == "running" else set(layout.at_top & layout.bare_top)

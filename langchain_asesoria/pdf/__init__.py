@@ -4,20 +4,23 @@ More: ``docs/design/pdf.md``.
 """
 
 from langchain_asesoria.pdf.extract import ExtractedPage, extract_page
+from langchain_asesoria.pdf.folios import (
+    PAGE_NUMBER_FORMS,
+    ROMAN_FOLIO,
+    furniture_key,
+    roman_value,
+    running_keys,
+)
 from langchain_asesoria.pdf.furniture import (
     EDGE_LINES,
     LEGAL_HEADINGS,
     MARGIN_STEPS,
     MIN_PAGES,
-    PAGE_NUMBER_FORMS,
-    ROMAN_FOLIO,
     Furniture,
     FurnitureLine,
     FurnitureSummary,
     find_furniture,
-    furniture_key,
     is_legal_heading,
-    running_keys,
 )
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import (
@@ -51,6 +54,7 @@ __all__ = [
     "locate_sections",
     "locate_titles",
     "outline_entries",
+    "roman_value",
     "running_keys",
     "section_spans",
 ]

@@ -14,6 +14,7 @@ from itertools import pairwise, takewhile
 from typing import Final, Literal
 
 from langchain_asesoria.models import LoadedPage
+from langchain_asesoria.pdf.folios import furniture_key, in_digits, running_keys
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.pdf.titles import fold, locate_titles
 from langchain_asesoria.structure.legal_grammar import LEGAL_HEADINGS
@@ -23,16 +24,11 @@ __all__ = [
     "LEGAL_HEADINGS",
     "MARGIN_STEPS",
     "MIN_PAGES",
-    "PAGE_NUMBER_FORMS",
-    "ROMAN_FOLIO",
     "Furniture",
     "FurnitureLine",
     "FurnitureSummary",
     "find_furniture",
-    "furniture_key",
     "is_legal_heading",
-    "roman_value",
-    "running_keys",
 ]
 
 #: Non-blank lines at the top and at the bottom of a page where furniture may stand.
@@ -44,84 +40,22 @@ MIN_PAGES: Final = 3
 #: A page's margin: a gap of at least this many body line steps.
 MARGIN_STEPS: Final = 1.25
 
-#: Where a page number stands in a line, as the group ``n`` of each form.
-PAGE_NUMBER_FORMS: Final = (
-    # The line is the number, maybe between dashes or brackets: "12", "- 12 -", "[12]".
-    re.compile(r"^\W*(?P<n>\d{1,5})\W*$"),
-    # Between dashes anywhere: "Boletín - 12 -".
-    re.compile(r"(?<!\S)[-\u2013\u2014]\s*(?P<n>\d{1,5})\s*[-\u2013\u2014](?!\S)"),
-    # After a page word: "Página 12", "Pág. 12 de 179", "Hoja 3 de 9", "Page 4", "p. 5".
-    re.compile(
-        r"(?<!\w)(?:p[áa]gina|p[áa]g|page|hoja|folio|p)\.?\s*(?P<n>\d{1,5})(?!\d)",
-        re.IGNORECASE,
-    ),
-    # Before its total at the line's end: "12 / 179", "12 de 179".
-    re.compile(r"(?<![\w/.,])(?P<n>\d{1,5})\s*(?:/|de|of)\s*\d{1,5}\W*$", re.IGNORECASE),
-)
-
-#: A page number in roman numerals, the line's only word: "iii", "- xii -", "[IV]".
-ROMAN_FOLIO: Final = re.compile(
-    r"^\W*(?P<n>(?=[mdclxvi])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})"
-    r"|(?=[MDCLXVI])M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3}))\W*$"
-)
-
 _EVEN: Final = MARGIN_STEPS  # no gap this many steps wide: the lines are evenly spaced
-_ROMAN: Final = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _MIN_SHARE: Final = 0.5
 _PARITY_SHARE: Final = 0.75
 _MAX_SHARE: Final = 0.5
 _DIGITS: Final = re.compile(r"(\d+)")
 _TITLE_START: Final = 12  # folded characters of a title looked for in removed lines
-_PAGE_MARK: Final = "\uffff"  # a noncharacter: no extracted text holds it
 
 LineHeights = Sequence[float | None]
 Side = Literal["top", "bottom"]
 _SIDES: Final[tuple[Side, ...]] = ("top", "bottom")
 
 
-def furniture_key(line: str) -> str:
-    """What two removed lines share in reports: whitespace collapsed, numbers (and a
-    roman folio) as ``#``."""
-    text = " ".join(line.split())
-    folio = ROMAN_FOLIO.match(text)
-    if folio:
-        text = text[: folio.start("n")] + "#" + text[folio.end("n") :]
-    return _DIGITS.sub("#", text)
-
-
-def roman_value(numeral: str) -> int:
-    """The value of a valid roman numeral, either case: ``roman_value("xii") == 12``."""
-    values = [_ROMAN[letter] for letter in numeral.lower()]
-    return sum(-value if value < after else value for value, after in pairwise([*values, 0]))
-
-
 def is_legal_heading(line: str) -> bool:
     """Whether ``line`` opens with a heading of Spanish legislation (``LEGAL_HEADINGS``)."""
     text = line.lstrip()
     return any(pattern.match(text) for pattern in LEGAL_HEADINGS)
-
-
-def running_keys(line: str, page: int) -> tuple[str, ...]:
-    """The keys of ``line`` on page number ``page``: its text, whitespace collapsed, and,
-    when it holds a page number, the text with that number as its distance to ``page``.
-
-    ``running_keys("Página 12", 12)[1] == running_keys("Página 13", 13)[1]``.
-    """
-    text = " ".join(line.split())
-    folio = ROMAN_FOLIO.match(text)
-    if folio:
-        start, end = folio.span("n")
-        distance = roman_value(folio["n"]) - page
-        return text, f"{text[:start]}{_PAGE_MARK}i{distance}{_PAGE_MARK}{text[end:]}"
-    spans = sorted({m.span("n") for form in PAGE_NUMBER_FORMS for m in form.finditer(text)})
-    if not spans:
-        return (text,)
-    parts: list[str] = []
-    position = 0
-    for start, end in spans:
-        parts += [text[position:start], f"{_PAGE_MARK}{int(text[start:end]) - page}{_PAGE_MARK}"]
-        position = end
-    return text, "".join(parts) + text[position:]
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,18 +150,10 @@ class Furniture:
         return by_page
 
 
-def _arabic(text: str) -> str:
-    """``text`` with its roman folio, if it is one, in digits: "- iii -" gives "- 3 -"."""
-    folio = ROMAN_FOLIO.match(text)
-    if not folio:
-        return text
-    return f"{text[: folio.start('n')]}{roman_value(folio['n'])}{text[folio.end('n') :]}"
-
-
 def _shared_text(lines: Sequence[FurnitureLine]) -> str:
     """The lines' common text, each number that differs between them shown as ``N``."""
     texts = [" ".join(line.text.split()) for line in lines]
-    split = [_DIGITS.split(_arabic(text)) for text in texts]
+    split = [_DIGITS.split(in_digits(text)) for text in texts]
     parts = [
         values[0] if index % 2 == 0 or len(set(values)) == 1 else "N"
         for index, values in enumerate(zip(*split, strict=True))
@@ -431,21 +357,26 @@ def _own_in_body(pages: Sequence[_Page], heights: dict[str, set[int]], min_pages
 def _area(
     pages: Sequence[_Page], keys: frozenset[str], running: set[int], min_pages: int
 ) -> tuple[float, float] | None:
-    """The heights where lines holding no key of ``keys`` stand, but for those at a
-    height of ``running`` where such lines stand on ``min_pages`` pages (running titles)."""
+    """The lowest and highest heights of the lines that hold no key of ``keys``: where the
+    body stands. A page's outermost line is left out at a height of ``running`` where
+    such outermost lines stand on ``min_pages`` pages: a running title."""
     body = [
-        line
+        (line, index in (0, len(page.lines) - 1))
         for page in pages
         if page.by_height
-        for line in page.lines
+        for index, line in enumerate(page.lines)
         if line.height is not None and keys.isdisjoint(line.keys)
     ]
     at: dict[int, set[int]] = defaultdict(set)
-    for line in body:
-        if round(line.height or 0.0) in running:
+    for line, outermost in body:
+        if outermost and round(line.height or 0.0) in running:
             at[round(line.height or 0.0)].add(line.page)
     titles = {height for height, numbers in at.items() if len(numbers) >= min_pages}
-    placed = [line.height or 0.0 for line in body if round(line.height or 0.0) not in titles]
+    placed = [
+        line.height or 0.0
+        for line, outermost in body
+        if not (outermost and round(line.height or 0.0) in titles)
+    ]
     return (min(placed), max(placed)) if placed else None
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from langchain_asesoria.models import LoadedPage
-from langchain_asesoria.pdf.furniture import EDGE_LINES, Furniture, FurnitureLine, running_keys
+from langchain_asesoria.pdf.folios import running_keys
+from langchain_asesoria.pdf.furniture import EDGE_LINES, Furniture, FurnitureLine
 
 __all__ = ["furniture_as_in"]
 
