@@ -43,7 +43,7 @@ message: an adapter that knows the source an engine error is about fills it in w
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -164,7 +164,21 @@ class ModelLimitError(ConfigurationError):
 
 
 class InvalidPagesError(AsesoriaError, ValueError):
-    """Pages that are not one document's pages, numbered from 1 upward, in order."""
+    """Pages that are not one document's pages, numbered from 1 upward, in order.
+
+    The LangChain classes raise it, with the same message, for the same bad input (an
+    item that is not a ``Document``, a ``page_content`` that is not a ``str`` or holds a
+    lone surrogate, a page number that is not one): ``index`` is then the item's
+    position in the input (``documents[index]``, or ``texts[index]`` of
+    ``create_documents``), ``source`` its ``metadata["source"]`` and ``page`` its
+    1-based page when its number is valid; the detail names the index and raw page.
+    """
+
+    index: int | None
+
+    def __init__(self, detail: str = "", *, index: int | None = None, **context: Any) -> None:
+        super().__init__(detail, **context)
+        self.index = index
 
 
 class InvalidSectionsError(AsesoriaError, ValueError):

@@ -812,7 +812,7 @@ CATALOGUE = [
     ),
     P(
         transform([pdf_page("a.pdf", -1)]),
-        Raises(InvalidPagesError, ("a.pdf: page=-1 is below page_base=0",)),
+        Raises(InvalidPagesError, ("a.pdf: documents[0]: page=-1 is below page_base=0",)),
         id="transformer-page-negative",
     ),
     # -- sections ---------------------------------------------------------------------------

@@ -52,6 +52,7 @@ __all__ = [
     "citation",
     "config_options",
     "document_id",
+    "input_metadata",
     "loader_metadata",
     "original_text",
     "scalar_metadata",
@@ -283,6 +284,31 @@ def loader_metadata(
     label_end = last.get(PAGE_LABEL)
     if label_end is not None and PAGE_LABEL in metadata:
         metadata[PAGE_LABEL_END] = label_end
+    return metadata
+
+
+def input_metadata(
+    first: Mapping[Any, Any],
+    last: Mapping[Any, Any],
+    page_key: str,
+    level: MetadataLevel,
+    source: tuple[str, str] | None = None,
+) -> dict[str, MetadataValue]:
+    """The input metadata a chunk ``Document`` of either class keeps, vector-store safe.
+
+    The scalar entries of the chunk's first page (``scalar_metadata``: no ``None``, no
+    lists or dicts); at ``"lean"`` without our report keys, else with the loader's page
+    number given way to ``page``/``page_end`` (``loader_metadata``) and ``source``, a
+    ``(key, value)`` pair, set as a string.
+    """
+    kept = scalar_metadata(first)
+    if level == "lean":
+        from langchain_asesoria.langchain.page_structure import REPORT_KEYS
+
+        return {key: value for key, value in kept.items() if key not in REPORT_KEYS}
+    metadata: dict[str, MetadataValue] = loader_metadata(kept, scalar_metadata(last), page_key)
+    if source is not None:
+        metadata[source[0]] = source[1]
     return metadata
 
 

@@ -10,7 +10,7 @@ metadata, else from defaults (``docs/guides/pdfs-with-any-loader.md``).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any, Final, TypeVar
@@ -87,10 +87,13 @@ def _group_key(document: Document, source_key: str) -> Hashable:
 
 
 def group_sources(documents: Iterable[Document], source_key: str = "source") -> list[Source]:
-    """All sources, in order of first appearance; a source's documents may be interleaved."""
+    """All sources, in order of first appearance; a source's documents may be interleaved.
+
+    The documents are taken as they are: check them first (``SourceReader.checked``).
+    """
     groups: dict[Hashable, list[Document]] = {}
     for document in documents:
-        groups.setdefault(_group_key(_checked(document), source_key), []).append(document)
+        groups.setdefault(_group_key(document, source_key), []).append(document)
     return [Source(_source_key(group[0], source_key), tuple(group)) for group in groups.values()]
 
 
@@ -112,9 +115,9 @@ class SourceGrouper:
         """Adds one document; returns the previous source when this one starts another.
 
         Raises:
-            InvalidPagesError: not a ``Document``, or a source that already ended.
+            InvalidPagesError: a source that already ended.
         """
-        key = _group_key(_checked(document), self.source_key)
+        key = _group_key(document, self.source_key)
         if self._current and key == self._key:
             self._current.append(document)
             return None
@@ -138,15 +141,6 @@ class SourceGrouper:
             self._finished.add(source.key)
         self._key, self._current = None, []
         return source
-
-
-def _checked(document: object) -> Document:
-    if not isinstance(document, Document):
-        raise InvalidPagesError(
-            f"expected LangChain Documents, got {type(document).__name__}: pass the output "
-            "of a document loader (one Document per page or per file)."
-        )
-    return document
 
 
 # -- reading one source -----------------------------------------------------------------
@@ -259,26 +253,90 @@ class SourceReader:
         )
 
     def page_number(self, document: Document, name: str) -> int:
-        """The 1-based page number of ``document``; 0 without one."""
-        raw = document.metadata.get(self.page_key)
-        if raw is None:
-            return 0  # no page: valid only for a one-page source (checked after sorting)
+        """The 1-based page number of ``document`` (checked: ``check``); 0 without one."""
+        number = self._page_number(document.metadata)
+        return number if isinstance(number, int) else 0
+
+    def _page_number(self, metadata: Mapping[Any, Any]) -> int | str | None:
+        """The 1-based page number in ``metadata``, ``None`` without the key, else why
+        the value is not one."""
+        if self.page_key not in metadata:
+            return None  # no page: valid only for a one-page source (checked after sorting)
+        raw = metadata[self.page_key]
         if isinstance(raw, str) and raw.strip().isdigit():
             raw = int(raw)
         if isinstance(raw, bool) or not isinstance(raw, int):
-            raise InvalidPagesError(
-                f"{self.page_key}={raw!r} is not an integer page number; "
-                "set page_key to the metadata key that holds it.",
-                source=name,
+            return (
+                f"{self.page_key}={raw!r} is not an integer page number; set page_key to "
+                "the metadata key that holds it, or leave the key out of a one-page document."
             )
         number = raw - self.page_base + 1
         if number < 1:
-            raise InvalidPagesError(
+            return (
                 f"{self.page_key}={raw} is below page_base={self.page_base}; "
-                "set page_base to the number the loader gives the first page (0 or 1).",
-                source=name,
+                "set page_base to the number the loader gives the first page (0 or 1)."
             )
         return number
+
+    def check(self, content: object, metadata: Mapping[Any, Any], index: int, item: str) -> None:
+        """Checks one input of either class: ``content`` a ``str`` without lone surrogates,
+        its page number (if any) an integer from ``page_base``.
+
+        Raises:
+            InvalidPagesError: naming ``item`` (``documents[3]``), the source and page.
+        """
+        key = metadata.get(self.source_key)
+        source = None if key is None or key == "" else str(key)
+        number = self._page_number(metadata)
+        page = number if isinstance(number, int) else None
+        where = f"{item} ({self.page_key}={metadata[self.page_key]!r})" if page else item
+
+        def invalid(detail: str, **context: Any) -> InvalidPagesError:
+            return InvalidPagesError(
+                f"{where}: {detail}", index=index, source=source, page=page, **context
+            )
+
+        if isinstance(number, str):
+            raise invalid(number, expected=f"an integer from {self.page_base}")
+        if not isinstance(content, str):
+            raise invalid(
+                f"page_content is {type(content).__name__}, not str; decode bytes "
+                "(or convert the value) before splitting.",
+                expected="a str page_content",
+            )
+        try:
+            content.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise invalid(
+                f"page_content holds a lone surrogate {content[error.start]!r} at position "
+                f"{error.start}, which is not text; fix the extraction (or decode its bytes "
+                "with errors='replace').",
+                position=error.start,
+                expected="text without lone surrogates",
+            ) from error
+
+    def checked(self, items: Iterable[object]) -> Iterator[Document]:
+        """The items, each checked as it comes (``check``); the one check of both classes.
+
+        Raises:
+            InvalidPagesError: an item that is not a ``Document``, or one ``check``
+                refuses.
+        """
+        for index, item in enumerate(items):
+            yield self.checked_item(item, index)
+
+    def checked_item(self, item: object, index: int) -> Document:
+        """``item``, the input at ``index``, once checked (``checked``)."""
+        name = f"documents[{index}]"
+        if not isinstance(item, Document):
+            raise InvalidPagesError(
+                f"{name}: expected a LangChain Document, got {type(item).__name__}: pass "
+                "the output of a document loader (one Document per page or per file).",
+                index=index,
+                expected="a Document",
+            )
+        self.check(item.page_content, item.metadata, index, name)
+        return item
 
     def _metadata(self, source: Source, name: str) -> ChunkMetadata:
         values: dict[str, Any] = {}

@@ -5,8 +5,7 @@ More: ``docs/design/langchain.md``.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -32,7 +31,7 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
-    loader_metadata,
+    input_metadata,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
@@ -369,10 +368,24 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             self._skipped(name, error.with_context(source=name))
             return []
 
+    def split_documents(self, documents: Iterable[Document]) -> list[Document]:
+        """``create_documents`` of the documents' texts and metadata, each document
+        checked first as the transformer checks it (``SourceReader.checked``).
+
+        Raises:
+            InvalidPagesError: an item that is not a ``Document``, a ``page_content``
+                that is not a ``str`` or holds a lone surrogate, a page number that is
+                not one (whatever ``on_error`` says: these are the caller's to fix).
+            AsesoriaError: as ``create_documents``.
+        """
+        checked = list(self._reader.checked(documents))
+        return self._create([d.page_content for d in checked], [d.metadata for d in checked])
+
     def create_documents(
         self, texts: list[str], metadatas: list[dict[Any, Any]] | None = None
     ) -> list[Document]:
-        """One ``Document`` per chunk, input order kept, metadata deep-copied per chunk.
+        """One ``Document`` per chunk, input order kept; each keeps the scalar entries of
+        its text's metadata (``documents.input_metadata``, as the transformer's chunks).
 
         ``metadatas`` may be ``None`` or empty (no metadata), as in LangChain. Texts
         with the same ``source`` are the pages of one source: their ``chunk_index``
@@ -381,18 +394,26 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
 
         Raises:
             ConfigurationError: ``metadatas`` not of the same length as ``texts``.
-            AsesoriaError: a text that cannot be chunked, or a page number that is not
-                an integer from ``page_base`` up (the message names its ``source``, or
-                its position), unless ``on_error="skip"``.
+            InvalidPagesError: a text that is not a ``str`` or holds a lone surrogate,
+                or a page number that is not an integer from ``page_base`` up (naming
+                ``texts[index]``, its source and page), whatever ``on_error`` says.
+            AsesoriaError: a text that cannot be chunked, unless ``on_error="skip"``.
         """
-        from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
-        from langchain_asesoria.langchain.sources import read_pdf_page_texts
-
         if metadatas and len(metadatas) != len(texts):
             raise ConfigurationError(
                 f"got {len(texts)} texts but {len(metadatas)} metadatas: pass one metadata "
                 "dict per text, or none."
             )
+        for index, text in enumerate(texts):
+            metadata = metadatas[index] if metadatas else {}
+            self._reader.check(text, metadata, index, f"texts[{index}]")
+        return self._create(texts, metadatas)
+
+    def _create(self, texts: list[str], metadatas: list[dict[Any, Any]] | None) -> list[Document]:
+        """``create_documents`` of checked texts and metadata."""
+        from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
+        from langchain_asesoria.langchain.sources import read_pdf_page_texts
+
         sections: list[list[SectionStart] | None] = [None] * len(texts)
         if metadatas:
             # a loader's PDF pages, read once as their PDF, with this splitter's keys
@@ -439,15 +460,13 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         """
         level = self._metadata_level
         content, _ = chunk_texts(chunk, self._page_content, level)
-        metadata = copy.deepcopy(dict(base))
+        raw = base.get(self._reader.source_key)
+        source = None if raw in (None, "") else (self._reader.source_key, str(raw))
+        metadata: dict[str, Any] = input_metadata(base, base, self._reader.page_key, level, source)
         if level == "lean":
-            from langchain_asesoria.langchain.page_structure import REPORT_KEYS
-
-            metadata = {key: value for key, value in metadata.items() if key not in REPORT_KEYS}
             if self._add_start_index:
                 metadata[START_INDEX] = chunk.start
             return Document(page_content=content, metadata=metadata)
-        metadata = loader_metadata(metadata, metadata, self._reader.page_key)
         placed = replace(
             chunk,
             metadata=replace(chunk.metadata, page=page, page_end=page, chunk_index=done.next_index),

@@ -29,10 +29,9 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
-    loader_metadata,
-    scalar_metadata,
+    input_metadata,
 )
-from langchain_asesoria.langchain.page_structure import REPORT_KEYS, source_starts
+from langchain_asesoria.langchain.page_structure import source_starts
 from langchain_asesoria.langchain.sources import (
     Source,
     SourceGrouper,
@@ -96,7 +95,11 @@ class _DocIds:
 
 
 def _documents_of(item: DocumentsInput) -> Iterable[Document]:
-    return (item,) if isinstance(item, Document) else item
+    """The documents of one input item (an item that is neither is kept, to be refused
+    by ``SourceReader.checked``)."""
+    if isinstance(item, Document) or not isinstance(item, Iterable) or isinstance(item, str):
+        return (item,)
+    return item
 
 
 def _as_lists(items: Iterable[DocumentsInput]) -> Iterator[list[Document]]:
@@ -372,17 +375,17 @@ class AsesoriaDocumentTransformer(
         meta = chunk.metadata
         assert meta.page is not None  # the engine sets both
         assert meta.page_end is not None
-        first = scalar_metadata(pages.page_metadata[positions[meta.page]])
         level = self._metadata_level
-        if level == "lean":
-            content, _ = chunk_texts(chunk, self._page_content, level)
-            lean = {key: value for key, value in first.items() if key not in REPORT_KEYS}
-            return Document(page_content=content, metadata=lean)
-        last = scalar_metadata(pages.page_metadata[positions[meta.page_end]])
-        metadata: dict[str, Any] = loader_metadata(first, last, self._reader.page_key)
-        if source is not None:
-            metadata[self._reader.source_key] = source
+        metadata: dict[str, Any] = input_metadata(
+            pages.page_metadata[positions[meta.page]],
+            pages.page_metadata[positions[meta.page_end]],
+            self._reader.page_key,
+            level,
+            None if source is None else (self._reader.source_key, source),
+        )
         content, _ = chunk_texts(chunk, self._page_content, level)
+        if level == "lean":
+            return Document(page_content=content, metadata=metadata)
         metadata.update(chunk_document_metadata(chunk, self._page_content, level))
         return Document(page_content=content, metadata=metadata, id=document_id(metadata, level))
 
@@ -397,7 +400,7 @@ class AsesoriaDocumentTransformer(
         doc_ids = _DocIds()
         return [
             document
-            for source in group_sources(documents, self._reader.source_key)
+            for source in group_sources(self._reader.checked(documents), self._reader.source_key)
             for document in self._chunk_source(source, doc_ids)
         ]
 
@@ -431,11 +434,11 @@ class AsesoriaDocumentTransformer(
     def _sources(self, items: Iterable[DocumentsInput]) -> Iterator[Source]:
         """Each source of the stream once its documents are all in."""
         grouper = SourceGrouper(self._reader.source_key)
-        for item in items:
-            for document in _documents_of(item):
-                finished = grouper.add(document)
-                if finished is not None:
-                    yield finished
+        documents = (document for item in items for document in _documents_of(item))
+        for document in self._reader.checked(documents):
+            finished = grouper.add(document)
+            if finished is not None:
+                yield finished
         last = grouper.finish()
         if last is not None:
             yield last
@@ -444,9 +447,11 @@ class AsesoriaDocumentTransformer(
         self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None = None
     ) -> AsyncIterator[list[Document]]:
         grouper, doc_ids = SourceGrouper(self._reader.source_key), _DocIds()
+        index = 0
         async for item in items:
             for document in _documents_of(item):
-                finished = grouper.add(document)
+                finished = grouper.add(self._reader.checked_item(document, index))
+                index += 1
                 if finished is not None:
                     yield await run_in_executor(config, self._chunk_source, finished, doc_ids)
         last = grouper.finish()

@@ -102,15 +102,23 @@ def test_split_text_returns_the_original_texts_in_order() -> None:
     assert all(text == text.strip() and text in REPEATED for text in texts)
 
 
-def test_metadata_is_deep_copied_into_each_chunk() -> None:
-    metadata = {"source": "guia.txt", "tags": {"tax": "IRPF"}, "authors": ["AEAT"]}
+def test_metadata_keeps_only_what_a_vector_store_takes_and_the_input_unchanged() -> None:
+    """Nested values and ``None`` are left out, as the transformer leaves them out; each
+    chunk has its own dict, and the input is not touched."""
+    metadata = {"source": "guia.txt", "tags": {"tax": "IRPF"}, "authors": ["AEAT"], "x": None}
     documents = splitter().create_documents([REPEATED], [metadata])
     assert len(documents) > 1
-    documents[0].metadata["tags"]["tax"] = "IVA"
-    documents[0].metadata["authors"].append("BOE")
-    assert documents[1].metadata["tags"] == {"tax": "IRPF"}
-    assert documents[1].metadata["authors"] == ["AEAT"]
-    assert metadata == {"source": "guia.txt", "tags": {"tax": "IRPF"}, "authors": ["AEAT"]}
+    for document in documents:
+        assert document.metadata["source"] == "guia.txt"
+        assert all(isinstance(v, str | int | float | bool) for v in document.metadata.values())
+    documents[0].metadata["source"] = "otra.txt"
+    assert documents[1].metadata["source"] == "guia.txt"
+    assert metadata == {
+        "source": "guia.txt",
+        "tags": {"tax": "IRPF"},
+        "authors": ["AEAT"],
+        "x": None,
+    }
 
 
 @pytest.mark.parametrize(

@@ -200,7 +200,7 @@ def test_interleaved_sources_are_grouped_in_order_of_first_appearance() -> None:
 
 
 def test_non_documents_are_refused() -> None:
-    with pytest.raises(InvalidPagesError, match="expected LangChain Documents, got str"):
+    with pytest.raises(InvalidPagesError, match="expected a LangChain Document, got str"):
         transformer().transform_documents(["texto"])  # type: ignore[list-item]
 
 
