@@ -6,18 +6,25 @@ end. A setup larger than the pipe's buffer (a tokenizer pickles to hundreds of
 kilobytes) sent to a worker that dies before reading it (killed, out of memory, or a
 script that starts workers again when imported) blocks the caller forever. So the
 setup goes through a private file, and the pipe carries only its path: a worker that
-dies at start is then a broken pool, reported, not a hang.
+dies at start is then a broken pool, reported, not a hang. And a worker ends with its
+caller, however the caller ends (on Linux), so that none is left running.
 """
 
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
 import os
 import pickle
+import signal
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["handed_over", "taken_over", "usable_cores"]
+__all__ = ["end_with_caller", "handed_over", "taken_over", "usable_cores"]
+
+#: ``prctl``'s option that sends a process a signal when its parent ends (Linux).
+_PR_SET_PDEATHSIG = 1
 
 
 def usable_cores() -> int:
@@ -46,3 +53,24 @@ def taken_over(path: str) -> object:
     """What ``handed_over`` wrote at ``path`` (read by a worker as it starts)."""
     with open(path, "rb") as file:
         return pickle.load(file)  # our own file, written by this run's caller
+
+
+def end_with_caller() -> None:
+    """In a worker: the worker is terminated when its caller ends, even killed (Linux).
+
+    A caller that is stopped (Ctrl-C, an error) terminates its workers itself; one that
+    is killed cannot, and its workers would wait for work for ever, each holding the
+    others' pipes open. Elsewhere than Linux this does nothing. Linux ties the request
+    to the thread that started the worker: call it only in workers started by a thread
+    that lives as long as the pool (``asesoria-split``'s main thread).
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None or not os.path.exists("/proc/self"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+        return
+    if os.getppid() != parent.pid:  # the caller ended before the request was made
+        os._exit(1)

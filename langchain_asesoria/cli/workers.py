@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-from langchain_asesoria._processes import handed_over, taken_over
+from langchain_asesoria._processes import end_with_caller, handed_over, taken_over
 from langchain_asesoria.cli.errors import failure_label
 from langchain_asesoria.cli.job import SplitJob, claim_doc_id, describe
 from langchain_asesoria.cli.output import JsonlSpool, jsonl_lines
@@ -88,13 +88,15 @@ _SETUP: list[WorkerSetup] = []
 
 
 def _init_worker(setup_path: str) -> None:
-    """Runs once in each worker: keeps the settings, one thread per worker, no Ctrl-C.
+    """Runs once in each worker: keeps the settings, one thread per worker, no Ctrl-C,
+    and no life after the caller's (``_processes.end_with_caller``).
 
     The settings come from the file at ``setup_path`` (``_processes.handed_over``), not
     through the worker's start-up pipe. pypdf's notes on recoverable oddities are kept
     off stderr, as ``main`` keeps them in the caller.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with_caller()
     logging.getLogger("pypdf").setLevel(logging.ERROR)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     setup = taken_over(setup_path)

@@ -299,8 +299,9 @@ def test_ctrl_c_leaves_no_output_and_no_worker(tmp_path: Path) -> None:
         workers = _children(process.pid)
         assert process.poll() is None, "the run ended before it could be interrupted"
         os.killpg(process.pid, signal.SIGINT)  # Ctrl-C: the whole foreground group
-        # Stopped, not left to finish the files in flight (which would take minutes).
-        _, err = process.communicate(timeout=20)
+        # Stopped, not left to finish the files in flight (which would take minutes; on
+        # a machine others load, the caller's own exit can take a good part of one).
+        _, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
@@ -332,6 +333,25 @@ def test_a_killed_worker_fails_the_run_with_a_typed_error_and_stops_the_others(
     assert "Traceback" not in err
     assert sorted(path.name for path in tmp_path.iterdir()) == ["laws"]
     assert _wait_until(lambda: not any(_alive(pid) for pid in workers), 10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_with_a_caller_that_is_killed(tmp_path: Path) -> None:
+    """A caller killed outright cannot stop its workers; they end with it all the same."""
+    folder = _long_laws(tmp_path)
+    process = _start_split(folder, tmp_path, new_session=False)
+    try:
+        assert _wait_until(lambda: len(_workers(process.pid)) == 2, 60)
+        workers = _workers(process.pid)
+        process.kill()
+        process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    ended = _wait_until(lambda: not any(_alive(pid) for pid in workers), 30)
+    for pid in filter(_alive, workers):  # not to leave them running if they did not end
+        os.kill(pid, signal.SIGKILL)
+    assert ended
 
 
 def test_workers_that_cannot_start_fail_the_run_instead_of_hanging(tmp_path: Path) -> None:
