@@ -13,6 +13,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -173,6 +174,48 @@ def _ctrl_c_held() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+#: How often the caller, waiting for a file's result, looks whether Ctrl-C was pressed.
+_CTRL_C_POLL = 0.25
+
+
+class _CtrlC:
+    """Ctrl-C latched for the whole run: the handler records the press and raises.
+
+    A ``KeyboardInterrupt`` raised where Python swallows exceptions (a ``__del__``, a
+    weak reference's callback run in the middle of the wait) would otherwise be lost
+    and the run would go on to the end; the caller's wait looks at the latch every
+    ``_CTRL_C_POLL`` seconds and raises it again.
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+
+    def _handle(self, number: int, frame: object) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def installed(self) -> Iterator[_CtrlC]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGINT, self._handle)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def wait(self, future: Future[FileResult]) -> FileResult:
+        """``future.result()``, raising ``KeyboardInterrupt`` once Ctrl-C was pressed."""
+        while True:
+            if self.pressed:
+                raise KeyboardInterrupt
+            try:
+                return future.result(timeout=_CTRL_C_POLL)
+            except FutureTimeout:
+                continue
+
+
 def _stop(pool: ProcessPoolExecutor) -> None:
     """Terminates every worker now (their files are abandoned) and reaps them.
 
@@ -239,7 +282,10 @@ class _Submitter:
 
 
 def ordered_results(
-    job: SplitJob, submit: Submit, window: int
+    job: SplitJob,
+    submit: Submit,
+    window: int,
+    wait: Callable[[Future[FileResult]], FileResult] = Future.result,
 ) -> Iterator[tuple[Path, FileResult]]:
     """Each file of ``job`` and its result, in input order, however the results complete.
 
@@ -247,6 +293,8 @@ def ordered_results(
     submitted only when an earlier one has been yielded, so a generator's caller that
     stops reading stops the submissions. With ``job.strict``, no file is submitted once
     one has failed.
+
+    ``wait`` takes a file's result (the caller's passes Ctrl-C on).
 
     Raises:
         DocumentChunkingError: the worker of a file died (killed, out of memory).
@@ -260,7 +308,7 @@ def ordered_results(
             return
         path, future = pending.popleft()
         try:
-            result = future.result()
+            result = wait(future)
         except BrokenProcessPool as error:
             raise DocumentChunkingError(
                 "a worker process ended abruptly (out of memory, killed, or it could not "
@@ -283,7 +331,7 @@ def run_split_in_workers(
         DocumentChunkingError: a worker process died (killed, out of memory).
     """
     setup = WorkerSetup(job.config, job.tokenization, job.reading)
-    with handed_over(setup) as setup_path:
+    with handed_over(setup) as setup_path, _CtrlC().installed() as ctrl_c:
         with _ctrl_c_held():
             pool = ProcessPoolExecutor(
                 max_workers=workers,
@@ -292,7 +340,7 @@ def run_split_in_workers(
                 initargs=(setup_path,),
             )
         try:
-            reports = _write_in_order(job, spool, progress, pool, workers)
+            reports = _write_in_order(job, spool, progress, pool, workers, ctrl_c)
         except BaseException:
             _stop(pool)
             raise
@@ -306,6 +354,7 @@ def _write_in_order(
     progress: Progress,
     pool: ProcessPoolExecutor,
     workers: int,
+    ctrl_c: _CtrlC,
 ) -> list[FileReport]:
     """The files' records, messages and reports, in input order, as they come back."""
 
@@ -314,7 +363,8 @@ def _write_in_order(
             return pool.submit(_split_in_worker, path, metadata)
 
     reports: list[FileReport] = []
-    for path, result in ordered_results(job, submit, workers * WINDOW_PER_WORKER):
+    window = workers * WINDOW_PER_WORKER
+    for path, result in ordered_results(job, submit, window, ctrl_c.wait):
         progress.start_file(path.name)
         progress.pages_read(result.pages)
         if result.error is not None:

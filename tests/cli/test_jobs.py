@@ -4,6 +4,7 @@ messages and summary of ``--jobs 1`` byte for byte, streamed in input order; Ctr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -461,3 +462,23 @@ def test_a_worker_that_dies_stops_the_run_with_a_clear_error() -> None:
     with pytest.raises(DocumentChunkingError, match="worker process ended abruptly") as caught:
         next(results)
     assert caught.value.source == str(job.paths[1])
+
+
+def test_a_ctrl_c_whose_exception_was_swallowed_still_stops_the_wait() -> None:
+    """The press is latched: a ``KeyboardInterrupt`` that Python swallowed where it was
+    raised (a ``__del__``, a callback) is raised again by the caller's wait, instead of
+    the run going on to the end."""
+    from concurrent.futures import Future
+
+    from langchain_asesoria.cli.workers import _CtrlC
+
+    ctrl_c = _CtrlC()
+    with ctrl_c.installed():
+        with contextlib.suppress(KeyboardInterrupt):  # swallowed, as in a __del__
+            signal.raise_signal(signal.SIGINT)
+        never: Future[object] = Future()
+        with pytest.raises(KeyboardInterrupt):
+            ctrl_c.wait(never)  # type: ignore[arg-type]
+    done: Future[object] = Future()
+    done.set_result("ok")
+    assert _CtrlC().wait(done) == "ok"  # type: ignore[arg-type]
