@@ -4,8 +4,9 @@ them, and re-indexing that replaces a document's parents without orphans.
 Chunks go to a vector store, parents (``langchain_asesoria.parents``) to any
 ``BaseStore[str, Document]`` under their stable ``parent_id``; each chunk's metadata
 names its parent. ``ParentContextRetriever`` turns the chunks a retriever finds into
-their distinct parents, in rank order, as many as ``max_context_tokens`` holds, counted
-exactly. More: ``docs/guides/parents.md``.
+their distinct parents, in rank order, each whole or as its window around those chunks,
+as many as ``max_context_tokens`` holds, counted exactly. More:
+``docs/guides/parents.md``.
 """
 
 from __future__ import annotations
