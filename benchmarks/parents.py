@@ -10,14 +10,21 @@ Three ways to fill the context:
 
 * ``chunks``: this library's chunks (MiniLM 256/32, as ``asesoria-split`` makes them),
   indexed by their ``embedding_text``;
-* ``parents N``: the same chunks, same ranking, delivered as their distinct parents
-  (``langchain_asesoria.parents``, ``parent_max_tokens=N``), through
-  ``ParentContextRetriever``;
+* ``parents N DELIVER [RULE]``: the same chunks, same ranking, through
+  ``ParentContextRetriever`` over their parents (``langchain_asesoria.parents``,
+  ``parent_max_tokens=N``) with ``deliver=DELIVER`` (``--deliver``: each parent's window
+  around its retrieved chunks, the whole parent, or the whole parent when it fits and
+  else its window); the parents in the order of their best chunk, or of ``RULE``
+  (``--rank``: the sum of their chunks' BM25 scores among the top K, ``sum@K``, or
+  reciprocal-rank fusion over the top K, ``rrf@K``);
 * ``langchain PDR``: what LangChain's ``ParentDocumentRetriever`` gives with
   ``RecursiveCharacterTextSplitter`` parents of 2,000 characters and children of 400
   (the documents' joined text split as its ``add_documents`` splits it), the children
   ranked by BM25 instead of a vector store, their parents in the order of their first
   child (as ``ParentDocumentRetriever`` returns them), then the same budget.
+
+Last, the share of questions whose answer is in any of the top N chunks, whatever their
+tokens: how far any delivery of whole chunks of this ranking could reach.
 
 Run from the repository root (the ``eval`` extra for BM25, ``langchain-text-splitters``)::
 
@@ -31,6 +38,8 @@ Run from the repository root (the ``eval`` extra for BM25, ``langchain-text-spli
 from __future__ import annotations
 
 import argparse
+import functools
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,8 +63,13 @@ from langchain_asesoria.evaluation.questions import (
     load_questions,
     validate_against_corpus,
 )
-from langchain_asesoria.evaluation.retrievers import BM25Retriever
-from langchain_asesoria.langchain.parents import ParentContextRetriever, parent_document
+from langchain_asesoria.evaluation.retrievers import BM25Retriever, ScoredPosition
+from langchain_asesoria.langchain.parents import (
+    DELIVERIES,
+    Delivery,
+    ParentContextRetriever,
+    parent_document,
+)
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata
 from langchain_asesoria.parents import read_document_parents
 from langchain_asesoria.reading import split_document
@@ -114,12 +128,38 @@ class _Rankings:
 
     def __init__(self, search: Any) -> None:
         self._search = search
-        self._known: dict[str, list[int]] = {}
+        self._known: dict[str, list[ScoredPosition]] = {}
+
+    def scored(self, query: str) -> list[ScoredPosition]:
+        if query not in self._known:
+            self._known[query] = self._search.search(query, DEPTH)
+        return self._known[query]
 
     def __call__(self, query: str) -> list[int]:
-        if query not in self._known:
-            self._known[query] = [hit.position for hit in self._search.search(query, DEPTH)]
-        return self._known[query]
+        return [hit.position for hit in self.scored(query)]
+
+
+def by_parent_score(hits: Sequence[ScoredPosition], owners: Sequence[str], rule: str) -> list[int]:
+    """The ranked positions regrouped so that parents come in the order of ``rule``:
+    ``first`` (their best child's rank, the retriever's own order), ``sum@K`` (the sum of
+    their children's BM25 scores among the top K) or ``rrf@K`` (reciprocal-rank fusion,
+    ``1 / (10 + rank)``, over the top K); ties and parents without a child in the top K
+    keep the order of their first child."""
+    if rule == "first":
+        return [hit.position for hit in hits]
+    kind, depth = rule.split("@")
+    score: dict[str, float] = {}
+    first: dict[str, int] = {}
+    for rank, hit in enumerate(hits):
+        owner = owners[hit.position]
+        first.setdefault(owner, rank)
+        if rank < int(depth):
+            gain = hit.score if kind == "sum" else 1 / (10 + rank)
+            score[owner] = score.get(owner, 0.0) + gain
+    order = {
+        o: i for i, o in enumerate(sorted(first, key=lambda o: (-score.get(o, 0.0), first[o])))
+    }
+    return [h.position for h in sorted(hits, key=lambda h: order[owners[h.position]])]
 
 
 def _fill(pieces: Sequence[Document], tokenizer: _Counts, budget: int) -> list[Document]:
@@ -134,6 +174,10 @@ def _fill(pieces: Sequence[Document], tokenizer: _Counts, budget: int) -> list[D
 
 
 Method = Callable[[str, int], list[Document]]
+#: Not a context: the top N chunks of the ranking, whatever their tokens (what any
+#: delivery of whole chunks of this ranking could at most reach with N chunks).
+CEILING = "ceiling"
+CEILING_DEPTHS = (10, 20, 30, 50, 100)
 
 
 def chunk_documents(
@@ -194,7 +238,11 @@ def langchain_pdr(corpus: Sequence[CorpusDocument], tokenizer: _Counts) -> Metho
 
 
 def methods(
-    corpus: Sequence[CorpusDocument], tokenizer: Tokenization, parent_budgets: Sequence[int]
+    corpus: Sequence[CorpusDocument],
+    tokenizer: Tokenization,
+    parent_budgets: Sequence[int],
+    deliveries: Sequence[Delivery] = ("windows",),
+    rules: Sequence[str] = ("first",),
 ) -> dict[str, Method]:
     """Each way to fill a context, by name."""
     chunks, stores = chunk_documents(corpus, tokenizer, parent_budgets)
@@ -208,20 +256,32 @@ def methods(
     def chunks_alone(query: str, budget: int) -> list[Document]:
         return _fill([originals[i] for i in ranking(query)], counts, budget)
 
-    found: dict[str, Method] = {"chunks": chunks_alone}
-    for parent_budget in parent_budgets:
+    def chunks_ranked(query: str, depth: int) -> list[Document]:
+        return [originals[i] for i in ranking(query)[:depth]]
 
-        def parents(query: str, budget: int, parent_budget: int = parent_budget) -> list[Document]:
+    found: dict[str, Method] = {"chunks": chunks_alone, CEILING: chunks_ranked}
+    for parent_budget, deliver, rule in itertools.product(parent_budgets, deliveries, rules):
+        key = f"{PARENT_ID}_{parent_budget}"
+        owners = [chunk.metadata[key] for chunk in chunks]
+
+        def parents(
+            query: str, budget: int, key: str = key, owners: list[str] = owners, **how: Any
+        ) -> list[Document]:
+            ranked = by_parent_score(ranking.scored(query), owners, how["rule"])
             retriever = ParentContextRetriever(
-                retriever=_Ranked(documents=[chunks[i] for i in ranking(query)]),
-                docstore=stores[parent_budget],
+                retriever=_Ranked(documents=[chunks[i] for i in ranked]),
+                docstore=stores[how["parent_budget"]],
                 tokenizer=counts,
                 max_context_tokens=budget,
-                id_key=f"{PARENT_ID}_{parent_budget}",
+                id_key=key,
+                deliver=how["deliver"],
             )
             return retriever.invoke(query)
 
-        found[f"parents {parent_budget}"] = parents
+        name = f"parents {parent_budget} {deliver}" + ("" if rule == "first" else f" {rule}")
+        found[name] = functools.partial(
+            parents, parent_budget=parent_budget, deliver=deliver, rule=rule
+        )
     found["langchain PDR"] = langchain_pdr(corpus, counts)
     return found
 
@@ -237,6 +297,19 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--questions", required=True, help="the question file (JSON Lines)")
     parser.add_argument("--budgets", type=int, nargs="+", default=[1000, 2000, 4000])
     parser.add_argument("--parent-max-tokens", type=int, nargs="+", default=[512, 1024])
+    parser.add_argument(
+        "--deliver",
+        nargs="+",
+        choices=DELIVERIES,
+        default=["windows"],
+        help="ParentContextRetriever's deliver options to measure",
+    )
+    parser.add_argument(
+        "--rank",
+        nargs="+",
+        default=["first"],
+        help="parent order: first (best child), sum@K or rrf@K over the top K children",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     tokenizer = load_tokenization(MODEL)
@@ -244,17 +317,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     questions = load_questions(args.questions)
     validate_against_corpus(questions, {d.doc_id: d.extracted_text for d in corpus})
     answerable = [q for q in questions_in_text(questions, corpus) if not q.no_source]
-    table = methods(corpus, tokenizer, args.parent_max_tokens)
+    table = methods(corpus, tokenizer, args.parent_max_tokens, args.deliver, args.rank)
     print(f"{len(answerable)} questions over {len(corpus)} documents; context tokens: {MODEL}")
     print("| method | " + " | ".join(f"{b:,} tokens" for b in args.budgets) + " |")
     print("|---|" + "---:|" * len(args.budgets))
+    ceiling = table.pop(CEILING)
     for name, deliver in table.items():
         shares = []
         for budget in args.budgets:
             hits = sum(answered(q, deliver(q.question, budget)) for q in answerable)
             shares.append(f"{100 * hits / len(answerable):.1f}% ({hits})")
         print(f"| {name} | " + " | ".join(shares) + " |")
-    print(f"time {time.perf_counter() - started:.0f} s")
+    print("answer among the top N chunks:", end="")
+    for depth in CEILING_DEPTHS:
+        hits = sum(answered(q, ceiling(q.question, depth)) for q in answerable)
+        print(f" N={depth} {100 * hits / len(answerable):.1f}%", end="")
+    print(f"\ntime {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":

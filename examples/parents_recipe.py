@@ -8,8 +8,10 @@ parents to a ``BaseStore`` under their stable ids (``LocalFileStore`` through
 
 - ``MultiVectorRetriever`` (langchain-classic): the parents of the chunks found, as many
   as the chunks found, with no bound on their size;
-- ``ParentContextRetriever`` (ours): distinct parents in rank order, as many as
-  ``max_context_tokens`` holds, counted exactly, each with its citation.
+- ``ParentContextRetriever`` (ours): distinct parents in rank order, each as its window
+  around the chunks found (``deliver="windows"``, the default; ``"parents"`` hands whole
+  parents), as many as ``max_context_tokens`` holds, counted exactly, each with its
+  citation.
 
 Re-running is an upsert (the same ids); ``reindex`` and ``reindex_parents`` replace a
 changed law's chunks and parents without orphans (``docs/guides/parents.md``).

@@ -4,14 +4,15 @@ them, and re-indexing that replaces a document's parents without orphans.
 Chunks go to a vector store, parents (``langchain_asesoria.parents``) to any
 ``BaseStore[str, Document]`` under their stable ``parent_id``; each chunk's metadata
 names its parent. ``ParentContextRetriever`` turns the chunks a retriever finds into
-their distinct parents, in rank order, as many as ``max_context_tokens`` holds, counted
-exactly. More: ``docs/guides/parents.md``.
+their distinct parents, in rank order, each whole or as its window around those chunks,
+as many as ``max_context_tokens`` holds, counted exactly. More:
+``docs/guides/parents.md``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -26,21 +27,35 @@ from langchain_asesoria.engine import TokenCounter
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.langchain.documents import citation
 from langchain_asesoria.parents import Parent, parent_record
-from langchain_asesoria.records import DOC_ID, PARENT_ID, TEXT, TOKEN_COUNT
+from langchain_asesoria.records import (
+    DOC_ID,
+    END_INDEX,
+    PARENT_ID,
+    START_INDEX,
+    TEXT,
+    TOKEN_COUNT,
+)
 
 if TYPE_CHECKING:
     from langchain_core.indexing import RecordManager
 
 __all__ = [
     "CITATION",
+    "DELIVERIES",
     "ParentContextRetriever",
+    "children_by_parent",
     "parent_document",
     "parent_ids_in_rank_order",
+    "parent_window",
     "reindex_parents",
 ]
 
 #: The metadata key of a delivered parent's short reference (``documents.citation``).
 CITATION = "citation"
+
+#: What ``ParentContextRetriever`` hands over per parent (its ``deliver`` option).
+Delivery = Literal["windows", "parents", "parents_or_windows"]
+DELIVERIES: tuple[Delivery, ...] = ("windows", "parents", "parents_or_windows")
 
 
 def parent_document(parent: Parent, source: str | None = None) -> Document:
@@ -52,23 +67,80 @@ def parent_document(parent: Parent, source: str | None = None) -> Document:
 
 def parent_ids_in_rank_order(children: Iterable[Document], id_key: str = PARENT_ID) -> list[str]:
     """The distinct parent ids of ``children``, in the order their first child ranks."""
-    seen: dict[str, None] = {}
+    return list(children_by_parent(children, id_key))
+
+
+def children_by_parent(
+    children: Iterable[Document], id_key: str = PARENT_ID
+) -> dict[str, list[Document]]:
+    """Each parent id's children, in rank order; the ids in the order their first child
+    ranks."""
+    found: dict[str, list[Document]] = {}
     for child in children:
         owner = child.metadata.get(id_key)
         if isinstance(owner, str):
-            seen.setdefault(owner, None)
-    return list(seen)
+            found.setdefault(owner, []).append(child)
+    return found
+
+
+def _span(document: Document) -> tuple[int, int] | None:
+    start, end = document.metadata.get(START_INDEX), document.metadata.get(END_INDEX)
+    if isinstance(start, bool) or not isinstance(start, int):
+        return None
+    if isinstance(end, bool) or not isinstance(end, int):
+        end = start + len(document.page_content)
+    return start, end
+
+
+def parent_window(
+    parent: Document, children: Sequence[Document], counter: TokenCounter, budget: int
+) -> tuple[Document, int] | None:
+    """The stretch of ``parent`` around its ``children`` that fits ``budget``, and its count.
+
+    The children are taken in rank order: each is taken when the stretch from the first
+    taken child's start to the last one's end still fits. Chunks tile their unit, so
+    the stretch is whole consecutive chunks, inside the parent. A child without offsets
+    (``start_index``, ``end_index``) or not inside the parent is not taken; ``None`` when
+    no child fits. The window keeps the parent's id and metadata, with its own offsets.
+    """
+    where = _span(parent)
+    if where is None:
+        return None
+    first, last = where[0], where[0] + len(parent.page_content)
+    best: tuple[int, int, int] | None = None
+    for child in children:
+        span = _span(child)
+        if span is None or span[0] < first or span[1] > last:
+            continue
+        start, end = span if best is None else (min(best[0], span[0]), max(best[1], span[1]))
+        tokens = counter.count_content(parent.page_content[start - first : end - first])
+        if tokens <= budget:
+            best = (start, end, tokens)
+    if best is None:
+        return None
+    start, end, tokens = best
+    metadata = {**parent.metadata, START_INDEX: start, END_INDEX: end}
+    text = parent.page_content[start - first : end - first]
+    return Document(page_content=text, metadata=metadata, id=parent.id), tokens
 
 
 class ParentContextRetriever(BaseRetriever):
-    """The parents of the chunks ``retriever`` finds, as many as ``max_context_tokens``
-    holds: distinct, in rank order, each counted exactly.
+    """The parents of the chunks ``retriever`` finds, or their windows around those
+    chunks, as many as ``max_context_tokens`` holds: distinct, in rank order, each
+    counted exactly.
 
     Invariant: for every result ``docs``,
     ``sum(tokenizer.count_content(d.page_content) for d in docs) <= max_context_tokens``,
-    each ``d.metadata["token_count"]`` is that count, and no parent is delivered twice. A
-    parent that does not fit in what is left is passed over for the next that does; a
-    child whose parent is not in ``docstore`` is passed over.
+    each ``d.metadata["token_count"]`` is that count, no parent is delivered twice, and
+    the parents come in the order their first child ranks. A child whose parent is not
+    in ``docstore`` is passed over. Per parent, ``deliver`` says what is handed over:
+
+    * ``"windows"`` (the default, the best measured in ``benchmarks/README.md``): the
+      parent's window around its retrieved children (``parent_window``), within what is
+      left: whole consecutive chunks inside the unit, the parent's id and metadata;
+    * ``"parents"``: the whole parent; one that does not fit in what is left is passed
+      over for the next that does;
+    * ``"parents_or_windows"``: the whole parent when it fits, else its window.
 
     Attributes:
         retriever: Finds chunk Documents whose metadata names their ``parent_id``.
@@ -77,6 +149,7 @@ class ParentContextRetriever(BaseRetriever):
         tokenizer: The generator's tokenizer: what counts the context.
         max_context_tokens: The context's budget (default 4000).
         id_key: The chunks' metadata key naming their parent.
+        deliver: ``"windows"``, ``"parents"`` or ``"parents_or_windows"`` (above).
     """
 
     retriever: BaseRetriever
@@ -84,6 +157,7 @@ class ParentContextRetriever(BaseRetriever):
     tokenizer: Any = Field(description="a TokenCounter: the generator's tokenizer")
     max_context_tokens: int = 4000
     id_key: str = PARENT_ID
+    deliver: Delivery = "windows"
 
     def __init__(self, **kwargs: Any) -> None:
         # Checked before pydantic, which would wrap the typed error in its own.
@@ -93,24 +167,44 @@ class ParentContextRetriever(BaseRetriever):
                 f"max_context_tokens must be a positive integer, got {budget!r}.",
                 expected="a positive integer",
             )
+        deliver = kwargs.get("deliver", "windows")
+        if deliver not in DELIVERIES:
+            raise ConfigurationError(
+                f"deliver must be one of {', '.join(DELIVERIES)}, got {deliver!r}.",
+                expected=" or ".join(DELIVERIES),
+            )
         super().__init__(**kwargs)
 
-    def fill(self, parents: Sequence[Document | None]) -> list[Document]:
-        """The parents that fit, in order, each with its exact count and citation."""
+    def _piece(
+        self, parent: Document, children: Sequence[Document], left: int
+    ) -> tuple[Document, int] | None:
+        """What ``deliver`` hands over of ``parent`` within ``left`` tokens, and its count."""
         counter: TokenCounter = self.tokenizer
+        if self.deliver != "windows":
+            tokens = counter.count_content(parent.page_content)
+            if tokens <= left:
+                return parent, tokens
+            if self.deliver == "parents":
+                return None
+        return parent_window(parent, children, counter, left)
+
+    def fill(
+        self, parents: Sequence[Document | None], children: Sequence[Sequence[Document]]
+    ) -> list[Document]:
+        """What fits of each parent (``children[i]`` are ``parents[i]``'s), in order, each
+        with its exact count and citation."""
         left = self.max_context_tokens
         delivered: list[Document] = []
-        for parent in parents:
-            if parent is None:
+        for parent, kids in zip(parents, children, strict=True):
+            piece = None if parent is None else self._piece(parent, kids, left)
+            if piece is None:
                 continue
-            tokens = counter.count_content(parent.page_content)
-            if tokens > left:
-                continue
+            document, tokens = piece
             left -= tokens
-            metadata = {**parent.metadata, TOKEN_COUNT: tokens}
+            metadata = {**document.metadata, TOKEN_COUNT: tokens}
             metadata[CITATION] = citation(Document(page_content="", metadata=metadata))
             delivered.append(
-                Document(page_content=parent.page_content, metadata=metadata, id=parent.id)
+                Document(page_content=document.page_content, metadata=metadata, id=document.id)
             )
         return delivered
 
@@ -118,8 +212,8 @@ class ParentContextRetriever(BaseRetriever):
         self, query: str, *, run_manager: CallbackManagerForRetrieverRun
     ) -> list[Document]:
         children = self.retriever.invoke(query, config={"callbacks": run_manager.get_child()})
-        ids = parent_ids_in_rank_order(children, self.id_key)
-        return self.fill(self.docstore.mget(ids))
+        grouped = children_by_parent(children, self.id_key)
+        return self.fill(self.docstore.mget(list(grouped)), list(grouped.values()))
 
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
@@ -127,8 +221,8 @@ class ParentContextRetriever(BaseRetriever):
         children = await self.retriever.ainvoke(
             query, config={"callbacks": run_manager.get_child()}
         )
-        ids = parent_ids_in_rank_order(children, self.id_key)
-        return self.fill(await self.docstore.amget(ids))
+        grouped = children_by_parent(children, self.id_key)
+        return self.fill(await self.docstore.amget(list(grouped)), list(grouped.values()))
 
 
 def reindex_parents(

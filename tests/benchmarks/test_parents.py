@@ -1,5 +1,6 @@
 """The parents benchmark runs end to end on the example law's questions (no timing is
-asserted): one row per method, one share per budget, each within [0, 100]%."""
+asserted): one row per method, one share per budget, each within [0, 100]%, and the
+share of answers among the top N chunks, growing with N."""
 
 from __future__ import annotations
 
@@ -34,11 +35,22 @@ def test_each_method_gets_a_share_per_budget(
     questions.write_text("\n".join(mine) + "\n", encoding="utf-8")
     parents.main(
         [str(LAW), "--questions", str(questions), "--budgets", "300", "1200",
-         "--parent-max-tokens", "256", "600"]
+         "--parent-max-tokens", "256", "600", "--deliver", "windows", "parents",
+         "--rank", "first", "sum@5"]
     )  # fmt: skip
-    out = capsys.readouterr().out
-    rows = {line.split(" | ")[0].strip("| "): line for line in out.splitlines()[3:-1]}
-    assert set(rows) == {"chunks", "parents 256", "parents 600", "langchain PDR"}
+    out = capsys.readouterr().out.splitlines()
+    rows = {line.split(" | ")[0].strip("| "): line for line in out[3:-2]}
+    parent_rows = {
+        f"parents {size} {deliver}{rule}"
+        for size in (256, 600)
+        for deliver in ("windows", "parents")
+        for rule in ("", " sum@5")
+    }
+    assert set(rows) == {"chunks", "langchain PDR"} | parent_rows
+    ceiling = re.findall(r"N=(\d+) ([\d.]+)%", out[-2])
+    assert [int(n) for n, _ in ceiling] == list(parents.CEILING_DEPTHS)
+    shares = [float(share) for _, share in ceiling]
+    assert shares == sorted(shares), "more chunks never hold fewer answers"
     for row in rows.values():
         found = re.findall(r"([\d.]+)% \((\d+)\)", row)
         assert len(found) == 2

@@ -112,6 +112,22 @@ def _store(parents: list[Document]) -> InMemoryStore:
 _RESULT = split(law(40), budget=200)
 
 
+def _delivered_within_budget_in_rank_order(
+    retriever: ParentContextRetriever, ranked: list[Document]
+) -> tuple[list[Document], list[str]]:
+    """The context, checked: exact counts within the budget, distinct parents in the
+    order their first chunk ranks; and that order."""
+    delivered = retriever.invoke("deducción por vivienda")
+    counts = [retriever.tokenizer.count_content(d.page_content) for d in delivered]
+    assert sum(counts) <= retriever.max_context_tokens
+    assert counts == [d.metadata[TOKEN_COUNT] for d in delivered]
+    ids = [d.id for d in delivered]
+    assert len(set(ids)) == len(ids)
+    wanted = parent_ids_in_rank_order(ranked)
+    assert ids == [i for i in wanted if i in ids], "rank order kept"
+    return delivered, wanted
+
+
 @settings(PROFILE, max_examples=examples(40), deadline=None)
 @given(
     order=st.permutations(range(len(_RESULT.chunks))),
@@ -128,15 +144,10 @@ def test_the_context_holds_distinct_parents_in_rank_order_within_its_budget(
         docstore=_store(_RESULT.parents),
         tokenizer=tokenizer,
         max_context_tokens=budget,
+        deliver="parents",
     )
-    delivered = retriever.invoke("deducción por vivienda")
-    counts = [tokenizer.count_content(d.page_content) for d in delivered]
-    assert sum(counts) <= budget
-    assert counts == [d.metadata[TOKEN_COUNT] for d in delivered]
+    delivered, wanted = _delivered_within_budget_in_rank_order(retriever, ranked)
     ids = [d.id for d in delivered]
-    assert len(set(ids)) == len(ids)
-    wanted = parent_ids_in_rank_order(ranked)
-    assert ids == [i for i in wanted if i in ids], "rank order kept"
     # every parent passed over did not fit in what was left when its turn came
     by_id = {p.id: p for p in _RESULT.parents}
     left = budget
@@ -147,6 +158,65 @@ def test_the_context_holds_distinct_parents_in_rank_order_within_its_budget(
             left -= tokens
     assert all(d.metadata[CITATION].startswith("ley, p. 1, § Ley 7/2024") for d in delivered)
     assert asyncio.run(retriever.ainvoke("deducción por vivienda")) == delivered
+
+
+@settings(PROFILE, max_examples=examples(40), deadline=None)
+@given(
+    order=st.permutations(range(len(_RESULT.chunks))),
+    size=st.integers(1, len(_RESULT.chunks)),
+    budget=st.integers(1, 1500),
+    deliver=st.sampled_from(["windows", "parents_or_windows"]),
+)
+def test_windows_fill_the_budget_with_whole_chunks_of_each_parent_in_rank_order(
+    order: list[int], size: int, budget: int, deliver: Any
+) -> None:
+    ranked = [_RESULT.chunks[i] for i in order[:size]]
+    tokenizer = ByteTokenization(special_tokens=0)  # counts grow with the text
+    retriever = ParentContextRetriever(
+        retriever=Ranked(documents=ranked),
+        docstore=_store(_RESULT.parents),
+        tokenizer=tokenizer,
+        max_context_tokens=budget,
+        deliver=deliver,
+    )
+    delivered, wanted = _delivered_within_budget_in_rank_order(retriever, ranked)
+    by_id = {p.id: p for p in _RESULT.parents}
+    pieces = {d.id: d for d in delivered}
+    left = budget
+    for parent_id in wanted:
+        parent, kids = by_id[parent_id], [c for c in ranked if c.metadata[PARENT_ID] == parent_id]
+        whole = tokenizer.count_content(parent.page_content)
+        piece = pieces.get(parent_id)
+        if piece is None:  # not even its smallest retrieved chunk fitted
+            assert all(tokenizer.count_content(original_text(c)) > left for c in kids)
+            if deliver == "parents_or_windows":
+                assert whole > left
+            continue
+        start, end = piece.metadata[START_INDEX], piece.metadata[END_INDEX]
+        first = parent.metadata[START_INDEX]
+        assert piece.page_content == parent.page_content[start - first : end - first]
+        if deliver == "parents_or_windows" and whole <= left:
+            assert piece.page_content == parent.page_content
+        else:  # whole chunks: from one retrieved chunk's start to one's end
+            assert start in {c.metadata[START_INDEX] for c in kids}
+            assert end in {c.metadata[END_INDEX] for c in kids}
+            for kid in kids:  # a chunk left out did not fit beside those taken
+                s, e = kid.metadata[START_INDEX], kid.metadata[END_INDEX]
+                if not start <= s <= e <= end:
+                    wider = parent.page_content[min(s, start) - first : max(e, end) - first]
+                    assert tokenizer.count_content(wider) > left
+        left -= piece.metadata[TOKEN_COUNT]
+    assert asyncio.run(retriever.ainvoke("deducción por vivienda")) == delivered
+
+
+def test_an_unknown_delivery_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="deliver must be one of"):
+        ParentContextRetriever(
+            retriever=Ranked(documents=[]),
+            docstore=InMemoryStore(),
+            tokenizer=TOKENS,
+            deliver="chunks",
+        )
 
 
 @pytest.mark.parametrize("budget", [0, -5, True, 2.5])
