@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Final
 from langchain_asesoria._lazy import lazy_exports as _lazy_exports
 
 if TYPE_CHECKING:
+    from langchain_asesoria.errors import OutlineUnavailableWarning
     from langchain_asesoria.langchain.documents import (
         PAGE_LABEL,
         PAGE_LABEL_END,
@@ -56,6 +57,7 @@ _LAZY: Final = {
     "PdfPageLoader": "langchain_asesoria.langchain.loaders",
     "TextFileLoader": "langchain_asesoria.langchain.loaders",
     "DOCUMENT_FIELDS": "langchain_asesoria.langchain.sources",
+    "OutlineUnavailableWarning": "langchain_asesoria.errors",
     "SPLITTER_KEYS": "langchain_asesoria.langchain.splitter",
     "AsesoriaTextSplitter": "langchain_asesoria.langchain.splitter",
     "DEFAULT_MARKDOWN_SUFFIXES": "langchain_asesoria.langchain.transformer",
@@ -78,6 +80,7 @@ __all__ = [
     "AsesoriaTextSplitter",
     "DocumentsInput",
     "MetadataLevel",
+    "OutlineUnavailableWarning",
     "PageContent",
     "PdfPageLoader",
     "ReindexCleanup",
