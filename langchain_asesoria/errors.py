@@ -27,12 +27,16 @@
     ├── StrictModeError                       ``asesoria-split --strict``: a file failed
     └── DocumentChunkingError (RuntimeError)  an unexpected failure chunking one document
 
+    OutlineUnavailableWarning (UserWarning)   a loader's PDF chunked without its outline
+
 Every error carries its context as attributes, and its message is built from them:
 
 - ``source``: the document it is about, as the caller named it (a file's path, a
   LangChain source); ``doc_id``: its ``doc_id`` when no source is known;
 - ``page``: the page (1-based), ``position``: the character offset (in the document's
-  joined text, or in the named page), ``expected``: what would have worked;
+  joined text, or in the named page; in a file that is not a document, such as a
+  sidecar, in the file; in the line a ``"file:line"`` source names, the column from 0),
+  ``expected``: what would have worked;
 - ``detail``: what went wrong and how to fix it.
 
 ``str(error)`` is ``"<source>: <detail>"`` (``"document '<doc_id>': <detail>"`` without
@@ -66,6 +70,7 @@ __all__ = [
     "ModelLimitError",
     "NoPagesError",
     "NoTextLayerError",
+    "OutlineUnavailableWarning",
     "OutputError",
     "PrivacyError",
     "QuestionFileError",
@@ -267,3 +272,10 @@ class DocumentChunkingError(AsesoriaError, RuntimeError):
     Errors the engine raises on purpose (``BudgetError``, ``InvalidPagesError``...)
     already name the document and are re-raised as they are.
     """
+
+
+class OutlineUnavailableWarning(UserWarning):
+    """A loader's PDF whose file cannot be read again for its outline (gone, encrypted,
+    another file): its chunks come without the outline's sections. The LangChain classes
+    warn with it (and log on ``langchain_asesoria``); give the file with
+    ``pdf_files={source: path or bytes}`` (and ``pdf_password=``) to read it."""

@@ -28,6 +28,14 @@ from langchain_asesoria import (
 from langchain_asesoria.pdf.open import no_text_layer
 from langchain_asesoria.testing import ByteTokenization
 
+#: The errors of ``errors.__all__``; the rest are warnings (``UserWarning``), drawn apart.
+ERRORS = sorted(
+    name
+    for name in errors.__all__
+    if isinstance(getattr(errors, name), type) and issubclass(getattr(errors, name), AsesoriaError)
+)
+WARNINGS = sorted(set(errors.__all__) - set(ERRORS))
+
 _TREE_LINE = re.compile(
     r"^(?P<indent>[\s│]*)(?:[├└]── )?(?P<name>[A-Z]\w+)(?: \((?P<builtin>\w+)\))?"
 )
@@ -40,7 +48,7 @@ def _documented_tree() -> dict[str, tuple[str | None, type[BaseException]]]:
     stack: list[tuple[int, str, type[BaseException]]] = []
     for line in doc.splitlines():
         match = _TREE_LINE.match(line)
-        if not match or match.group("name") not in errors.__all__:
+        if not match or match.group("name") not in ERRORS:
             continue
         depth = match.start("name")
         while stack and stack[-1][0] >= depth:
@@ -60,13 +68,19 @@ TREE = _documented_tree()
 
 
 def test_the_docstring_draws_every_error():
-    assert set(TREE) == set(errors.__all__)
+    assert set(TREE) == set(ERRORS)
     assert TREE["AsesoriaError"][0] is None
     roots = [name for name, (parent, _) in TREE.items() if parent is None]
     assert roots == ["AsesoriaError"]
 
 
-@pytest.mark.parametrize("name", sorted(errors.__all__))
+@pytest.mark.parametrize("name", WARNINGS)
+def test_the_warnings_are_user_warnings_named_in_the_docstring(name: str) -> None:
+    assert issubclass(getattr(errors, name), UserWarning)
+    assert f"    {name} (UserWarning)" in (errors.__doc__ or "")
+
+
+@pytest.mark.parametrize("name", ERRORS)
 def test_every_error_is_an_asesoria_error_and_its_documented_builtin(name: str):
     cls = getattr(errors, name)
     parent, builtin = TREE[name]
@@ -130,10 +144,13 @@ def test_families_are_distinct(first: str, second: str):
 
 def test_errors_are_exported_from_the_package_or_the_subpackage_that_raises_them():
     from langchain_asesoria import cli, evaluation
+    from langchain_asesoria import langchain as adapters
 
     for name in errors.__all__:
         home = next(
-            module for module in (langchain_asesoria, cli, evaluation) if name in module.__all__
+            module
+            for module in (langchain_asesoria, cli, evaluation, adapters)
+            if name in module.__all__
         )
         assert getattr(home, name) is getattr(errors, name)
 
@@ -318,6 +335,7 @@ def test_every_exception_class_is_defined_in_errors_py() -> None:
 #: The modules that re-export errors, and which: the root those a library caller catches,
 #: the command line's and the evaluation's subpackages the errors only they raise.
 RE_EXPORTERS = {
+    "langchain_asesoria.langchain": {"OutlineUnavailableWarning"},
     "langchain_asesoria.cli": {"FieldsError", "OutputError", "StrictModeError", "UsageError"},
     "langchain_asesoria.evaluation": {
         "OutputError",
@@ -574,7 +592,7 @@ def _context(error: AsesoriaError) -> dict[str, object]:
     return {name: getattr(error, name) for name in ATTRIBUTES}
 
 
-@pytest.mark.parametrize("name", sorted(errors.__all__))
+@pytest.mark.parametrize("name", ERRORS)
 def test_every_error_survives_pickling_with_its_attributes(name: str) -> None:
     """``parallel`` and the Ray helper send errors between processes."""
     cls: type[AsesoriaError] = getattr(errors, name)

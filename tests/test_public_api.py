@@ -52,7 +52,7 @@ def _readme_imports() -> set[str]:
 
 def _readme_error_table() -> set[str]:
     text = _documented()
-    return set(re.findall(r"^\| `(\w+Error)` \|", text, flags=re.MULTILINE))
+    return set(re.findall(r"^\| `(\w+(?:Error|Warning))` \|", text, flags=re.MULTILINE))
 
 
 def _run(code: str) -> str:
@@ -112,16 +112,21 @@ def test_every_public_object_defined_in_the_package_is_in_all():
 #: Errors only the command line or the evaluation raise: exported by their subpackage.
 CLI_ERRORS = {"FieldsError", "OutputError", "StrictModeError", "UsageError"}
 EVALUATION_ERRORS = {"OutputError", "QuestionFileError", "SetupUnavailableError", "UsageError"}
+#: Warned by the LangChain classes only: exported by ``langchain_asesoria.langchain``.
+LANGCHAIN_WARNINGS = {"OutlineUnavailableWarning"}
 #: At most this many names in the root namespace.
 ROOT_NAMES_AT_MOST = 40
 
 
 def test_every_error_is_exported_by_the_root_or_by_the_subpackage_that_raises_it():
     from langchain_asesoria import cli, evaluation
+    from langchain_asesoria import langchain as adapters
 
     root = set(errors.__all__) & set(langchain_asesoria.__all__)
-    assert root | CLI_ERRORS | EVALUATION_ERRORS == set(errors.__all__)
-    assert not root & (CLI_ERRORS | EVALUATION_ERRORS)
+    assert root | CLI_ERRORS | EVALUATION_ERRORS | LANGCHAIN_WARNINGS == set(errors.__all__)
+    assert not root & (CLI_ERRORS | EVALUATION_ERRORS | LANGCHAIN_WARNINGS)
+    for name in LANGCHAIN_WARNINGS:
+        assert getattr(adapters, name) is getattr(errors, name)
     assert set(cli.__all__) >= CLI_ERRORS
     assert set(evaluation.__all__) >= EVALUATION_ERRORS
     for name in CLI_ERRORS:

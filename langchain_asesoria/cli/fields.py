@@ -74,12 +74,15 @@ def _checked(raw: object, origin: str) -> Fields:
 
 
 def _read_json(path: Path) -> object:
+    """The sidecar's JSON value; an error at a place carries its offset in ``position``."""
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        where = error.pos if isinstance(error, json.JSONDecodeError) else None
         raise FieldsError(
             f"cannot read this sidecar as JSON ({error}).",
             source=str(path),
+            position=where,
             expected="a UTF-8 JSON object",
         ) from error
 
@@ -110,7 +113,10 @@ def load_manifest(path: Path) -> dict[Path, Fields]:
             raw = json.loads(line)
         except json.JSONDecodeError as error:
             raise UsageError(
-                f"not a JSON object ({error.msg}).", source=origin, expected="a JSON object"
+                f"not a JSON object ({error.msg} at column {error.colno}).",
+                source=origin,
+                position=error.colno - 1,
+                expected="a JSON object",
             ) from error
         target = raw.pop(MANIFEST_PATH, None) if isinstance(raw, dict) else None
         if not isinstance(target, str) or not target:

@@ -115,8 +115,10 @@ class Question:
     kind: QuestionKind | None = None
 
 
-def _fail(where: str, message: str, expected: str | None = None) -> QuestionFileError:
-    return QuestionFileError(message, source=where, expected=expected)
+def _fail(
+    where: str, message: str, expected: str | None = None, position: int | None = None
+) -> QuestionFileError:
+    return QuestionFileError(message, source=where, expected=expected, position=position)
 
 
 def _text(value: Any, where: str, key: str) -> str:
@@ -284,7 +286,10 @@ def parse_questions(lines: Iterable[str], source: str = "<questions>") -> tuple[
             data = json.loads(stripped)
         except json.JSONDecodeError as error:
             raise _fail(
-                where, f"not valid JSON ({error.msg} at column {error.colno}).", "a JSON object"
+                where,
+                f"not valid JSON ({error.msg} at column {error.colno}).",
+                "a JSON object",
+                position=error.colno - 1,
             ) from error
         question = _parse_question(data, where)
         if question.id in seen:

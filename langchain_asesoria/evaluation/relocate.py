@@ -184,6 +184,7 @@ def relocate_lines(
             raise QuestionFileError(
                 f"not valid JSON ({error.msg} at column {error.colno}).",
                 source=f"{source}:{number}",
+                position=error.colno - 1,
                 expected="a JSON object",
             ) from error
         where = f"{source}:{number}"

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Final
 from langchain_asesoria._lazy import lazy_exports as _lazy_exports
 
 if TYPE_CHECKING:
+    from langchain_asesoria.errors import OutlineUnavailableWarning
     from langchain_asesoria.langchain.documents import (
         PAGE_LABEL,
         PAGE_LABEL_END,
@@ -69,6 +70,7 @@ _LAZY: Final = {
     "parent_ids_in_rank_order": "langchain_asesoria.langchain.parents",
     "reindex_parents": "langchain_asesoria.langchain.parents",
     "DOCUMENT_FIELDS": "langchain_asesoria.langchain.sources",
+    "OutlineUnavailableWarning": "langchain_asesoria.errors",
     "SPLITTER_KEYS": "langchain_asesoria.langchain.splitter",
     "AsesoriaTextSplitter": "langchain_asesoria.langchain.splitter",
     "DEFAULT_MARKDOWN_SUFFIXES": "langchain_asesoria.langchain.transformer",
@@ -94,6 +96,7 @@ __all__ = [
     "ChunksAndParents",
     "DocumentsInput",
     "MetadataLevel",
+    "OutlineUnavailableWarning",
     "PageContent",
     "ParentContextRetriever",
     "PdfPageLoader",

@@ -10,10 +10,13 @@ metadata, else from defaults (``docs/guides/pdfs-with-any-loader.md``).
 from __future__ import annotations
 
 import hashlib
+import logging
+import warnings
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
-from typing import Any, Final, TypeVar
+from pathlib import Path
+from typing import Any, Final, TypeAlias, TypeVar, Union
 
 from langchain_core.documents import Document
 
@@ -21,6 +24,7 @@ from langchain_asesoria.errors import (
     AsesoriaError,
     ConfigurationError,
     InvalidPagesError,
+    OutlineUnavailableWarning,
     PrivacyError,
 )
 from langchain_asesoria.langchain.page_structure import SECTION_STARTS, page_sections, report_keys
@@ -38,6 +42,7 @@ from langchain_asesoria.structure.anchors import SectionStart
 
 __all__ = [
     "DOCUMENT_FIELDS",
+    "PdfFiles",
     "Source",
     "SourceGrouper",
     "SourcePages",
@@ -45,6 +50,37 @@ __all__ = [
     "group_sources",
     "read_pdf_page_texts",
 ]
+
+#: The PDFs of a run given to read their outline: source -> its path, or its bytes.
+PdfFiles: TypeAlias = Mapping[str, Union[str, Path, bytes]]  # noqa: UP007 - runtime
+
+_LOGGER: Final = logging.getLogger("langchain_asesoria")
+
+
+def _warn_outline_unavailable(name: str, problem: str) -> None:
+    message = (
+        f"{name}: the PDF's outline cannot be read ({problem}), so its chunks have no "
+        "outline sections; pass the file with pdf_files={source: path or bytes} (and "
+        "pdf_password= if it is encrypted)."
+    )
+    _LOGGER.warning(message)
+    warnings.warn(message, OutlineUnavailableWarning, stacklevel=4)
+
+
+def with_password(reading: ReadOptions, password: str | None) -> ReadOptions:
+    """``reading`` with ``password`` for the PDFs it opens, when one is given.
+
+    Raises:
+        ConfigurationError: a password that is not a ``str``, or two that disagree.
+    """
+    if password is None:
+        return reading
+    if not isinstance(password, str):
+        raise ConfigurationError(f"pdf_password must be a str, got {type(password).__name__}.")
+    if reading.password not in (None, password):
+        raise ConfigurationError("pdf_password and reading.password disagree: give one.")
+    return replace(reading, password=password)
+
 
 #: Fields whose disagreement between metadata and arguments could leak a document.
 _PRIVACY_FIELDS: Final = frozenset({SOURCE_SCOPE, SESSION_ID})
@@ -180,6 +216,8 @@ class SourceReader:
             them, except that ``source_scope`` and ``session_id`` must not disagree.
         reading: How a PDF's pages from a LangChain loader are read (see the module
             docstring); ``None``: their text is taken as it is.
+        pdf_files: The file of a loader's PDF pages by source, read for its outline
+            instead of the file the source names (an upload: its bytes, read once).
     """
 
     source_key: str = "source"
@@ -187,6 +225,7 @@ class SourceReader:
     page_base: int = 0
     defaults: Mapping[str, Any] = field(default_factory=dict)
     reading: ReadOptions | None = None
+    pdf_files: PdfFiles = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.defaults) - set(DOCUMENT_FIELDS))
@@ -238,9 +277,13 @@ class SourceReader:
         if self.reading is None or not self.is_loaded_pdf(source):
             return pages, page_metadata, None
         try:
-            document = read_loaded_pages(pages, "pdf", self.reading)
+            given = self.pdf_files.get(name)
+            document = read_loaded_pages(pages, "pdf", self.reading, pdf_file=given)
         except AsesoriaError as error:
             raise error.with_context(source=name) from error
+        pdf_file = document.report.pdf_file
+        if pdf_file is not None and pdf_file.problem is not None:
+            _warn_outline_unavailable(name, pdf_file.problem)
         report = report_keys(document)
         return document.pages, tuple({**meta, **report} for meta in page_metadata), document
 

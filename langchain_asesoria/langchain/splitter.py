@@ -55,7 +55,7 @@ from langchain_asesoria.tokenization import (
 )
 
 if TYPE_CHECKING:  # the reading stage loads with the first splitter, not with this module
-    from langchain_asesoria.langchain.sources import SourcePages
+    from langchain_asesoria.langchain.sources import PdfFiles, SourcePages
     from langchain_asesoria.reading import ReadOptions, SectionStart
     from langchain_asesoria.settings import Settings
 
@@ -120,6 +120,9 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         page_key: Metadata key of the loader's page number.
         page_base: The number the loader gives the first page (0 for LangChain's PDF
             loaders, 1 for loaders that count from 1).
+        pdf_files: A loader's PDF by source (path or bytes), read for its outline
+            instead of ``metadata["source"]``, as ``AsesoriaDocumentTransformer`` reads it.
+        pdf_password: Decrypts that PDF (``ReadOptions(password=...)``).
         detect_markdown_headings: Read a text whose ``source`` does not name its kind
             as Markdown (its headings followed as ``reading`` says); a ``.md`` source
             always is.
@@ -150,6 +153,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         page_key: str = "page",
         page_base: int = 0,
         detect_markdown_headings: bool = False,
+        pdf_files: PdfFiles | None = None,
+        pdf_password: str | None = None,
         **options: Any,
     ) -> None:
         if strip_whitespace is not True:
@@ -161,12 +166,17 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = splitter_config(config, sizes, options)
         self._bind(tokenization, chosen, page_content, on_error, metadata_level)
-        from langchain_asesoria.langchain.sources import SourceReader
+        from langchain_asesoria.langchain.sources import SourceReader, with_password
         from langchain_asesoria.reading import ReadOptions
 
-        self._reading = reading or ReadOptions()
+        self._reading = with_password(reading or ReadOptions(), pdf_password)
         self._markdown = _flag(detect_markdown_headings, "detect_markdown_headings")
-        self._reader = SourceReader(source_key=source_key, page_key=page_key, page_base=page_base)
+        self._reader = SourceReader(
+            source_key=source_key,
+            page_key=page_key,
+            page_base=page_base,
+            pdf_files=dict(pdf_files or {}),
+        )
         super().__init__(
             chunk_size=chosen.max_tokens,
             chunk_overlap=chosen.overlap_tokens,

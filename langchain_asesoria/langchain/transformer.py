@@ -33,11 +33,13 @@ from langchain_asesoria.langchain.documents import (
 )
 from langchain_asesoria.langchain.page_structure import source_starts
 from langchain_asesoria.langchain.sources import (
+    PdfFiles,
     Source,
     SourceGrouper,
     SourcePages,
     SourceReader,
     group_sources,
+    with_password,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig, SourceScope
 from langchain_asesoria.parents import (
@@ -135,6 +137,13 @@ class AsesoriaDocumentTransformer(
         page_base: The number the loader gives the first page (0 for LangChain's PDF
             loaders).
         markdown_suffixes: Source-name endings that mark Markdown (case-insensitive).
+        pdf_files: The file of a loader's PDF pages, by source (``{"/tmp/up.pdf": path
+            or bytes}``), read for its outline instead of reopening ``metadata["source"]``:
+            an upload read once, or a temporary file already deleted. A PDF whose outline
+            cannot be read warns (``OutlineUnavailableWarning`` and the
+            ``langchain_asesoria`` logger) and is chunked without it.
+        pdf_password: Decrypts the PDF read for its outline (as ``PyPDFLoader``'s
+            ``password``); the same as ``reading=ReadOptions(password=...)``.
         detect_markdown_headings: Read a source whose name does not say its kind as
             Markdown (its headings followed as ``reading`` says).
         on_error: ``"raise"`` (default) or ``"skip"`` a source that cannot be chunked
@@ -175,6 +184,8 @@ class AsesoriaDocumentTransformer(
         source_scope: SourceScope | None = None,
         session_id: str | None = None,
         vigencia: str | None = None,
+        pdf_files: PdfFiles | None = None,
+        pdf_password: str | None = None,
     ) -> None:
         self._bind(tokenization, config, page_content, on_error, metadata_level)
         defaults = {
@@ -186,13 +197,14 @@ class AsesoriaDocumentTransformer(
             "session_id": session_id,
             "vigencia": vigencia,
         }
-        self._reading = reading or ReadOptions()
+        self._reading = with_password(reading or ReadOptions(), pdf_password)
         self._reader = SourceReader(
             source_key=source_key,
             page_key=page_key,
             page_base=page_base,
             defaults={key: value for key, value in defaults.items() if value is not None},
             reading=self._reading,
+            pdf_files=dict(pdf_files or {}),
         )
         self._markdown_suffixes = tuple(suffix.lower() for suffix in markdown_suffixes)
         if not isinstance(detect_markdown_headings, bool):

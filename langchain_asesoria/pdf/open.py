@@ -7,6 +7,7 @@ also need ``cryptography``.
 from __future__ import annotations
 
 import importlib
+import io
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -38,8 +39,12 @@ def _pypdf() -> ModuleType:
         ) from error
 
 
-def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
+def open_pdf(
+    path: str | Path | bytes, password: str | None = None, *, name: str | None = None
+) -> PdfReader:
     """A ``pypdf.PdfReader``, decrypted with ``password`` (default: the empty one).
+
+    ``path`` may be the PDF's bytes (an upload read once); errors then name ``name``.
 
     Raises:
         DocumentReadError: no such file.
@@ -47,58 +52,59 @@ def open_pdf(path: str | Path, password: str | None = None) -> PdfReader:
         EncryptedDocumentError: encrypted with another password.
         MissingDependencyError: pypdf, or cryptography for AES, is not installed.
     """
-    path = Path(path)
+    stream = io.BytesIO(path) if isinstance(path, bytes) else Path(path)
+    label = name or ("the PDF's bytes" if isinstance(path, bytes) else str(stream))
     pypdf = _pypdf()
     errors = importlib.import_module("pypdf.errors")
     try:
-        reader: PdfReader = pypdf.PdfReader(path)
+        reader: PdfReader = pypdf.PdfReader(stream)
     except FileNotFoundError as error:
-        raise DocumentReadError("no such file.", source=str(path)) from error
+        raise DocumentReadError("no such file.", source=label) from error
     except NotImplementedError as error:  # an encryption handler pypdf does not know
-        raise _unsupported_encryption(path, error) from error
+        raise _unsupported_encryption(label, error) from error
     except (PermissionError, IsADirectoryError) as error:  # not a damaged PDF
         reason = error.strerror or error
-        raise DocumentReadError(f"cannot read the file: {reason}.", source=str(path)) from error
+        raise DocumentReadError(f"cannot read the file: {reason}.", source=label) from error
     except (errors.PyPdfError, OSError, ValueError) as error:
-        raise _damaged(path, error) from error
+        raise _damaged(label, error) from error
     if reader.is_encrypted:
         try:
             decrypted = reader.decrypt(password or "")
         except errors.DependencyError as error:
             raise MissingDependencyError(
                 f"this PDF is AES-encrypted; decrypting it needs cryptography: {_PDF_EXTRA}.",
-                source=str(path),
+                source=label,
             ) from error
         except NotImplementedError as error:
-            raise _unsupported_encryption(path, error) from error
+            raise _unsupported_encryption(label, error) from error
         if not decrypted:
             given = "the given password does not open it" if password else "it needs one"
             raise EncryptedDocumentError(
                 f"the PDF is encrypted with a password and {given}; decrypt it "
                 "first, for example `qpdf --password=PASSWORD --decrypt in.pdf out.pdf`.",
-                source=str(path),
+                source=label,
             )
     try:
         len(reader.pages)  # parses the page tree now, not halfway through a caller's loop
     # pypdf raises many unrelated types on a broken page tree.
     except Exception as error:
-        raise _damaged(path, error) from error
+        raise _damaged(label, error) from error
     return reader
 
 
-def _damaged(path: Path, error: BaseException) -> DamagedDocumentError:
+def _damaged(path: str, error: BaseException) -> DamagedDocumentError:
     return DamagedDocumentError(
         f"damaged or truncated PDF ({type(error).__name__}: {error}); re-download "
         "it or repair it (for example with `qpdf in.pdf out.pdf`).",
-        source=str(path),
+        source=path,
     )
 
 
-def _unsupported_encryption(path: Path, error: BaseException) -> EncryptedDocumentError:
+def _unsupported_encryption(path: str, error: BaseException) -> EncryptedDocumentError:
     return EncryptedDocumentError(
         f"the PDF is encrypted with a method pypdf does not support ({error}); "
         "decrypt it first, for example `qpdf --decrypt in.pdf out.pdf`.",
-        source=str(path),
+        source=path,
     )
 
 

@@ -48,8 +48,9 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
         name = "UTF-8" if codecs.lookup(encoding).name == "utf-8" else encoding
-        found = "utf-16" if _looks_utf16(data) else "latin1"
-        saved = " (it is saved as UTF-16)" if found == "utf-16" else ""
+        utf16 = _utf16_name(data)
+        found = utf16 or "latin1"
+        saved = " (it is saved as UTF-16)" if utf16 else ""
         raise TextEncodingError(
             f"not valid {name}{saved} (byte {data[error.start]:#04x} at position "
             f"{error.start}); convert it first, for example "
@@ -61,15 +62,20 @@ def read_text(path: str | Path, encoding: str = "utf-8") -> str:
     return text.removeprefix("\ufeff")
 
 
-def _looks_utf16(data: bytes) -> bool:
-    """Whether ``data`` is UTF-16 text: a byte-order mark, or a zero byte in every other
-    position of its start (ASCII characters in UTF-16 LE or BE)."""
+def _utf16_name(data: bytes) -> str | None:
+    """``iconv``'s name for ``data``'s encoding when it is UTF-16 text: ``utf-16`` with a
+    byte-order mark, else ``utf-16le`` or ``utf-16be`` by where a zero byte stands in
+    every other position of its start (ASCII characters); ``None`` otherwise."""
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return True
+        return "utf-16"
     head = data[:200]
-    return len(head) >= 4 and (
-        head[1::2].count(0) > len(head) // 3 or head[::2].count(0) > len(head) // 3
-    )
+    if len(head) < 4:
+        return None
+    if head[1::2].count(0) > len(head) // 3:
+        return "utf-16le"
+    if head[::2].count(0) > len(head) // 3:
+        return "utf-16be"
+    return None
 
 
 def _iter_text(path: Path) -> Iterator[LoadedPage]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias, Union
 
 from langchain_asesoria.errors import AsesoriaError
 from langchain_asesoria.models import LoadedPage
@@ -22,21 +22,25 @@ from langchain_asesoria.reading.steps import FileExtras
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-__all__ = ["loaded_pdf_extras"]
+__all__ = ["PdfFile", "loaded_pdf_extras"]
+
+#: A loader's PDF given to read it again: its path, or its bytes (an upload read once).
+PdfFile: TypeAlias = Union[str, Path, bytes]  # noqa: UP007 - a runtime alias
 
 
 def loaded_pdf_extras(
-    pages: Sequence[LoadedPage], options: ReadOptions
+    pages: Sequence[LoadedPage], options: ReadOptions, pdf_file: PdfFile | None = None
 ) -> tuple[FileExtras, PdfFileReport]:
     """What reading a loader's PDF pages can use, and whether their file was read.
 
     The extras hold no line heights (furniture by text alone) and, when the file was
-    read, its reader and outline.
+    read, its reader and outline. The file is ``pdf_file`` (a path, or the PDF's bytes)
+    when given, else the one the pages' source names.
     """
     no_heights = tuple(() for _ in pages)
     if not options.outline_sections:
         return FileExtras(line_heights=no_heights), PdfFileReport()
-    reader, report = _pdf_file(pages, options.password)
+    reader, report = _pdf_file(pages, options.password, pdf_file)
     if reader is None:
         return FileExtras(line_heights=no_heights), report
     extras = FileExtras.of_pdf(reader, no_heights)
@@ -61,17 +65,22 @@ def _file_furniture(
 
 
 def _pdf_file(
-    pages: Sequence[LoadedPage], password: str | None
+    pages: Sequence[LoadedPage], password: str | None, given: PdfFile | None = None
 ) -> tuple[PdfReader | None, PdfFileReport]:
-    """The file the pages name, open, when it can hold them; else why not."""
+    """The file the pages name (or the one ``given``), open, when it can hold them; else
+    why not."""
     names = {page.source for page in pages}
     name = next(iter(names)) if len(names) == 1 else None
+    if isinstance(given, bytes):
+        name = f"{name or 'the pages'} (the PDF's bytes given)"
+    elif given is not None:
+        name = str(given)
     if name is None:
         return None, PdfFileReport(problem="the pages name no single file")
-    if not Path(name).is_file():
+    if given is None and not Path(name).is_file():
         return None, PdfFileReport(problem=f"no file {name!r} to read the outline from")
     try:
-        reader = open_pdf(name, password)
+        reader = open_pdf(name if given is None else given, password, name=name)
         count = len(reader.pages)
     except AsesoriaError as error:
         return None, PdfFileReport(problem=f"{name!r} cannot be opened: {error}")

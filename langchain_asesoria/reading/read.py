@@ -17,7 +17,7 @@ from langchain_asesoria.pdf.open import no_text_layer, open_pdf
 from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, ReadReport
 from langchain_asesoria.reading.files import iter_pages
 from langchain_asesoria.reading.kinds import DocumentKind, file_kind
-from langchain_asesoria.reading.loaded_pdf import loaded_pdf_extras
+from langchain_asesoria.reading.loaded_pdf import PdfFile, loaded_pdf_extras
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.reading.steps import FileExtras, run_steps
 from langchain_asesoria.structure.anchors import SectionStart
@@ -97,8 +97,12 @@ def read_loaded_pages(
     options: ReadOptions | None = None,
     *,
     starts: Sequence[SectionStart] | None = None,
+    pdf_file: PdfFile | None = None,
 ) -> DocumentPages:
     """A document from pages already in memory (a loader's, a Ray row's), read as ``kind``.
+
+    ``pdf_file``: the file (a path, or its bytes) of a loader's PDF pages, read for its
+    outline instead of the file their source names.
 
     ``starts``: sections a loader already located (``PdfPageLoader``), anchored in the
     pages; they win over the kind's structure sources, and nothing is removed. Pages of
@@ -113,17 +117,17 @@ def read_loaded_pages(
     options = options or ReadOptions()
     extras = FileExtras()
     chrome: tuple[str, ...] = ()
-    pdf_file = None
+    pdf_report = None
     if kind == "html":
         kind, pages, extras, chrome = _web_pages(pages, options)
     elif kind == "pdf" and starts is None and pages:
-        extras, pdf_file = loaded_pdf_extras(pages, options)
+        extras, pdf_report = loaded_pdf_extras(pages, options, pdf_file)
     document = DocumentPages(
         tuple(pages),
         kind,
         starts=None if starts is None else tuple(starts),
         structure=None if not starts else "loader",
-        report=ReadReport(chrome=chrome, pdf_file=pdf_file),
+        report=ReadReport(chrome=chrome, pdf_file=pdf_report),
     )
     return run_steps(document, options, extras)
 

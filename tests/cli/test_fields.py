@@ -79,6 +79,28 @@ def test_a_sidecar_that_is_not_json(doc: Path) -> None:
         FieldResolver({}).metadata_for(doc)
 
 
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [('{"tax": "IRPF",, }', len('{"tax": "IRPF",')), ('{"tax":\n  IRPF}', len('{"tax":\n  '))],
+)
+def test_a_sidecar_json_error_carries_its_offset(doc: Path, text: str, position: int) -> None:
+    Path(f"{doc}.meta.json").write_text(text, encoding="utf-8")
+    with pytest.raises(FieldsError) as raised:
+        FieldResolver({}).metadata_for(doc)
+    assert raised.value.position == position
+    line, column = text[:position].count("\n") + 1, position - text.rfind("\n", 0, position)
+    assert f"line {line} column {column}" in str(raised.value)
+
+
+def test_a_manifest_json_error_carries_its_column(tmp_path: Path) -> None:
+    path = tmp_path / "manifest.jsonl"
+    path.write_text('{"path": "a.md"}\n{"path": "b.md",, }\n', encoding="utf-8")
+    with pytest.raises(UsageError) as raised:
+        load_manifest(path)
+    assert (raised.value.source, raised.value.position) == (f"{path}:2", len('{"path": "b.md",'))
+    assert "at column 17" in str(raised.value)
+
+
 def test_private_without_session_names_the_file_and_the_fix(doc: Path) -> None:
     with pytest.raises(PrivacyError, match="no session_id") as raised:
         FieldResolver({"source_scope": "private"}).metadata_for(doc)

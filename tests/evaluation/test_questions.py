@@ -212,3 +212,10 @@ def test_validation_lists_every_problem() -> None:
     )
     with pytest.raises(QuestionFileError, match=r"(?s)25 annotation\(s\).*and 5 more"):
         validate_against_corpus(questions, TEXTS)
+
+
+def test_a_json_error_carries_its_line_in_the_source_and_its_column_in_position() -> None:
+    with pytest.raises(QuestionFileError) as raised:
+        parse_questions([line(GOOD), '{"id": "q2",, }'])
+    assert (raised.value.source, raised.value.position) == ("<questions>:2", len('{"id": "q2",'))
+    assert "at column 13" in str(raised.value)

@@ -501,7 +501,9 @@ def test_on_error_skip_chunks_the_other_sources_and_warns(
         lazy = list(skipping.lazy_transform_documents(_sources()))
     assert {d.metadata[DOC_ID] for d in documents} == {"a", "c"}
     assert lazy == documents
-    assert [r.getMessage()[:28] for r in caplog.records] == ["skipped document 'b.md', whi"] * 2
+    # a.pdf and c.pdf name no file: their outline cannot be read, which is logged too
+    records = [r for r in caplog.records if "outline cannot be read" not in r.getMessage()]
+    assert [r.getMessage()[:28] for r in records] == ["skipped document 'b.md', whi"] * 2
     assert all(r.levelno == logging.WARNING for r in caplog.records)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -249,3 +250,17 @@ def test_a_pdf_that_cannot_be_opened_is_unreadable_not_damaged(tmp_path: Path) -
         open_pdf(folder)
     assert type(caught.value) is DocumentReadError
     assert str(caught.value).startswith(f"{folder}: cannot read the file:")
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_the_iconv_command_for_a_utf16_file_decodes_it(tmp_path: Path, codec: str) -> None:
+    """The encoding the message names reads the file back: without a byte-order mark,
+    ``iconv -f utf-16`` would take little-endian bytes for big-endian ones."""
+    text = "# Ley\n\nArtículo 1. Tributación de la renta."
+    path = tmp_path / "ley.md"
+    path.write_bytes(text.encode(codec))
+    with pytest.raises(TextEncodingError) as raised:
+        read_text(path)
+    named = re.search(r"iconv -f (\S+) -t utf-8", str(raised.value))
+    assert named is not None, raised.value
+    assert path.read_bytes().decode(named.group(1)).removeprefix("\ufeff") == text
