@@ -55,6 +55,7 @@ class _Open:
     container: bool = False
     kind: DisposicionKind | None = None
     quoted: bool = False
+    holds: int | None = None
 
 
 def _part(stack: Sequence[_Open]) -> Part | None:
@@ -94,6 +95,25 @@ def _close_quotation(stack: list[_Open], title: str) -> None:
         return
     for index, item in enumerate(stack):
         if item.quoted:
+            del stack[index:]
+            return
+
+
+def _sibling(title: str, hint: int, following: int) -> bool:
+    """Whether a bare heading is the sibling of the unit after it, not its container: the
+    same level, and not an approved text's title ("CUADRO DE PORCENTAJES…" before a
+    CAPÍTULO at its level)."""
+    return hint == following and not approved_text(title)
+
+
+def _close_containers(stack: list[_Open], unit: LegalUnit) -> None:
+    """A unit of the articulado above the rank a container opened with closes it: "Disposición
+    general" before the articles of a TÍTULO is closed by its CAPÍTULO I; "REGLAMENTO…"
+    before TÍTULO I holds every TÍTULO."""
+    if unit.part != "articulado":
+        return
+    for index, item in enumerate(stack):
+        if item.holds is not None and unit.rank < item.holds:
             del stack[index:]
             return
 
@@ -147,8 +167,12 @@ def legal_levels(
                 and following is not NUMERAL
                 and not leaf
                 and not numeral_title(titles[index])
+                and (titled or not _sibling(titles[index], hint, hints[index + 1]))
             )
-            entry = _Open(hint, None, root, opens, quoted=quoted(titles[index]))
+            held = (
+                following.rank if opens and following and following.part == "articulado" else None
+            )
+            entry = _Open(hint, None, root, opens, quoted=quoted(titles[index]), holds=held)
             if leaf:  # its own level, but nothing nests under it
                 levels.append(len(stack) + 1)
                 continue
@@ -156,6 +180,7 @@ def legal_levels(
             kind = disposicion_kind(titles[index]) if ranked.part == "disposiciones" else None
             _close_units(stack, ranked, kind)
             _close_quotation(stack, titles[index])
+            _close_containers(stack, ranked)
             while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
                 if stack[-1].hint < hint:
                     break

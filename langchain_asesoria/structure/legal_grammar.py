@@ -18,6 +18,7 @@ __all__ = [
     "QUOTE_CLOSE",
     "QUOTE_OPEN",
     "UNITS",
+    "WORD_NUMBER",
     "DisposicionKind",
     "LegalUnit",
     "Part",
@@ -46,6 +47,14 @@ DISPOSICION_ORDINAL: Final = (
     r"(?:primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
     r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s*\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
     r"vig[ée]sim[oa](?:\s*\w+)?|trig[ée]sim[oa](?:\s*\w+)?|[úu]nic[oa])"
+)
+#: An article's number in words, as older and amending laws write it: an ordinal to
+#: "noveno" or beyond ("Artículo primero.", "Artículo decimoctavo."), or a cardinal from
+#: ten ("Artículo diez.", "Artículo veintiuno.", "Artículo treinta y dos.").
+WORD_NUMBER: Final = (
+    rf"(?:{DISPOSICION_ORDINAL}|diez|once|doce|trece|catorce|quince|dieci\w+|veint\w+"
+    r"|(?:treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)(?:\s+y\s+\w+)?"
+    r"|ciento?(?:\s+\w+)?)"
 )
 ROMAN: Final = r"[IVXLCDM]+"
 NUMBER: Final = rf"(?:\d+|{ROMAN}|{ORDINAL})"
@@ -80,7 +89,7 @@ _TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
         "artículo",
         "articulado",
         6,
-        rf"art[íi]culos?\s+(?:\d+(?:\s+{LATIN})?|{DISPOSICION_ORDINAL}){_END}",
+        rf"art[íi]culos?\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER}){_END}",
     ),
     ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
     ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),
@@ -240,7 +249,7 @@ PLAIN_HEADINGS: Final = (
         rf"(?:(?:Sub)?[Ss]ecci[óo]n|(?:SUB)?SECCI[ÓO]N)\s+"
         rf"(?:\d+\.?\s?[ªº](?:{_PLAIN_TITLE}|\s+\S.*)|{ROMAN}{_PLAIN_TITLE})"
     ),
-    re.compile(rf"Art[íi]culo\s+(?:\d+(?:\s+{LATIN})?|{DISPOSICION_ORDINAL})\.(?:\s+\S.*)?"),
+    re.compile(rf"Art[íi]culo\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER})\.(?:\s+\S.*)?"),
     re.compile(
         _DISPOSICION_LINE + rf"(?:\s+(?:{DISPOSICION_ORDINAL}|{_CAPITAL_ORDINAL}))?\.?(?:\s+\S.*)?"
     ),
@@ -323,7 +332,7 @@ def quoted(title: str) -> bool:
     return title.strip().lstrip(_EMPHASIS)[:1] in QUOTE_OPEN
 
 
-_ORDINAL_ARTICLE: Final = re.compile(rf"art[íi]culo\s+{DISPOSICION_ORDINAL}{_END}", re.IGNORECASE)
+_ORDINAL_ARTICLE: Final = re.compile(rf"art[íi]culo\s+{WORD_NUMBER}{_END}", re.IGNORECASE)
 
 
 def ordinal_article(title: str) -> bool:

@@ -37,6 +37,8 @@ LAWS = Path(__file__).parent / "laws"
         ("CAPÍTULO PRIMERO. Objeto", True),
         ("Artículo primero. Modificación de la Ley 35/2006.", True),
         ("Artículo decimotercero. Salvaguarda.", True),
+        ("Artículo diez. Indemnización.", True),
+        ("Artículo treinta y dos.", True),
         ("Artículo 5. Exenciones.", True),
         ("DISPOSICIONES TRANSITORIAS", True),
         ("DISPOSICIÓN DEROGATORIA", True),
@@ -237,3 +239,21 @@ def test_a_law_is_judged_by_the_headings_before_its_annex() -> None:
     assert applies(titles + [f"Tabla {n}" for n in range(20)])
     guide = ["Guía", "Introducción", "Contexto", "Método", "Artículo 1.", "Artículo 2."]
     assert not applies([*guide, "ANEXO", *["Tabla"] * 20])
+
+
+def test_a_bare_division_before_articles_closes_at_a_higher_unit() -> None:
+    """The Ley de 16 de diciembre de 1954: "Disposición general" holds the articles
+    after it, and its TÍTULO's CAPÍTULO I closes it; a table's title at a CAPÍTULO's level
+    is its sibling; "REGLAMENTO…" before TÍTULO I holds every TÍTULO."""
+    titles = ["Ley", "TÍTULO V", "Disposición general", "Artículo 79.", "CAPÍTULO I"]
+    titles += ["Artículo 82.", "CUADRO DE PORCENTAJES", "CAPÍTULO II", "Artículo 90."]
+    hints = [1, 2, 4, 5, 3, 5, 3, 3, 5]
+    bare = [False, True, True, False, True, False, True, True, False]
+    paths = legal_paths(titles, hints, bare)
+    assert paths[3] == ("Ley", "TÍTULO V", "Disposición general", "Artículo 79.")
+    assert paths[5] == ("Ley", "TÍTULO V", "CAPÍTULO I", "Artículo 82.")
+    assert paths[8] == ("Ley", "TÍTULO V", "CAPÍTULO II", "Artículo 90.")
+    reglamento = ["Real Decreto", "Artículo único.", "REGLAMENTO DEL IMPUESTO", "TÍTULO I"]
+    reglamento += ["Artículo 1.", "TÍTULO II", "Artículo 2."]
+    paths = legal_paths(reglamento, [1, 6, 3, 2, 6, 2, 6], [False, False, True, True] + [False] * 3)
+    assert paths[-1] == ("Real Decreto", "REGLAMENTO DEL IMPUESTO", "TÍTULO II", "Artículo 2.")
