@@ -356,6 +356,17 @@ _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 _MAX_HEADING: Final = 500
 
 
+def _heading_line(title: str) -> bool:
+    """Whether a plain-text line alone in its paragraph is a heading: it opens with a
+    legal unit, and an article's line is only its number and title ("Artículo 5.",
+    "Artículo primero. Objeto", "Artículo 5"), never a sentence ("Artículo 5 de esta Ley
+    establece que…")."""
+    unit = legal_unit(title)
+    if unit is None:
+        return False
+    return unit.name != "artículo" or plain_heading(title) or plain_heading(title + ".")
+
+
 def legal_lines(text: str) -> list[Heading]:
     """The heading lines of a plain-text law: a line alone in its paragraph (blank lines
     or the text's ends around it) that opens with a legal unit (``legal_unit``).
@@ -374,7 +385,7 @@ def legal_lines(text: str) -> list[Heading]:
             if title and headings and headings[-1].body_is_empty:
                 headings[-1] = replace(headings[-1], body_is_empty=False)
             continue
-        if legal_unit(title) is None:
+        if not _heading_line(title):
             if headings and headings[-1].body_is_empty:
                 headings[-1] = replace(headings[-1], body_is_empty=False)
             continue

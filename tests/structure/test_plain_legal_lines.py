@@ -257,3 +257,20 @@ def test_a_bare_division_before_articles_closes_at_a_higher_unit() -> None:
     reglamento += ["Artículo 1.", "TÍTULO II", "Artículo 2."]
     paths = legal_paths(reglamento, [1, 6, 3, 2, 6, 2, 6], [False, False, True, True] + [False] * 3)
     assert paths[-1] == ("Real Decreto", "REGLAMENTO DEL IMPUESTO", "TÍTULO II", "Artículo 2.")
+
+
+def test_a_plain_text_law_numbered_in_words_gets_its_articles() -> None:
+    """A text law whose articles are "Artículo primero.", "Artículo segundo.": each is a
+    section; "Artículo 5 de esta Ley establece que…" alone in its paragraph is text."""
+    sentence = "Artículo 5 de esta Ley establece que el plazo es de un mes."
+    lines = ["Ley 1/1980, de prueba", "Artículo primero.", "Texto uno.", "Artículo segundo."]
+    lines += ["Texto dos.", "Artículo tercero.", sentence, "Artículo 4", "Texto."]
+    text = "\n\n".join([*lines, "DISPOSICIÓN FINAL", "Vigor."])
+    sections = read_text_document(text, "text").sections() or []
+    assert [span.section_label for span in sections] == [
+        "Artículo primero.",
+        "Artículo segundo.",
+        "Artículo tercero.",
+        "Artículo 4",
+        "DISPOSICIÓN FINAL",
+    ]
