@@ -10,9 +10,11 @@ are the same, only the weights differ). Per law and in total it prints:
 * ``foreign``: those whose article or disposición has an ancestor that is not legal
   structure: anything but the document's title (the path's first element), a legal unit
   of the articulado (LIBRO, TÍTULO, CAPÍTULO, Sección, Subsección, Artículo), a
-  disposiciones group, an ANEXO or the title of an approved text ("Reglamento…",
-  "Texto refundido…"). A preamble label, a numeral, the enacting formula, the King's
-  title or a table line above an article is foreign;
+  disposiciones group, an ANEXO, the title of an approved text ("Reglamento…",
+  "Texto refundido…", emphasis marks aside) or the name right after a unit's
+  number-only heading ("TÍTULO V", then "De las relaciones…"). A preamble label, a
+  numeral, the enacting formula, the King's title or a table line above an article is
+  foreign;
 * ``disp. under art.``: chunks whose disposición (or group) has a LIBRO, TÍTULO,
   CAPÍTULO, Sección or Subsección above it;
 * ``rank order``: chunks whose path holds two units of the articulado out of legal
@@ -109,11 +111,29 @@ def _unit(title: str) -> LegalUnit | None:
 
 def is_structure(title: str) -> bool:
     """Whether a title may stand above an article or a disposición (see the module
-    docstring; the document's own title is judged by its place, not here)."""
+    docstring; the document's own title is judged by its place, not here). Emphasis
+    marks around it ("**REGLAMENTO DE…**") do not count."""
     unit = _unit(title)
     if unit is not None:
         return unit.part in ("articulado", "disposiciones", "anexo")
-    return bool(_APPROVED.match(title.strip().strip("[]").strip()))
+    return bool(_APPROVED.match(title.strip().strip("[]*_").strip()))
+
+
+#: A unit's heading that is only its number ("TÍTULO V", "CAPÍTULO III", "ANEXO I"):
+#: the heading after it is its name.
+_NUMBER_ONLY: Final = re.compile(
+    r"(?:libro|t[íi]tulo|cap[íi]tulo|(?:sub)?secci[óo]n|anexo)\s+\S+\.?", re.IGNORECASE
+)
+
+
+def _foreign(path: Sequence[str], innermost: int) -> tuple[str, ...]:
+    """The titles above the innermost article or disposición that are not structure; the
+    name right after a unit's number-only heading ("TÍTULO V", then "De la…") is its."""
+    return tuple(
+        title
+        for index, title in enumerate(path[1:innermost], start=1)
+        if not is_structure(title) and not _NUMBER_ONLY.fullmatch(path[index - 1].strip())
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +158,7 @@ def path_faults(path: Sequence[str]) -> PathFaults:
     units = [_unit(title) for title in path]
     counted = [i for i, unit in enumerate(units) if unit is not None and unit.name in _COUNTED]
     innermost = counted[-1] if counted else None
-    foreign = (
-        tuple(t for t in path[1:innermost] if not is_structure(t)) if innermost is not None else ()
-    )
+    foreign = _foreign(path, innermost) if innermost is not None else ()
     disposicion = any(
         unit is not None
         and unit.part == "disposiciones"

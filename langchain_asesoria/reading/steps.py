@@ -47,12 +47,14 @@ from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.legal import (
     legal_lines,
     legal_unit,
+    lone_heading,
     named_units,
     nest_quoted,
+    placed,
     relevel,
 )
 from langchain_asesoria.structure.legal_grammar import quoted
-from langchain_asesoria.structure.markdown import comments, markdown_headings
+from langchain_asesoria.structure.markdown import LONE, comments, markdown_headings, marked_only
 from langchain_asesoria.structure.markup import markup_spans
 from langchain_asesoria.structure.page_text import blank_lines, line_paragraphs, page_text
 
@@ -220,8 +222,13 @@ def _markdown_headings(
         return document
     joined = document.joined(READING_SEPARATOR)
     text = joined.text
-    found = markdown_headings(text, glued=_is_legal_unit)
+    # Plain legal lines alone in their paragraph ("ANEXO", "Subsección 1.ª") are headings
+    # in a law only.
+    marked = markdown_headings(text, glued=_is_legal_unit, lone=lone_heading)
+    found = placed(text, marked, LONE)
     legal = options.legal([heading.title for heading in found])
+    if not legal:
+        found = marked_only(marked)
     if not legal and any(_GLUED.match(text, h.start, h.end) for h in found):
         found = markdown_headings(text)  # a glued "#####Artículo 16" is a heading in a law only
     headings = found

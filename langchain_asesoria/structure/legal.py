@@ -13,11 +13,19 @@ from typing import Final
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
     NUMERAL,
+    QUOTE_CLOSE,
+    QUOTE_OPEN,
+    DisposicionKind,
     LegalUnit,
     Part,
+    approved_text,
+    disposicion_kind,
     legal_unit,
     number_only,
     numeral_title,
+    ordinal_article,
+    ordinal_disposicion,
+    plain_heading,
     promulgation,
     quoted,
 )
@@ -30,8 +38,10 @@ __all__ = [
     "legal_lines",
     "legal_paths",
     "legal_unit",
+    "lone_heading",
     "named_units",
     "nest_quoted",
+    "placed",
     "relevel",
 ]
 
@@ -46,6 +56,9 @@ class _Open:
     unit: LegalUnit | None = None
     root: bool = False
     container: bool = False
+    kind: DisposicionKind | None = None
+    quoted: bool = False
+    holds: int | None = None
 
 
 def _part(stack: Sequence[_Open]) -> Part | None:
@@ -63,13 +76,60 @@ def _ranked(unit: LegalUnit, stack: Sequence[_Open]) -> LegalUnit | None:
     return unit
 
 
-def _close_units(stack: list[_Open], unit: LegalUnit) -> None:
-    """Closes the legal units ``unit`` closes (a part change closes them all), with what
-    was opened inside them."""
+def _close_units(stack: list[_Open], unit: LegalUnit, kind: DisposicionKind | None) -> None:
+    """Closes the legal units ``unit`` closes (a part change closes them all; a
+    disposición of another ``kind`` closes the group it is not of), with what was
+    opened inside them."""
     for index, item in enumerate(stack):
-        if item.unit is not None and (item.unit.part != unit.part or item.unit.rank >= unit.rank):
+        if item.unit is not None and (
+            item.unit.part != unit.part
+            or item.unit.rank >= unit.rank
+            or (kind is not None and item.kind is not None and item.kind != kind)
+        ):
             del stack[index:]
             return
+
+
+def _close_quotation(stack: list[_Open], title: str) -> None:
+    """An amending law's own article ("Artículo tercero.", "Artículo único.": amended
+    text numbers its articles) closes the quoted headings open before it, with what was
+    opened inside them."""
+    if not ordinal_article(title):
+        return
+    for index, item in enumerate(stack):
+        if item.quoted:
+            del stack[index:]
+            return
+
+
+def _sibling(title: str, hint: int, following: int) -> bool:
+    """Whether a bare heading is the sibling of the unit after it, not its container: the
+    same level, and not an approved text's title ("CUADRO DE PORCENTAJES…" before a
+    CAPÍTULO at its level)."""
+    return hint == following and not approved_text(title)
+
+
+def _close_containers(stack: list[_Open], unit: LegalUnit) -> None:
+    """A unit of the articulado above the rank a container opened with closes it: "Disposición
+    general" before the articles of a TÍTULO is closed by its CAPÍTULO I; "REGLAMENTO…"
+    before TÍTULO I holds every TÍTULO."""
+    if unit.part != "articulado":
+        return
+    for index, item in enumerate(stack):
+        if item.holds is not None and unit.rank < item.holds:
+            del stack[index:]
+            return
+
+
+#: A disposición numbered by its ordinal alone inside its group ("Primera.").
+_DISPOSICION: Final = LegalUnit("disposición", "disposiciones", 2)
+
+
+def _in_group(title: str, stack: Sequence[_Open]) -> LegalUnit | None:
+    """``"Primera."``, ``"Segunda. Entrada en vigor."`` is a disposición when a
+    disposiciones group is open, else nothing."""
+    grouped = any(item.unit is not None and item.unit.name == "disposiciones" for item in stack)
+    return _DISPOSICION if grouped and ordinal_disposicion(title) else None
 
 
 def legal_levels(
@@ -89,7 +149,7 @@ def legal_levels(
     stack: list[_Open] = []
     levels: list[int] = []
     for index, (unit, hint) in enumerate(zip(units, hints, strict=True)):
-        ranked = _ranked(unit, stack) if unit is not None else None
+        ranked = _ranked(unit, stack) if unit is not None else _in_group(titles[index], stack)
         if ranked is None:
             root = hint <= top
             if root:
@@ -105,22 +165,30 @@ def legal_levels(
             leaf = not root and promulgation(titles[index]) is not None
             opens = (
                 flags[index]
+                and not quoted(titles[index])  # amended text's heading holds none of the law
                 and following is not None
                 and following is not NUMERAL
                 and not leaf
                 and not numeral_title(titles[index])
+                and (titled or not _sibling(titles[index], hint, hints[index + 1]))
             )
-            entry = _Open(hint, None, root, opens)
+            held = (
+                following.rank if opens and following and following.part == "articulado" else None
+            )
+            entry = _Open(hint, None, root, opens, quoted=quoted(titles[index]), holds=held)
             if leaf:  # its own level, but nothing nests under it
                 levels.append(len(stack) + 1)
                 continue
         else:
-            _close_units(stack, ranked)
+            kind = disposicion_kind(titles[index]) if ranked.part == "disposiciones" else None
+            _close_units(stack, ranked, kind)
+            _close_quotation(stack, titles[index])
+            _close_containers(stack, ranked)
             while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
                 if stack[-1].hint < hint:
                     break
                 stack.pop()
-            entry = _Open(hint, ranked)
+            entry = _Open(hint, ranked, kind=kind)
         stack.append(entry)
         levels.append(len(stack))
     return levels
@@ -149,6 +217,118 @@ def relevel(headings: Sequence[Heading]) -> list[Heading]:
     return [replace(h, level=level) for h, level in zip(headings, levels, strict=True)]
 
 
+def lone_heading(line: str) -> bool:
+    """Whether a plain line alone in its paragraph may be a heading of a law whose other
+    headings are marked (``placed`` decides by its neighbours): a legal heading's shape
+    (``plain_heading``), a disposición's ordinal ("Primera.") or an approved text's title
+    in capitals ("TEXTO REFUNDIDO DE LA LEY…")."""
+    return plain_heading(line) or ordinal_disposicion(line) or approved_text(line)
+
+
+def placed(text: str, headings: Sequence[Heading], lone: int) -> list[Heading]:
+    """``headings`` of ``text``, where those of level ``lone`` are plain lines that
+    ``lone_heading`` took: each kept, with a level, only where it is one.
+
+    A plain line inside «quoted» amended text is text; "Primera." is a heading only
+    inside a disposiciones group; an approved text's title only right before a legal
+    unit, as the law's second document (the level under the law's title). A legal unit
+    takes the level of the marked heading before it. A line left out is body again, so
+    the heading before it is not bare.
+    """
+    marked = [h.level for h in headings if h.level != lone]
+    top = min(marked, default=1)
+    kept: list[Heading] = []
+    last = top + 1
+    quotes = _Quotes(text)
+    grouped = False
+    for index, heading in enumerate(headings):
+        if heading.level != lone:
+            kept.append(heading)
+            last = heading.level
+            grouped = _grouped(grouped, heading.title)
+            quotes.heading(heading)
+            continue
+        depth = quotes.depth_at(heading.start)
+        following = headings[index + 1] if index + 1 < len(headings) else None
+        level = _lone_level(heading, following, depth, grouped, top, last)
+        if level is None:
+            if kept and kept[-1].body_is_empty:
+                kept[-1] = replace(kept[-1], body_is_empty=False)
+            continue
+        grouped = _grouped(grouped, heading.title)
+        kept.append(replace(heading, level=level))
+    return kept
+
+
+def _grouped(grouped: bool, title: str) -> bool:
+    """Whether a disposiciones group is open after a heading of this title: it opens
+    one, or one was open and it is one of its "Primera."."""
+    unit = legal_unit(title)
+    if unit is not None:
+        return unit.name == "disposiciones"
+    return grouped and ordinal_disposicion(title)
+
+
+@dataclass(slots=True)
+class _Quotes:
+    """How many quotations are open at each plain line of ``text``, read in order (one
+    ``placed`` call): marks are counted from the last heading of the law's own units,
+    or, from a quoted heading ("«TÍTULO III…"), until its quotation closes."""
+
+    text: str
+    depth: int = 0
+    counted: int = 0
+    amended: bool = False
+
+    def heading(self, heading: Heading) -> None:
+        if quoted(heading.title):
+            self.depth = max(1, self.depth + _quote_depth(self.text, self.counted, heading.end))
+            self.amended, self.counted = True, heading.end
+        elif not self.amended and legal_unit(heading.title) is not None:
+            self.depth, self.counted = 0, heading.end
+
+    def depth_at(self, start: int) -> int:
+        self.depth = max(0, self.depth + _quote_depth(self.text, self.counted, start))
+        self.amended, self.counted = self.amended and self.depth > 0, start
+        return self.depth
+
+
+def _quote_depth(text: str, start: int, end: int) -> int:
+    """How many more quotations open than close in ``text[start:end]``."""
+    part = text[start:end]
+    opened = sum(part.count(mark) for mark in QUOTE_OPEN if mark not in QUOTE_CLOSE)
+    closed = sum(part.count(mark) for mark in QUOTE_CLOSE if mark not in QUOTE_OPEN)
+    return opened - closed
+
+
+#: The ranks of the articulado (LIBRO, TÍTULO, CAPÍTULO) whose plain line closes every
+#: open heading but the law's title and an approved text's.
+_HIGH_RANK: Final = 3
+
+
+def _lone_level(
+    heading: Heading,
+    following: Heading | None,
+    depth: int,
+    grouped: bool,
+    top: int,
+    last: int,
+) -> int | None:
+    """The level a plain line takes as a heading (``placed``), or ``None``: text."""
+    if depth > 0:
+        return None
+    if plain_heading(heading.title):
+        unit = legal_unit(heading.title)
+        high = unit is not None and (unit.part == "anexo" or unit.rank <= _HIGH_RANK)
+        return top + 1 if high else last
+    if ordinal_disposicion(heading.title):
+        return last + 1 if grouped else None
+    bare = heading.body_is_empty and following is not None
+    if bare and following is not None and legal_unit(following.title) is not None:
+        return top + 1
+    return None
+
+
 #: How many legal headings, articles or disposiciones among them, make a law.
 _MIN_UNITS: Final = 3
 _MIN_ARTICLES: Final = 2
@@ -156,21 +336,38 @@ _MIN_ARTICLES: Final = 2
 
 def applies(titles: Sequence[str]) -> bool:
     """Whether headings with these titles are a law's: at least three legal units, two
-    of them articles or disposiciones, and legal units at least half of the headings."""
-    units = [legal_unit(title) for title in titles]
+    of them articles or disposiciones, and legal units at least half of the headings,
+    or of those before the first ANEXO (an annex's own headings are the annex's). A
+    disposición numbered by its ordinal alone ("Primera.") counts as one."""
+    units = [legal_unit(title) or _ordinal_unit(title) for title in titles]
     found = [unit for unit in units if unit is not None]
     articles = [unit for unit in found if unit.name in ("artículo", "disposición")]
-    return (
-        len(found) >= _MIN_UNITS
-        and len(articles) >= _MIN_ARTICLES
-        and 2 * len(found) >= len(titles)
-    )
+    annex = next((i for i, unit in enumerate(units) if unit and unit.part == "anexo"), None)
+    if len(found) < _MIN_UNITS or len(articles) < _MIN_ARTICLES:
+        return False
+    body = units[:annex] or units
+    return 2 * len(found) >= len(units) or 2 * sum(map(bool, body)) >= len(body)
+
+
+def _ordinal_unit(title: str) -> LegalUnit | None:
+    return _DISPOSICION if ordinal_disposicion(title) else None
 
 
 #: A line of plain text, with its line ending.
 _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
 #: The longest line taken for a heading (a disposición's title runs to 330 characters).
 _MAX_HEADING: Final = 500
+
+
+def _heading_line(title: str) -> bool:
+    """Whether a plain-text line alone in its paragraph is a heading: it opens with a
+    legal unit, and an article's line is only its number and title ("Artículo 5.",
+    "Artículo primero. Objeto", "Artículo 5"), never a sentence ("Artículo 5 de esta Ley
+    establece que…")."""
+    unit = legal_unit(title)
+    if unit is None:
+        return False
+    return unit.name != "artículo" or plain_heading(title) or plain_heading(title + ".")
 
 
 def legal_lines(text: str) -> list[Heading]:
@@ -191,7 +388,7 @@ def legal_lines(text: str) -> list[Heading]:
             if title and headings and headings[-1].body_is_empty:
                 headings[-1] = replace(headings[-1], body_is_empty=False)
             continue
-        if legal_unit(title) is None:
+        if not _heading_line(title):
             if headings and headings[-1].body_is_empty:
                 headings[-1] = replace(headings[-1], body_is_empty=False)
             continue

@@ -15,14 +15,22 @@ __all__ = [
     "HEADING_START",
     "LEGAL_HEADINGS",
     "NUMERAL",
+    "PLAIN_HEADINGS",
     "QUOTE_CLOSE",
     "QUOTE_OPEN",
     "UNITS",
+    "WORD_NUMBER",
+    "DisposicionKind",
     "LegalUnit",
     "Part",
+    "approved_text",
+    "disposicion_kind",
     "legal_unit",
     "number_only",
     "numeral_title",
+    "ordinal_article",
+    "ordinal_disposicion",
+    "plain_heading",
     "promulgation",
     "quoted",
 ]
@@ -33,14 +41,22 @@ Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
 #: "Disposición adicional vigésima segunda").
 ORDINAL: Final = (
     r"(?:primer[oa]?|segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
-    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s+\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
-    r"vig[ée]sim[oa](?:\s+\w+)?|trig[ée]sim[oa](?:\s+\w+)?|[úu]nic[oa]|preliminar)"
+    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s*\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
+    r"vig[ée]sim[oa](?:\s*\w+)?|trig[ée]sim[oa](?:\s*\w+)?|[úu]nic[oa]|preliminar)"
 )
 #: The ordinals of a disposición's heading line (full words, no "preliminar").
 DISPOSICION_ORDINAL: Final = (
     r"(?:primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
-    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s+\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
-    r"vig[ée]sim[oa](?:\s+\w+)?|trig[ée]sim[oa](?:\s+\w+)?|[úu]nic[oa])"
+    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s*\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
+    r"vig[ée]sim[oa](?:\s*\w+)?|trig[ée]sim[oa](?:\s*\w+)?|[úu]nic[oa])"
+)
+#: An article's number in words, as older and amending laws write it: an ordinal to
+#: "noveno" or beyond ("Artículo primero.", "Artículo decimoctavo."), or a cardinal from
+#: ten ("Artículo diez.", "Artículo veintiuno.", "Artículo treinta y dos.").
+WORD_NUMBER: Final = (
+    rf"(?:{DISPOSICION_ORDINAL}|diez|once|doce|trece|catorce|quince|dieci\w+|veint\w+"
+    r"|(?:treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)(?:\s+y\s+\w+)?"
+    r"|ciento?(?:\s+\w+)?)"
 )
 ROMAN: Final = r"[IVXLCDM]+"
 NUMBER: Final = rf"(?:\d+|{ROMAN}|{ORDINAL})"
@@ -69,7 +85,14 @@ _TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
     ("capítulo", "articulado", 3, rf"cap[íi]tulo\s+{NUMBER}{_END}"),
     ("sección", "articulado", 4, rf"secci[óo]n\s+{_SECTION_NUMBER}{_END}"),
     ("subsección", "articulado", 5, rf"subsecci[óo]n\s+{_SECTION_NUMBER}{_END}"),
-    ("artículo", "articulado", 6, rf"art[íi]culos?\s+(?:\d+(?:\s+{LATIN})?|[úu]nico){_END}"),
+    # The Código Civil's unnumbered division among its TÍTULOs.
+    ("disposición preliminar", "articulado", 2, rf"disposici[óo]n\s+preliminar{_END}"),
+    (
+        "artículo",
+        "articulado",
+        6,
+        rf"art[íi]culos?\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER}){_END}",
+    ),
     ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
     ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),
     (
@@ -142,8 +165,8 @@ _ENACTING: Final = re.compile(
 #: CARLOS I, REY DE ESPAÑA", "FELIPE VI REY DE ESPAÑA".
 _ROYAL: Final = re.compile(
     r"(?:don\s+)?(?:juan\s+carlos\s+i|felipe\s+vi|alfonso\s+xiii)"
-    r"(?:\s*,?\s*(?:rey|reina)\s+de\s+espa[ñn]a)?\.?"
-    r"|(?:el\s+)?(?:rey|reina)\s+de\s+espa[ñn]a\.?",
+    r"(?:\s*,?\s*(?:rey|reina)\s+de\s+espa[ñn]a)?[.,]?"
+    r"|(?:el\s+)?(?:rey|reina)\s+de\s+espa[ñn]a[.,]?",
     re.IGNORECASE,
 )
 
@@ -178,6 +201,12 @@ HEADING_LINES: Final = (
     ),
 )
 
+#: A disposición's heading line opens so, in capitals or not.
+_DISPOSICION_LINE: Final = (
+    r"(?:Disposici[óo]n|DISPOSICI[ÓO]N)\s+"
+    r"(?:adicional|transitoria|derogatoria|final|ADICIONAL|TRANSITORIA|DEROGATORIA|FINAL)"
+)
+
 #: Headings of Spanish legislation at a line start (the ranks BOE prints in capitals):
 #: a line that opens with one is never page furniture.
 LEGAL_HEADINGS: Final = (
@@ -186,10 +215,7 @@ LEGAL_HEADINGS: Final = (
         r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+\b|\d+|PRELIMINAR|[ÚU]NICO|PRIMERO)"
     ),
     re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+|(?:SUB)?SECCI[ÓO]N\s+\d+"),
-    re.compile(
-        r"(?:Disposici[óo]n|DISPOSICI[ÓO]N)\s+"
-        r"(?:adicional|transitoria|derogatoria|final|ADICIONAL|TRANSITORIA|DEROGATORIA|FINAL)"
-    ),
+    re.compile(_DISPOSICION_LINE),
     re.compile(r"ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO)\b|\s*$)"),
 )
 
@@ -222,10 +248,116 @@ def number_only(title: str) -> bool:
     return False
 
 
+#: The shapes of a legal heading written as a plain paragraph of its own in a text that
+#: marks other headings (a Markdown law's "ANEXO", "Subsección 1.ª", "TÍTULO V",
+#: "Artículo primero."): the whole line, strict, so that a sentence that opens with a
+#: unit ("Artículo 5 de esta Ley establece…") is never one.
+_PLAIN_TITLE: Final = r"(?:\s*[.:\u2013\u2014-]\s*(?:\S.*)?)?"
+_CAPITAL_ORDINAL: Final = (
+    r"(?:PRIMER[OA]?|SEGUND[OA]|TERCER[OA]?|CUART[OA]|QUINT[OA]|SEXT[OA]|S[ÉE]PTIM[OA]|"
+    r"OCTAV[OA]|NOVEN[OA]|D[ÉE]CIM[OA]|[ÚU]NIC[OA]|PRELIMINAR)"
+)
+PLAIN_HEADINGS: Final = (
+    re.compile(rf"ANEXOS?(?:\s+(?:{ROMAN}|\d+|[A-Z]|[ÚU]NICO))?{_PLAIN_TITLE}"),
+    re.compile(rf"Anexos?(?:\s+(?:{ROMAN}|\d+|[A-Z]|[úu]nico))?{_PLAIN_TITLE}"),
+    re.compile(
+        rf"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:{ROMAN}|\d+|{_CAPITAL_ORDINAL}){_PLAIN_TITLE}"
+    ),
+    re.compile(rf"(?:Libro|T[íi]tulo|Cap[íi]tulo)\s+(?:{ROMAN}|preliminar){_PLAIN_TITLE}"),
+    re.compile(
+        rf"(?:(?:Sub)?[Ss]ecci[óo]n|(?:SUB)?SECCI[ÓO]N)\s+"
+        rf"(?:\d+\.?\s?[ªº](?:{_PLAIN_TITLE}|\s+\S.*)|{ROMAN}{_PLAIN_TITLE})"
+    ),
+    re.compile(rf"Art[íi]culo\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER})\.(?:\s+\S.*)?"),
+    re.compile(
+        _DISPOSICION_LINE + rf"(?:\s+(?:{DISPOSICION_ORDINAL}|{_CAPITAL_ORDINAL}))?\.?(?:\s+\S.*)?"
+    ),
+    re.compile(
+        r"(?:DISPOSICIONES\s+(?:ADICIONALES|TRANSITORIAS|DEROGATORIAS|FINALES)"
+        r"|Disposiciones\s+(?:adicionales|transitorias|derogatorias|finales))\.?"
+    ),
+)
+#: The longest plain line taken for a heading (an article's heading and its title).
+_PLAIN_MAX: Final = 300
+
+
+def plain_heading(line: str) -> bool:
+    """Whether a plain line, alone in its paragraph, is a legal heading by its shape
+    (``PLAIN_HEADINGS``) and a unit by ``legal_unit``: ``"ANEXO"``, ``"Subsección 1.ª
+    Disposiciones generales"``, ``"TÍTULO V"``, ``"Artículo primero. Modificación…"``;
+    ``"Artículo 5 de esta Ley establece que…"`` is not."""
+    stripped = line.strip()
+    if len(stripped) > _PLAIN_MAX or legal_unit(stripped) is None:
+        return False
+    return any(pattern.fullmatch(stripped) for pattern in PLAIN_HEADINGS)
+
+
+#: The title of a text a decree approves, as a plain line in capitals: "TEXTO REFUNDIDO
+#: DE LA LEY DEL IMPUESTO…", "REGLAMENTO GENERAL DE…", "ESTATUTO DE…".
+_APPROVED_TEXT: Final = re.compile(
+    r"(?:TEXTO\s+REFUNDIDO|REGLAMENTOS?|ESTATUTOS?|C[ÓO]DIGO|NORMAS|ORDENANZAS?|"
+    r"INSTRUCCI[ÓO]N|REGLAS|ARANCEL|TARIFAS?|PLAN|PROGRAMA|CONVENIO)\b[^a-zñáéíóú]{0,250}"
+)
+
+
+def approved_text(line: str) -> bool:
+    """Whether a plain line in capitals names a text a decree approves ("TEXTO REFUNDIDO
+    DE LA LEY…", "REGLAMENTO DEL IMPUESTO…"): the title of a document inside the law, to
+    hold the units that follow it."""
+    return _APPROVED_TEXT.fullmatch(line.strip().strip("*").strip()) is not None
+
+
+#: A disposición numbered by its ordinal alone, inside its group: "Primera.", "Segunda.
+#: Entrada en vigor.", "Única."
+_ORDINAL_DISPOSICION: Final = re.compile(
+    r"(?:Primera|Segunda|Tercera|Cuarta|Quinta|Sexta|S[ée]ptima|Octava|Novena|D[ée]cima"
+    r"(?:\s+\w+)?|Und[ée]cima|Duod[ée]cima|Vig[ée]sima(?:\s+\w+)?|Trig[ée]sima(?:\s+\w+)?"
+    r"|[ÚU]nica|PRIMERA|SEGUNDA|TERCERA|CUARTA|QUINTA|SEXTA|S[ÉE]PTIMA|OCTAVA|NOVENA"
+    r"|[ÚU]NICA)\.(?:\s+\S.*)?"
+)
+
+
+def ordinal_disposicion(title: str) -> bool:
+    """Whether a title is a disposición numbered by its ordinal alone ("Primera.",
+    "Segunda. Entrada en vigor."): one only inside a disposiciones group."""
+    stripped = title.strip()
+    return len(stripped) <= _PLAIN_MAX and _ORDINAL_DISPOSICION.fullmatch(stripped) is not None
+
+
+DisposicionKind = Literal["adicional", "transitoria", "derogatoria", "final"]
+_KIND: Final = re.compile(
+    r"disposici(?:[óo]n|ones)\s+(adicional|transitoria|derogatoria|final)", re.IGNORECASE
+)
+
+
+def disposicion_kind(title: str) -> DisposicionKind | None:
+    """The kind of a disposición or of its group ("DISPOSICIONES TRANSITORIAS":
+    ``"transitoria"``), or ``None``: a disposición of another kind closes a group."""
+    found = _KIND.match(title.strip().strip("[]").strip())
+    if found is None:
+        return None
+    kind = found.group(1).lower()
+    assert kind in ("adicional", "transitoria", "derogatoria", "final")
+    return kind  # type: ignore[return-value]
+
+
+#: Emphasis marks a heading's title may open with ("*«Sección 1.ª…*").
+_EMPHASIS: Final = "*_ "
+
+
 def quoted(title: str) -> bool:
-    """Whether a heading opens with a quotation mark (``"«Artículo 20. …"``): a
-    provision an amending article quotes, not one of the law's own."""
-    return title.lstrip()[:1] in QUOTE_OPEN
+    """Whether a heading's title opens with a quotation mark (``QUOTE_OPEN``): the
+    heading of amended text quoted in an amending law, never a unit of the law itself."""
+    return title.strip().lstrip(_EMPHASIS)[:1] in QUOTE_OPEN
+
+
+_ORDINAL_ARTICLE: Final = re.compile(rf"art[íi]culo\s+{WORD_NUMBER}{_END}", re.IGNORECASE)
+
+
+def ordinal_article(title: str) -> bool:
+    """Whether a heading is an article numbered by an ordinal word ("Artículo tercero.",
+    "Artículo único."), as an amending law numbers its own articles."""
+    return _ORDINAL_ARTICLE.match(title.strip()) is not None
 
 
 #: An article's heading line of a text with one line per paragraph: its number, any

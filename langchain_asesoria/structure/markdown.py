@@ -9,8 +9,9 @@ The line grammar (fences, headings, list items) is ``structure.commonmark``'s.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Final
 
 from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.structure.commonmark import (
@@ -27,11 +28,13 @@ from langchain_asesoria.structure.commonmark import (
 from langchain_asesoria.structure.headings import Heading, sections_of
 
 __all__ = [
+    "LONE",
     "CommentScan",
     "comment_blocks",
     "comments",
     "detect_markdown_sections",
     "markdown_headings",
+    "marked_only",
 ]
 
 #: A line's mark: ``(start, end, level, title)`` for a heading, ``title`` None for a
@@ -188,19 +191,67 @@ def comments(text: str) -> CommentScan:
     return CommentScan(tuple(closed), tuple(unclosed))
 
 
-def markdown_headings(text: str, glued: Callable[[str], bool] | None = None) -> list[Heading]:
+#: The level of a plain line taken for a heading (``markdown_headings``'s ``lone``): its
+#: place is for the caller to decide.
+LONE: Final = 0
+#: A blank line between two lines.
+_BLANK: Final = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")
+
+
+def _alone(text: str, marks: Sequence[_Mark]) -> set[int]:
+    """The indexes of the body lines alone in their paragraph: a blank line, a heading or
+    the text's ends on each side (never a fence's line)."""
+    found: set[int] = set()
+    for index, (start, end, _, title) in enumerate(marks):
+        if title is not None or FENCE.fullmatch(text[start:end]):
+            continue
+        before = index == 0 or marks[index - 1][3] is not None
+        before = before or _BLANK.search(text, marks[index - 1][1], start) is not None
+        after = index + 1 == len(marks) or marks[index + 1][3] is not None
+        after = after or _BLANK.search(text, end, marks[index + 1][0]) is not None
+        if before and after:
+            found.add(index)
+    return found
+
+
+def markdown_headings(
+    text: str,
+    glued: Callable[[str], bool] | None = None,
+    lone: Callable[[str], bool] | None = None,
+) -> list[Heading]:
     """ATX headings (empty ones too), each knowing whether body follows it.
 
     ``glued``: also take a line whose ``#`` run is glued to its title (``#####Artículo
-    16``, which CommonMark reads as text) when ``glued(title)`` is true.
+    16``, which CommonMark reads as text) when ``glued(title)`` is true. ``lone``: also
+    take a line of body alone in its paragraph (outside fences and list items) when
+    ``lone(line)`` is true, as a heading of level ``LONE`` (0) titled by the stripped line.
     """
+    marks = _marks(text, glued)
+    alone = _alone(text, marks) if lone is not None else set()
     headings: list[Heading] = []
-    for start, end, level, title in _marks(text, glued):
-        if title is not None:
+    for index, (start, end, level, title) in enumerate(marks):
+        if title is None and index in alone and lone is not None and lone(text[start:end]):
+            line = text[start:end]
+            headings.append(
+                Heading(start + len(line) - len(line.lstrip()), end, LONE, line.strip())
+            )
+        elif title is not None:
             headings.append(Heading(start, end, level, title))
         elif headings and headings[-1].body_is_empty:
             headings[-1] = replace(headings[-1], body_is_empty=False)
     return headings
+
+
+def marked_only(headings: Sequence[Heading]) -> list[Heading]:
+    """``headings`` without the plain lines ``markdown_headings`` took (level ``LONE``):
+    each is body again, so the heading before it is not bare."""
+    kept: list[Heading] = []
+    for heading in headings:
+        if heading.level != LONE:
+            kept.append(heading)
+        elif kept and kept[-1].body_is_empty:
+            kept[-1] = replace(kept[-1], body_is_empty=False)
+    return kept
 
 
 #: The former name of ``markdown_headings`` (the standards tests use it).

@@ -235,6 +235,8 @@ _ALLOWED = {
     ("evaluation/chunkers.py", "page_separator"),
     # ``--section-context`` and friends: the command line's own option names.
     ("cli/parser.py", "page_separator"),
+    # A parent's offsets are in the text its chunks' offsets are in: the same joined pages.
+    ("parents.py", "page_separator"),
 }
 
 

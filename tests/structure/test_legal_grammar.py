@@ -29,6 +29,7 @@ from langchain_asesoria.structure.legal_grammar import (
         ("Vengo en sancionar la siguiente Ley:", "enacting"),
         ("JUAN CARLOS I", "royal"),
         ("REY DE ESPAÑA", "royal"),
+        ("REY DE ESPAÑA,", "royal"),
         ("DON JUAN CARLOS I, REY DE ESPAÑA", "royal"),
         ("FELIPE VI REY DE ESPAÑA", "royal"),
         ("FELIPE VI", "royal"),
