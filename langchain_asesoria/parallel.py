@@ -27,7 +27,7 @@ from langchain_asesoria.reading import (
     read_loaded_pages,
 )
 from langchain_asesoria.reading.given import chunk_document
-from langchain_asesoria.records import default_doc_id
+from langchain_asesoria.records import file_doc_id
 
 __all__ = [
     "DocumentInput",
@@ -69,8 +69,8 @@ class FileInput:
     Attributes:
         path: A ``.pdf``, ``.md``/``.markdown``, ``.txt`` or ``.html``/``.htm`` file
             that the workers can read.
-        metadata: The document's fields; default: ``doc_id`` the file name without its
-            extension (``records.default_doc_id``), as in the LangChain classes.
+        metadata: The document's fields; default: ``doc_id`` the file's name
+            (``records.file_doc_id``), as ``asesoria-split`` names a file given alone.
     """
 
     path: Path
@@ -167,7 +167,7 @@ def _read_and_chunk_one(
     reading: ReadOptions,
 ) -> list[Chunk]:
     if isinstance(document, FileInput):
-        metadata = document.metadata or ChunkMetadata(doc_id=default_doc_id(str(document.path)))
+        metadata = document.metadata or ChunkMetadata(doc_id=file_doc_id(str(document.path)))
     else:
         metadata = document.metadata
     try:

@@ -47,7 +47,7 @@ from langchain_asesoria.records import (
     TOKEN_COUNT,
     MetadataValue,
     chunk_record,
-    default_doc_id,
+    file_doc_id,
 )
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def _document(
 def _metadata(row: Mapping[str, Any]) -> ChunkMetadata:
     doc_id = row.get(DOC_ID)
     if doc_id is None and row.get("path") is not None:
-        doc_id = default_doc_id(str(row["path"]))
+        doc_id = file_doc_id(str(row["path"]))
     if not isinstance(doc_id, str):
         raise ConfigurationError(
             f"a document row needs a string 'doc_id' (or a 'path'), got {doc_id!r}; "

@@ -45,6 +45,7 @@ __all__ = [
     "chunk_metadata_record",
     "chunk_record",
     "default_doc_id",
+    "file_doc_id",
 ]
 
 MetadataValue = str | int | float | bool
@@ -91,12 +92,19 @@ SECTION_PATH_SEPARATOR: Final = " > "
 def default_doc_id(source: str) -> str:
     """A document's ``doc_id`` when none is given: its file name without the extension.
 
-    The rule of the entry points that see one source and no input root
-    (``AsesoriaDocumentTransformer``, ``ray.chunk_dataset``): ``docs/manual.pdf`` and
-    ``manual.pdf`` both give ``manual``. A name with no file name part is kept as it is.
-    ``asesoria-split`` uses the path under its input root (``cli.inputs.doc_id_paths``).
+    The rule of the LangChain classes, which see a loader's ``source`` and no input
+    root: ``docs/manual.pdf`` and ``manual.pdf`` both give ``manual``. A name with no
+    file name part is kept as it is. A file read by path gets ``file_doc_id``.
     """
     return PurePath(source).stem or source
+
+
+def file_doc_id(path: str) -> str:
+    """The ``doc_id`` of a file read by its path when none is given: its name, extension
+    kept (``docs/manual.pdf`` gives ``manual.pdf``), as ``asesoria-split`` names a file
+    given alone (``cli.inputs.doc_id_paths``), so that ``parallel.read_and_chunk`` and
+    ``ray.chunk_dataset``'s path rows give the command line's chunks."""
+    return PurePath(path).name or path
 
 
 def chunk_id(chunk: Chunk) -> str:

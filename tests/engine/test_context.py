@@ -133,7 +133,7 @@ def law_chunks(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, objec
 def test_every_law_splits_and_the_context_costs_little(
     law_chunks: list[dict[str, object]], minilm: object
 ) -> None:
-    assert {chunk["doc_id"] for chunk in law_chunks} == {law.stem for law in LAWS}
+    assert {chunk["doc_id"] for chunk in law_chunks} == {law.name for law in LAWS}
     tokenization = minilm
     total = sum(int(chunk["token_count"]) for chunk in law_chunks)  # type: ignore[call-overload]
     bare = sum(
@@ -153,7 +153,7 @@ def test_no_chunk_is_only_headings(law_chunks: list[dict[str, object]]) -> None:
 def test_chunks_start_where_a_paragraph_line_or_sentence_starts(
     law_chunks: list[dict[str, object]],
 ) -> None:
-    texts = {law.stem: read_pages(law)[0].text for law in LAWS}
+    texts = {law.name: read_pages(law)[0].text for law in LAWS}
     clean = 0
     for chunk in law_chunks:
         before = texts[str(chunk["doc_id"])][: int(chunk["start_index"])].rstrip(" \t")  # type: ignore[call-overload]

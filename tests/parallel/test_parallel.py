@@ -265,8 +265,10 @@ def test_read_and_chunk_gives_the_command_lines_chunks(
     pdf = next(EXAMPLES.glob("*.pdf"))
     paths = [law, pdf]
     run = ["--model", OFFLINE_EMBEDDING_MODEL, "--preset", "256/32", "--jobs", "1", "-q"]
-    assert main([*map(str, paths), *run]) == 0
-    cli = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    cli = []
+    for path in paths:  # each named alone: its doc_id is its name, as a FileInput's
+        assert main([str(path), *run]) == 0
+        cli += [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     tokenization = load_tokenization(model=OFFLINE_EMBEDDING_MODEL)
     config = ChunkingConfig(max_tokens=256, overlap_tokens=32)
     inputs = [str(law), parallel.FileInput(pdf)]

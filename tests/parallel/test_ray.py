@@ -160,7 +160,8 @@ def test_a_successful_run_logs_no_error_line(tmp_path: Path, minilm_folder: Path
 def test_path_rows_follow_the_command_line_rules(
     tmp_path: Path, minilm_512: HuggingFaceTokenization
 ) -> None:
-    """doc_id from the file name without extension; headings in Markdown files only."""
+    """doc_id the file's name, as asesoria-split names a file given alone; headings in
+    Markdown files only."""
     markdown = tmp_path / "ley.md"
     markdown.write_text("---\ntitle: Ley\n---\n# Ley\n\nArtículo único.", encoding="utf-8")
     text = tmp_path / "nota.txt"
@@ -173,11 +174,11 @@ def test_path_rows_follow_the_command_line_rules(
         {"path": str(text)}, config=config, tokenization=minilm_512, markdown=True
     )
     assert (law["doc_id"], law["section_path"], law["text"]) == (
-        "ley",
+        "ley.md",
         "Ley",
         "# Ley\n\nArtículo único.",
     )
-    assert (note["doc_id"], "section_path" in note) == ("nota", False)
+    assert (note["doc_id"], "section_path" in note) == ("nota.txt", False)
 
 
 def test_path_rows_give_the_command_lines_chunks(
