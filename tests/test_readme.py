@@ -39,9 +39,9 @@ from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 BLOCKS = snippets()
 CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
-EXAMPLE_DOCS = {
-    "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas",
-    "BOE-A-1991-14392",
+EXAMPLE_DOCS = {  # asesoria-split's doc_ids: the files' paths under examples/data
+    "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf",
+    "BOE-A-1991-14392.md",
 }
 
 #: Blocks checked, not run, and why.

@@ -8,6 +8,7 @@ may change a count or its order, and a document's texts must never all be read a
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
@@ -171,7 +172,10 @@ def test_a_single_threaded_copy_starts_no_thread(minilm: HuggingFaceTokenization
     """Chunking a law starts helper threads (counts ahead, the word index); the
     ``single_threaded()`` copy starts none, and the original keeps its helpers."""
     law = (ROOT / "corpus" / "markdown" / "BOE-A-1991-14392.md").read_text(encoding="utf-8")
-    pages, metadata = [LoadedPage(law, 1)], ChunkMetadata(doc_id="ley")
+    # Words no earlier test can have taught the shared tokenization's word counts: with
+    # every word known, the word index has nothing to encode and starts no helper.
+    unseen = " ".join(uuid.uuid4().hex for _ in range(200))
+    pages, metadata = [LoadedPage(f"{law}\n\nAnexo. {unseen}.", 1)], ChunkMetadata(doc_id="ley")
     config = ChunkingConfig(max_tokens=128, overlap_tokens=16)
     single = minilm.single_threaded()
 
