@@ -29,7 +29,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from langchain_asesoria.engine import TokenIndex, Tokenization, content_segments, iter_chunks
-from langchain_asesoria.errors import ConfigurationError, MissingSettingError
+from langchain_asesoria.errors import (
+    ConfigurationError,
+    IndivisibleCharacterError,
+    MissingSettingError,
+)
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.reading.document import DocumentPages
@@ -270,10 +274,22 @@ class _Builder:
             config=ChunkingConfig(self.budget, 0, section_context="none", carry_leads=False),
             tokenization=_ContentTokens(self.tokenizer),
         )
-        ids = [
-            self.add(start + piece.start, start + piece.end, unit, piece.token_count)
-            for piece in pieces
-        ]
+        try:
+            ids = [
+                self.add(start + piece.start, start + piece.end, unit, piece.token_count)
+                for piece in pieces
+            ]
+        except IndivisibleCharacterError as error:
+            # One character (a grapheme cluster) the parent tokenizer counts above the
+            # whole parent budget: no parent can hold it whole, and none is cut inside it.
+            at = start + (error.position or 0)
+            raise IndivisibleCharacterError(
+                f"a character at position {at} needs more parent tokens alone than "
+                f"parent_max_tokens={self.budget}: raise parent_max_tokens.",
+                doc_id=self.doc_id,
+                position=at,
+                expected=f"at most {self.budget} parent tokens",
+            ) from error
         return ids[0]
 
 
