@@ -53,7 +53,11 @@ def export(ref: str, name: str, folder: Path) -> str:
         ["git", "archive", ref, PACKAGE], cwd=HERE.parent, capture_output=True, check=True
     ).stdout
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
-        tar.extractall(folder / "src", filter="data")
+        # The "data" filter (Python 3.11.4 and later; our own git archive either way).
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(folder / "src", filter="data")
+        else:  # pragma: no cover - Python 3.11.0-3.11.3
+            tar.extractall(folder / "src")
     target = folder / name
     (folder / "src" / PACKAGE).rename(target)
     for source in target.rglob("*.py"):
