@@ -9,7 +9,7 @@
   would make every store re-index everything).
 
 Re-indexing a document replaces its chunks instead of duplicating them:
-``tests/langchain/test_reindex.py`` (InMemoryVectorStore and Chroma).
+``tests/langchain_adapters/test_reindex.py`` (InMemoryVectorStore and Chroma).
 """
 
 from __future__ import annotations

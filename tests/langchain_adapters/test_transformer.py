@@ -420,7 +420,8 @@ def test_property_pages_offsets_coverage_and_order(
     pages = pdf_pages(texts=texts)
     random.Random(seed).shuffle(pages)
     # The pages as given: a word alone on half of these one-line pages would be a running
-    # header (tests/langchain/test_any_pdf_loader.py checks the offsets once furniture is removed).
+    # header (tests/langchain_adapters/test_any_pdf_loader.py checks the offsets once
+    # furniture is removed).
     as_given = ReadOptions(remove_page_furniture=False, remove_contents=False)
     documents = transformer(size, overlap, tokenization, reading=as_given).transform_documents(
         pages
