@@ -33,7 +33,7 @@ from langchain_asesoria.cli.parser import inspect_parser, split_parser
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import RunReport, render_summary
 from langchain_asesoria.cli.workers import run_split_in_workers
-from langchain_asesoria.errors import AsesoriaError, UsageError
+from langchain_asesoria.errors import AsesoriaError
 
 __all__ = ["main"]
 
@@ -48,10 +48,8 @@ def _split(args: argparse.Namespace) -> ExitCode:
     tokenization = load_run_tokenization(args, settings)
     config = check_model_limit(size, tokenization)
     parents = parent_options(args, config, tokenization)
-    if parents is not None and args.jobs not in (None, 1):
-        raise UsageError("--parents runs in one process: leave out --jobs.")
-    # --parents runs in one process; otherwise the usable cores, unless --jobs says
-    workers = 1 if parents is not None else min(args.jobs or usable_cores(), len(paths))
+    # the usable cores, unless --jobs says
+    workers = min(args.jobs or usable_cores(), len(paths))
     job = SplitJob(
         tuple(paths),
         config,
@@ -67,7 +65,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
         progress = Progress(count_pages(paths) if show_bar else 0, sys.stderr, enabled=show_bar)
         try:
             if workers > 1:
-                reports = run_split_in_workers(job, spool, progress, workers)
+                reports = run_split_in_workers(job, spool, progress, workers, parent_lines)
             else:
                 reports = run_split(job, spool, progress, parent_lines)
         finally:

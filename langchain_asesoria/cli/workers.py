@@ -16,7 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.process import BaseProcess
 from pathlib import Path
 
@@ -24,13 +24,18 @@ from langchain_asesoria._processes import end_with_caller, handed_over, taken_ov
 from langchain_asesoria.cli.errors import failure_label
 from langchain_asesoria.cli.job import SplitJob, claim_doc_id, describe
 from langchain_asesoria.cli.output import JsonlSpool, jsonl_lines
+from langchain_asesoria.cli.parents import (
+    ParentOptions,
+    chunk_records,
+    file_parents,
+    parent_records,
+)
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, DocumentChunkingError, StrictModeError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.reading import ReadOptions, iter_document_chunks, read_document
-from langchain_asesoria.records import chunk_record
 
 __all__ = [
     "WINDOW_PER_WORKER",
@@ -54,6 +59,7 @@ class WorkerSetup:
     config: ChunkingConfig
     tokenization: Tokenization
     reading: ReadOptions
+    parents: ParentOptions | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +71,8 @@ class FileResult:
         pages: Pages read (of a file that failed: those read before it failed).
         lines: Its chunks as JSON Lines (``output.jsonl_lines``); empty when it failed.
         records: How many chunks ``lines`` holds.
+        parent_lines: Its parents as JSON Lines (with ``--parents``), else empty.
+        parent_records: How many parents ``parent_lines`` holds.
         error: The message of ``--jobs 1`` for a failed file (``job.describe``).
         doc_id: The ``doc_id`` of a file split, claimed when its result is taken in
             input order (``job.claim_doc_id``).
@@ -74,6 +82,8 @@ class FileResult:
     pages: int = 0
     lines: str = ""
     records: int = 0
+    parent_lines: str = ""
+    parent_records: int = 0
     error: str | None = None
     doc_id: str | None = None
 
@@ -104,14 +114,21 @@ def _init_worker(setup_path: str) -> None:
     assert isinstance(setup, WorkerSetup)
     from langchain_asesoria.tokenization import LoadedTokenization
 
-    tokenization = setup.tokenization
-    if isinstance(tokenization, LoadedTokenization):
-        tokenization = tokenization.single_threaded()
-    _SETUP[:] = [WorkerSetup(setup.config, tokenization, setup.reading)]
+    def single_threaded(tokenization: Tokenization) -> Tokenization:
+        if isinstance(tokenization, LoadedTokenization):
+            return tokenization.single_threaded()
+        return tokenization
+
+    parents = setup.parents
+    if parents is not None:
+        parents = replace(parents, tokenizer=single_threaded(parents.tokenizer))
+    tokenization = single_threaded(setup.tokenization)
+    _SETUP[:] = [WorkerSetup(setup.config, tokenization, setup.reading, parents)]
 
 
 def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> FileResult:
-    """Reads and splits one file as ``job.split_file`` does; a failure is a result too."""
+    """Reads and splits one file (and builds its parents) as ``job.run_split`` does; a
+    failure is a result too."""
     pages = 0
 
     def page_read(_: LoadedPage) -> None:
@@ -126,11 +143,25 @@ def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> 
                 document, metadata, config=setup.config, tokenization=setup.tokenization
             )
         )
+        parents = (
+            file_parents(document, chunks, setup.config, setup.parents) if setup.parents else None
+        )
     except AsesoriaError as error:
         return _failed(path, error, pages)
-    lines = jsonl_lines(chunk_record(chunk, name) for chunk in chunks)
+    lines = jsonl_lines(chunk_records(chunks, parents, name))
     report = FileReport.of_document(name, document, chunks)
-    return FileResult(report, pages, lines, len(chunks), doc_id=metadata.doc_id)
+    if parents is None:
+        return FileResult(report, pages, lines, len(chunks), doc_id=metadata.doc_id)
+    parent_lines = jsonl_lines(parent_records(parents, name))
+    return FileResult(
+        report,
+        pages,
+        lines,
+        len(chunks),
+        parent_lines,
+        len(parents.parents),
+        doc_id=metadata.doc_id,
+    )
 
 
 def _split_in_worker(path: Path, metadata: ChunkMetadata) -> FileResult:
@@ -320,9 +351,14 @@ def ordered_results(
 
 
 def run_split_in_workers(
-    job: SplitJob, spool: JsonlSpool, progress: Progress, workers: int
+    job: SplitJob,
+    spool: JsonlSpool,
+    progress: Progress,
+    workers: int,
+    parent_spool: JsonlSpool | None = None,
 ) -> list[FileReport]:
-    """``job.run_split`` on ``workers`` processes: the same records, messages and reports.
+    """``job.run_split`` on ``workers`` processes: the same records (parents too, into
+    ``parent_spool`` with ``job.parents``), messages and reports.
 
     Raises:
         StrictModeError: with ``job.strict``, at the first file that fails (in input
@@ -330,7 +366,7 @@ def run_split_in_workers(
         KeyboardInterrupt: Ctrl-C, once every worker is stopped.
         DocumentChunkingError: a worker process died (killed, out of memory).
     """
-    setup = WorkerSetup(job.config, job.tokenization, job.reading)
+    setup = WorkerSetup(job.config, job.tokenization, job.reading, job.parents)
     with handed_over(setup) as setup_path, _CtrlC().installed() as ctrl_c:
         with _ctrl_c_held():
             pool = ProcessPoolExecutor(
@@ -340,7 +376,8 @@ def run_split_in_workers(
                 initargs=(setup_path,),
             )
         try:
-            reports = _write_in_order(job, spool, progress, pool, workers, ctrl_c)
+            spools = (spool, parent_spool)
+            reports = _write_in_order(job, spools, progress, pool, workers, ctrl_c)
         except BaseException:
             _stop(pool)
             raise
@@ -350,13 +387,15 @@ def run_split_in_workers(
 
 def _write_in_order(
     job: SplitJob,
-    spool: JsonlSpool,
+    spools: tuple[JsonlSpool, JsonlSpool | None],
     progress: Progress,
     pool: ProcessPoolExecutor,
     workers: int,
     ctrl_c: _CtrlC,
 ) -> list[FileReport]:
-    """The files' records, messages and reports, in input order, as they come back."""
+    """The files' records (chunks, parents), messages and reports, in input order, as
+    they come back."""
+    spool, parent_spool = spools
 
     def submit(path: Path, metadata: ChunkMetadata) -> Future[FileResult]:
         with _ctrl_c_held():  # the pool starts its workers as files are submitted
@@ -375,6 +414,8 @@ def _write_in_order(
             progress.message(f"error: {result.error}")
         else:
             spool.write_lines(result.lines, result.records)
+            if parent_spool is not None:
+                parent_spool.write_lines(result.parent_lines, result.parent_records)
             progress.chunks_made(result.records)
         reports.append(result.report)
     return reports

@@ -135,6 +135,27 @@ def examples(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.parametrize("jobs", ["2", "3"])
+def test_parents_in_workers_are_what_one_job_writes(
+    capsys: pytest.CaptureFixture[str], mixed: Path, tmp_path: Path, jobs: str
+) -> None:
+    """``--parents`` with ``--jobs``: the chunks' and the parents' files of ``--jobs 1``
+    byte for byte, a bad file reported as it is there."""
+    one = _split(capsys, str(mixed), "--jobs", "1", "--parents", "p1.jsonl", "-o", "c1.jsonl")
+    many = _split(capsys, str(mixed), "--jobs", jobs, "--parents", "pn.jsonl", "-o", "cn.jsonl")
+    assert one[0] == many[0] == ExitCode.FILES_FAILED
+    chunks = (tmp_path / "cn.jsonl").read_bytes()
+    assert chunks == (tmp_path / "c1.jsonl").read_bytes()
+    assert (tmp_path / "pn.jsonl").read_bytes() == (tmp_path / "p1.jsonl").read_bytes()
+    assert many[2] == one[2].replace("c1.jsonl", "cn.jsonl").replace("p1.jsonl", "pn.jsonl")
+    assert f"error: {mixed / 'd-latin1.txt'}: not valid UTF-8" in many[2]
+    parent_ids = {json.loads(line)["parent_id"] for line in chunks.splitlines()}
+    written = (tmp_path / "pn.jsonl").read_text(encoding="utf-8").splitlines()
+    assert parent_ids == {json.loads(line)["parent_id"] for line in written}
+    assert len(written) < len(chunks.splitlines())  # parents hold several chunks
+    assert not list(tmp_path.glob("*.partial"))
+
+
 def test_the_default_uses_every_usable_core_and_writes_what_one_job_writes(
     capsys: pytest.CaptureFixture[str],
     examples: Path,
@@ -144,9 +165,11 @@ def test_the_default_uses_every_usable_core_and_writes_what_one_job_writes(
     """With no ``--jobs``, one worker a usable core (at most one a file): the same bytes."""
     used: list[int] = []
 
-    def recorded(job: SplitJob, spool: JsonlSpool, progress: Progress, count: int) -> object:
+    def recorded(
+        job: SplitJob, spool: JsonlSpool, progress: Progress, count: int, parents: None
+    ) -> object:
         used.append(count)
-        return run_split_in_workers(job, spool, progress, count)
+        return run_split_in_workers(job, spool, progress, count, parents)
 
     monkeypatch.setattr(sys.modules[main.__module__], "run_split_in_workers", recorded)
     monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1, 2}, raising=False)
@@ -274,11 +297,11 @@ def _long_laws(tmp_path: Path) -> Path:
     return folder
 
 
-def _start_split(folder: Path, cwd: Path, *, new_session: bool) -> subprocess.Popen[str]:
+def _start_split(folder: Path, cwd: Path, *extra: str, new_session: bool) -> subprocess.Popen[str]:
     """``asesoria-split FOLDER --jobs 2 -o c.jsonl`` started in a process of its own."""
     command = [sys.executable, "-m", "langchain_asesoria", str(folder), "--jobs", "2", *RUN]
     return subprocess.Popen(
-        [*command, "-o", "c.jsonl"],
+        [*command, *extra, "-o", "c.jsonl"],
         cwd=cwd,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         stderr=subprocess.PIPE,
@@ -288,10 +311,12 @@ def _start_split(folder: Path, cwd: Path, *, new_session: bool) -> subprocess.Po
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
-def test_ctrl_c_leaves_no_output_and_no_worker(tmp_path: Path) -> None:
+@pytest.mark.parametrize("extra", [(), ("--parents", "p.jsonl")])
+def test_ctrl_c_leaves_no_output_and_no_worker(tmp_path: Path, extra: tuple[str, ...]) -> None:
+    """Nothing written (with ``--parents``, no parents' file either), no worker left."""
     folder = _long_laws(tmp_path)
     # Its own process group, as a terminal's foreground job.
-    process = _start_split(folder, tmp_path, new_session=True)
+    process = _start_split(folder, tmp_path, *extra, new_session=True)
     try:
         # Two workers (and multiprocessing's resource tracker) are running.
         assert _wait_until(lambda: len(_children(process.pid)) >= 3, 60)

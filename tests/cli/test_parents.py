@@ -126,7 +126,6 @@ def test_another_parent_model_counts_the_parents(
             ExitCode.CONFIGURATION,
             "parent_max_tokens=63 is below max_tokens=64",
         ),
-        (["--parents", "p.jsonl", "--jobs", "2"], ExitCode.USAGE, "leave out --jobs"),
         (
             ["--parents", "p.jsonl", "--parent-model", "no/such-model-here"],
             ExitCode.CONFIGURATION,
