@@ -38,18 +38,51 @@ from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.reading import ReadOptions, iter_document_chunks, read_document
 
 __all__ = [
-    "WINDOW_PER_WORKER",
+    "FILE_WEIGHT_FLOOR",
     "FileResult",
     "Submit",
+    "Window",
     "WorkerSetup",
     "ordered_results",
     "run_split_in_workers",
     "split_to_result",
 ]
 
-#: Files in flight per worker: enough that a worker never waits for the caller, few
-#: enough that only a handful of split files wait in memory behind a long one.
-WINDOW_PER_WORKER = 4
+#: The least a file weighs in the window, however small: a bound on the files in flight.
+FILE_WEIGHT_FLOOR = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """What may be in flight: files submitted to the workers and not yet written.
+
+    Results are written in input order, so the files split behind a long one wait in
+    memory until it is done. A window of files alone would then leave the other workers
+    idle behind it; a window of bytes lets short files go on while bounding what waits.
+
+    Attributes:
+        files: Files always allowed in flight (every worker busy, even behind a file
+            larger than ``weight``).
+        weight: More files are submitted while those in flight weigh less than this
+            many bytes (a file weighs its size, at least ``FILE_WEIGHT_FLOOR``).
+    """
+
+    files: int
+    weight: int = 0
+
+    @classmethod
+    def of(cls, workers: int) -> Window:
+        """Two files and 2 MiB a worker: as fast as no window on the Spanish laws
+        (8,684 files, up to 2.3 MB each), and a few megabytes of results waiting."""
+        return cls(2 * workers, 2 * 1024 * 1024 * workers)
+
+
+def _weight(path: Path) -> int:
+    try:
+        size = path.stat().st_size
+    except OSError:  # reported when the file is read
+        size = 0
+    return max(size, FILE_WEIGHT_FLOOR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,15 +348,15 @@ class _Submitter:
 def ordered_results(
     job: SplitJob,
     submit: Submit,
-    window: int,
+    window: Window,
     wait: Callable[[Future[FileResult]], FileResult] = Future.result,
 ) -> Iterator[tuple[Path, FileResult]]:
     """Each file of ``job`` and its result, in input order, however the results complete.
 
-    At most ``window`` files are in flight (submitted and not yet yielded); a file is
-    submitted only when an earlier one has been yielded, so a generator's caller that
-    stops reading stops the submissions. With ``job.strict``, no file is submitted once
-    one has failed.
+    Files are in flight (submitted and not yet yielded) within ``window``; once it is
+    full, a file is submitted only when an earlier one has been yielded, so a
+    generator's caller that stops reading stops the submissions. With ``job.strict``,
+    no file is submitted once one has failed.
 
     ``wait`` takes a file's result (the caller's passes Ctrl-C on).
 
@@ -331,13 +364,21 @@ def ordered_results(
         DocumentChunkingError: the worker of a file died (killed, out of memory).
     """
     submitter = _Submitter(job, submit)
-    pending: deque[tuple[Path, Future[FileResult]]] = deque()
+    pending: deque[tuple[Path, Future[FileResult], int]] = deque()  # with each weight
+    weight = 0  # of the files pending
+
+    def room() -> bool:
+        return len(pending) < window.files or weight < window.weight
+
     while True:
-        while len(pending) < window and (started := submitter.next()) is not None:
-            pending.append(started)
+        while room() and (started := submitter.next()) is not None:
+            path, future = started
+            pending.append((path, future, _weight(path)))
+            weight += pending[-1][2]
         if not pending:
             return
-        path, future = pending.popleft()
+        path, future, file_weight = pending.popleft()
+        weight -= file_weight
         try:
             result = wait(future)
         except BrokenProcessPool as error:
@@ -402,8 +443,7 @@ def _write_in_order(
             return pool.submit(_split_in_worker, path, metadata)
 
     reports: list[FileReport] = []
-    window = workers * WINDOW_PER_WORKER
-    for path, result in ordered_results(job, submit, window, ctrl_c.wait):
+    for path, result in ordered_results(job, submit, Window.of(workers), ctrl_c.wait):
         progress.start_file(path.name)
         progress.pages_read(result.pages)
         if result.error is not None:

@@ -357,7 +357,8 @@ def test_quality_prints_the_reader_facing_numbers() -> None:
     assert fewest <= chunks
 
 
-def test_cli_jobs_runs_on_a_tiny_folder(tmp_path: Path) -> None:
+@pytest.mark.parametrize("extra", [[], ["--parents"]])
+def test_cli_jobs_runs_on_a_tiny_folder(tmp_path: Path, extra: list[str]) -> None:
     folder = tmp_path / "laws"
     folder.mkdir()
     for number in range(3):
@@ -366,7 +367,7 @@ def test_cli_jobs_runs_on_a_tiny_folder(tmp_path: Path) -> None:
     results = tmp_path / "runs.json"
     command = [sys.executable, "-m", "benchmarks.cli_jobs", str(folder), "--jobs", "1", "2"]
     done = subprocess.run(
-        [*command, "--json", str(results)],
+        [*command, *extra, "--json", str(results)],
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
@@ -379,3 +380,6 @@ def test_cli_jobs_runs_on_a_tiny_folder(tmp_path: Path) -> None:
     runs = json.loads(results.read_text(encoding="utf-8"))
     assert [run["jobs"] for run in runs] == [1, 2]
     assert runs[0]["chunks"] == runs[1]["chunks"] > 0
+    for run in runs:  # the workers' CPU counts in the run's, not in the caller's
+        assert run["cpu_s"] >= run["caller_cpu_s"] > 0
+    assert runs[1]["cpu_s"] > runs[1]["caller_cpu_s"] + 1  # two workers started: seconds

@@ -29,7 +29,13 @@ from langchain_asesoria.cli.main import main
 from langchain_asesoria.cli.output import JsonlSpool
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
-from langchain_asesoria.cli.workers import FileResult, ordered_results, run_split_in_workers
+from langchain_asesoria.cli.workers import (
+    FILE_WEIGHT_FLOOR,
+    FileResult,
+    Window,
+    ordered_results,
+    run_split_in_workers,
+)
 from langchain_asesoria.errors import DocumentChunkingError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata
 from langchain_asesoria.reading import page_count
@@ -423,13 +429,15 @@ def _job(count: int, *, strict: bool) -> SplitJob:
 @given(
     delays=st.lists(st.integers(0, 3), min_size=1, max_size=30),
     failures=st.sets(st.integers(0, 29), max_size=4),
-    window=st.integers(1, 6),
+    files=st.integers(1, 6),
+    weight=st.integers(0, 6 * FILE_WEIGHT_FLOOR),
     strict=st.booleans(),
 )
 def test_results_come_in_input_order_with_a_bounded_window(
-    delays: list[int], failures: set[int], window: int, strict: bool
+    delays: list[int], failures: set[int], files: int, weight: int, strict: bool
 ) -> None:
-    job = _job(len(delays), strict=strict)
+    job = _job(len(delays), strict=strict)  # files not on disk: each weighs the floor
+    window = max(files, -(-weight // FILE_WEIGHT_FLOOR))
     lock = threading.Lock()
     started: list[int] = []
     yielded: list[int] = []
@@ -453,7 +461,7 @@ def test_results_come_in_input_order_with_a_bounded_window(
                 most_in_flight = max(most_in_flight, in_flight)
             return pool.submit(work, index)
 
-        for path, result in ordered_results(job, submit, window):
+        for path, result in ordered_results(job, submit, Window(files, weight)):
             with lock:
                 in_flight -= 1
             yielded.append(job.paths.index(path))
@@ -471,6 +479,44 @@ def test_results_come_in_input_order_with_a_bounded_window(
         assert yielded == list(range(len(delays)))
 
 
+@pytest.mark.parametrize(
+    ("weight", "submitted"),
+    [
+        (0, 2),
+        (FILE_WEIGHT_FLOOR, 2),
+        (1024 * 1024 + 3 * FILE_WEIGHT_FLOOR, 4),  # 1 MiB and three floors: full
+        (1024 * 1024 + 3 * FILE_WEIGHT_FLOOR + 1, 5),
+        (2 * 1024 * 1024, 10),  # every file
+    ],
+)
+def test_short_files_go_on_behind_a_long_one_within_the_window_s_weight(
+    tmp_path: Path, weight: int, submitted: int
+) -> None:
+    """While the first file (1 MiB) is being split, files of a few bytes are submitted
+    behind it until the files in flight weigh ``weight`` (each at least the floor), and
+    always ``files`` of them."""
+    paths = [tmp_path / f"doc-{index}.txt" for index in range(10)]
+    paths[0].write_bytes(b"x" * 1024 * 1024)
+    for path in paths[1:]:
+        path.write_text("Nota.", encoding="utf-8")
+    config = ChunkingConfig(max_tokens=64, overlap_tokens=0)
+    job = SplitJob(tuple(paths), config, ByteTokenization(), FieldResolver({}))
+    started: list[Path] = []
+    seen: list[int] = []
+
+    def submit(path: Path, metadata: ChunkMetadata) -> Future[FileResult]:
+        started.append(path)
+        return Future()
+
+    def wait(future: Future[FileResult]) -> FileResult:
+        seen.append(len(started))
+        return FileResult(FileReport("done"))
+
+    results = ordered_results(job, submit, Window(2, weight), wait)
+    next(results)
+    assert seen == [submitted]  # submitted when the first file's result was awaited
+
+
 def test_a_worker_that_dies_stops_the_run_with_a_clear_error() -> None:
     job = _job(3, strict=False)
 
@@ -482,7 +528,7 @@ def test_a_worker_that_dies_stops_the_run_with_a_clear_error() -> None:
             future.set_result(FileResult(FileReport(str(path))))
         return future
 
-    results = ordered_results(job, submit, 2)
+    results = ordered_results(job, submit, Window(2))
     assert next(results)[0] == job.paths[0]
     with pytest.raises(DocumentChunkingError, match="worker process ended abruptly") as caught:
         next(results)
