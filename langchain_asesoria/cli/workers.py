@@ -113,9 +113,9 @@ class FileResult:
 
     report: FileReport
     pages: int = 0
-    lines: str = ""
+    lines: bytes = b""
     records: int = 0
-    parent_lines: str = ""
+    parent_lines: bytes = b""
     parent_records: int = 0
     error: str | None = None
     doc_id: str | None = None
