@@ -383,3 +383,17 @@ def test_cli_jobs_runs_on_a_tiny_folder(tmp_path: Path, extra: list[str]) -> Non
     for run in runs:  # the workers' CPU counts in the run's, not in the caller's
         assert run["cpu_s"] >= run["caller_cpu_s"] > 0
     assert runs[1]["cpu_s"] > runs[1]["caller_cpu_s"] + 1  # two workers started: seconds
+
+
+def test_jobs_window_replays_a_long_file_holding_back_a_full_window() -> None:
+    """A 1 MB file first, then ten of 10 KB: with two files in flight the short files
+    wait for the long one to be written; by weight the other worker splits them
+    meanwhile, and the long file alone sets the time (1 s + 10 ms)."""
+    from benchmarks.jobs_window import replay
+    from langchain_asesoria.cli.workers import Window
+
+    sizes = [1_000_000] + [10_000] * 10
+    by_weight = replay(sizes, 2, Window(2, 2 * 1024 * 1024))
+    assert by_weight == pytest.approx(1.01)
+    assert replay(sizes, 2, Window(2)) > by_weight + 0.05
+    assert replay([], 2, Window(2)) == 0.0
