@@ -6,8 +6,8 @@ RSS of the whole process tree (the caller and its workers, summed) and of its la
 single process (both sampled from /proc every 0.1 s; Linux only), CPU seconds of the
 whole run (the caller and its workers, user + system) and of the caller alone (its own
 threads, sampled from /proc), chunks and chunks/s; and whether every run wrote the same
-bytes. CPU seconds hardly depend on what else the machine runs: on a shared machine,
-compare them rather than the wall times.
+bytes. CPU seconds depend much less than wall times on what else the machine runs: on
+a shared machine, compare those of runs interleaved at a like load.
 
     python -m benchmarks.cli_jobs /work/data/legalize/es --preset 256/32
     python -m benchmarks.cli_jobs FOLDER --jobs 1 2 4 --json benchmarks/results/cli_jobs.json

@@ -188,14 +188,9 @@ def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> 
     if parents is None:
         return FileResult(report, pages, lines, len(chunks), doc_id=metadata.doc_id)
     parent_lines = jsonl_lines(parent_records(parents, name))
+    count = len(parents.parents)
     return FileResult(
-        report,
-        pages,
-        lines,
-        len(chunks),
-        parent_lines,
-        len(parents.parents),
-        doc_id=metadata.doc_id,
+        report, pages, lines, len(chunks), parent_lines, count, doc_id=metadata.doc_id
     )
 
 
