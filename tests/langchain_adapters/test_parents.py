@@ -347,8 +347,8 @@ def test_the_context_comes_from_an_async_sql_store(tmp_path: Path) -> None:
     """``ainvoke`` reads the parents with the store's own ``amget``: SQLStore on
     aiosqlite."""
     pytest.importorskip("aiosqlite", reason="the classic extra")
+    classic = pytest.importorskip("langchain_classic.storage", reason="the classic extra")
     sql = pytest.importorskip("langchain_community.storage.sql", reason="the classic extra")
-    from langchain_classic.storage import create_kv_docstore
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'parents.db'}"
     ranked = _RESULT.chunks[::3]
@@ -356,7 +356,7 @@ def test_the_context_comes_from_an_async_sql_store(tmp_path: Path) -> None:
     async def deliver() -> list[Document]:
         store = sql.SQLStore(namespace="parents", db_url=url, async_mode=True)
         await store.acreate_schema()
-        docstore = create_kv_docstore(store)
+        docstore = classic.create_kv_docstore(store)
         await docstore.amset([(p.id or "", p) for p in _RESULT.parents])
         retriever = ParentContextRetriever(
             retriever=Ranked(documents=ranked),
