@@ -23,6 +23,17 @@ Three ways to fill the context:
   ranked by BM25 instead of a vector store, their parents in the order of their first
   child (as ``ParentDocumentRetriever`` returns them), then the same budget.
 
+With ``--rank-order``, three more rows spend the budget in the chunks' rank order rather
+than parent by parent (``grow_in_rank_order``): each ranked chunk widens its group's
+stretch when the tokens it adds fit what is left:
+
+* ``chunks, overlap once``: a chunk overlapping or touching a delivered stretch of its
+  document joins it (the overlap is paid once), else it starts a stretch;
+* ``parents N rank-order windows``: one stretch per parent (the text between two hits of
+  a parent comes along);
+* ``parents N rank-order windows +next``: the same, each hit taken with the next chunk
+  of its parent (whole chunks of the unit, grown forward), or alone when both do not fit.
+
 Last, the share of questions whose answer is in any of the top N chunks, whatever their
 tokens: how far any delivery of whole chunks of this ranking could reach.
 
@@ -173,6 +184,73 @@ def _fill(pieces: Sequence[Document], tokenizer: _Counts, budget: int) -> list[D
     return delivered
 
 
+@dataclass(frozen=True, slots=True)
+class Stretch:
+    """A delivered stretch of one group (a parent, or a document): ``text[start:end]`` of
+    the group's text, which begins at offset ``first``."""
+
+    group: str
+    start: int
+    end: int
+    tokens: int
+
+
+def grow_in_rank_order(
+    hits: Sequence[tuple[str, int, int, int]],
+    texts: dict[str, tuple[int, str]],
+    counts: Any,
+    budget: int,
+    *,
+    one_per_group: bool,
+) -> list[Stretch]:
+    """The budget spent in rank order: each hit ``(group, start, end, fallback_end)``
+    widens a stretch of its group to ``[start, end)`` when the tokens that adds fit what
+    is left, else to ``[start, fallback_end)`` when those fit, else is passed over.
+    ``one_per_group``: a group has one stretch (hits far apart bring the text between
+    them); otherwise a hit joins a stretch it overlaps or touches, else starts one.
+    ``texts[group]`` is ``(first, text)``: the group's text and its first offset.
+
+    Invariant: ``sum(s.tokens) <= budget``, each ``s.tokens`` the exact count of its text.
+    """
+    stretches: list[Stretch] = []
+    left = budget
+    for group, start, hit_end, fallback_end in hits:
+        first, text = texts[group]
+        at = next(
+            (
+                i
+                for i, s in enumerate(stretches)
+                if s.group == group and (one_per_group or (start <= s.end and hit_end >= s.start))
+            ),
+            None,
+        )
+        old = None if at is None else stretches[at]
+        for end in dict.fromkeys((hit_end, fallback_end)):
+            lo, hi = (start, end) if old is None else (min(start, old.start), max(end, old.end))
+            tokens = counts.count_content(text[lo - first : hi - first])
+            added = tokens - (0 if old is None else old.tokens)
+            if added <= left:
+                left -= added
+                grown = Stretch(group, lo, hi, tokens)
+                if at is None:
+                    stretches.append(grown)
+                else:
+                    stretches[at] = grown
+                break
+    return stretches
+
+
+def _stretch_documents(
+    stretches: Sequence[Stretch], texts: dict[str, tuple[int, str]], doc_of: dict[str, str]
+) -> list[Document]:
+    documents = []
+    for s in stretches:
+        first, text = texts[s.group]
+        metadata = {DOC_ID: doc_of[s.group], START_INDEX: s.start, END_INDEX: s.end}
+        documents.append(Document(text[s.start - first : s.end - first], metadata=metadata))
+    return documents
+
+
 Method = Callable[[str, int], list[Document]]
 #: Not a context: the top N chunks of the ranking, whatever their tokens (what any
 #: delivery of whole chunks of this ranking could at most reach with N chunks).
@@ -237,12 +315,60 @@ def langchain_pdr(corpus: Sequence[CorpusDocument], tokenizer: _Counts) -> Metho
     return deliver
 
 
+def rank_order_methods(
+    corpus: Sequence[CorpusDocument],
+    chunks: Sequence[Document],
+    stores: dict[int, InMemoryStore],
+    ranking: _Rankings,
+    counts: _Counts,
+) -> dict[str, Method]:
+    """The ``--rank-order`` rows (``grow_in_rank_order``), by name."""
+    spans = [(int(c.metadata[START_INDEX]), int(c.metadata[END_INDEX])) for c in chunks]
+    documents = {d.doc_id: (0, d.read.joined().text) for d in corpus}
+
+    def overlap_once(query: str, budget: int) -> list[Document]:
+        hits = [(str(chunks[i].metadata[DOC_ID]), *spans[i], spans[i][1]) for i in ranking(query)]
+        grown = grow_in_rank_order(hits, documents, counts, budget, one_per_group=False)
+        return _stretch_documents(grown, documents, {d: d for d in documents})
+
+    found: dict[str, Method] = {"chunks, overlap once": overlap_once}
+    for parent_budget, store in stores.items():
+        key = f"{PARENT_ID}_{parent_budget}"
+        ids = list(store.yield_keys())
+        parents = dict(zip(ids, store.mget(ids), strict=True))
+        texts = {i: (int(p.metadata[START_INDEX]), p.page_content) for i, p in parents.items() if p}
+        doc_of = {i: str(p.metadata[DOC_ID]) for i, p in parents.items() if p}
+        following: dict[int, int] = {}  # a chunk's next chunk in its parent
+        for before, after in itertools.pairwise(range(len(chunks))):
+            if chunks[before].metadata[key] == chunks[after].metadata[key]:
+                following[before] = after
+
+        def windows(
+            query: str, budget: int, key: str = key, texts: Any = texts, doc_of: Any = doc_of,
+            following: dict[int, int] = following, grow: bool = False,
+        ) -> list[Document]:  # fmt: skip
+            hits = [
+                (str(chunks[i].metadata[key]), spans[i][0],
+                 spans[following.get(i, i) if grow else i][1], spans[i][1])
+                for i in ranking(query)
+            ]  # fmt: skip
+            grown = grow_in_rank_order(hits, texts, counts, budget, one_per_group=True)
+            return _stretch_documents(grown, texts, doc_of)
+
+        found[f"parents {parent_budget} rank-order windows"] = windows
+        found[f"parents {parent_budget} rank-order windows +next"] = functools.partial(
+            windows, grow=True
+        )
+    return found
+
+
 def methods(
     corpus: Sequence[CorpusDocument],
     tokenizer: Tokenization,
     parent_budgets: Sequence[int],
     deliveries: Sequence[Delivery] = ("windows",),
     rules: Sequence[str] = ("first",),
+    rank_order: bool = False,
 ) -> dict[str, Method]:
     """Each way to fill a context, by name."""
     chunks, stores = chunk_documents(corpus, tokenizer, parent_budgets)
@@ -282,6 +408,8 @@ def methods(
         found[name] = functools.partial(
             parents, parent_budget=parent_budget, deliver=deliver, rule=rule
         )
+    if rank_order:
+        found |= rank_order_methods(corpus, chunks, stores, ranking, counts)
     found["langchain PDR"] = langchain_pdr(corpus, counts)
     return found
 
@@ -310,6 +438,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=["first"],
         help="parent order: first (best child), sum@K or rrf@K over the top K children",
     )
+    parser.add_argument(
+        "--rank-order",
+        action="store_true",
+        help="also the rows that spend the budget in the chunks' rank order",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     tokenizer = load_tokenization(MODEL)
@@ -317,7 +450,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     questions = load_questions(args.questions)
     validate_against_corpus(questions, {d.doc_id: d.extracted_text for d in corpus})
     answerable = [q for q in questions_in_text(questions, corpus) if not q.no_source]
-    table = methods(corpus, tokenizer, args.parent_max_tokens, args.deliver, args.rank)
+    table = methods(
+        corpus, tokenizer, args.parent_max_tokens, args.deliver, args.rank, args.rank_order
+    )
     print(f"{len(answerable)} questions over {len(corpus)} documents; context tokens: {MODEL}")
     print("| method | " + " | ".join(f"{b:,} tokens" for b in args.budgets) + " |")
     print("|---|" + "---:|" * len(args.budgets))

