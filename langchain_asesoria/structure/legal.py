@@ -59,6 +59,7 @@ class _Open:
     kind: DisposicionKind | None = None
     quoted: bool = False
     holds: int | None = None
+    numeral: bool = False
 
 
 def _part(stack: Sequence[_Open]) -> Part | None:
@@ -107,6 +108,16 @@ def _sibling(title: str, hint: int, following: int) -> bool:
     same level, and not an approved text's title ("CUADRO DE PORCENTAJES…" before a
     CAPÍTULO at its level)."""
     return hint == following and not approved_text(title)
+
+
+def _close_numerals(stack: list[_Open], hint: int) -> None:
+    """Before a legal unit, the headings that are not units and of its level or deeper
+    close, and so does a numeral ("III": a preamble's part) at any level: a law's unit is
+    never a numeral's child."""
+    while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
+        if stack[-1].hint < hint and not stack[-1].numeral:
+            break
+        stack.pop()
 
 
 def _close_containers(stack: list[_Open], unit: LegalUnit) -> None:
@@ -175,7 +186,15 @@ def legal_levels(
             held = (
                 following.rank if opens and following and following.part == "articulado" else None
             )
-            entry = _Open(hint, None, root, opens, quoted=quoted(titles[index]), holds=held)
+            entry = _Open(
+                hint,
+                None,
+                root,
+                opens,
+                quoted=quoted(titles[index]),
+                holds=held,
+                numeral=numeral_title(titles[index]),
+            )
             if leaf:  # its own level, but nothing nests under it
                 levels.append(len(stack) + 1)
                 continue
@@ -184,10 +203,7 @@ def legal_levels(
             _close_units(stack, ranked, kind)
             _close_quotation(stack, titles[index])
             _close_containers(stack, ranked)
-            while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
-                if stack[-1].hint < hint:
-                    break
-                stack.pop()
+            _close_numerals(stack, hint)
             entry = _Open(hint, ranked, kind=kind)
         stack.append(entry)
         levels.append(len(stack))
@@ -340,6 +356,8 @@ def applies(titles: Sequence[str]) -> bool:
     or of those before the first ANEXO (an annex's own headings are the annex's). A
     disposición numbered by its ordinal alone ("Primera.") counts as one."""
     units = [legal_unit(title) or _ordinal_unit(title) for title in titles]
+    if _enacted(titles, units):
+        return True
     found = [unit for unit in units if unit is not None]
     articles = [unit for unit in found if unit.name in ("artículo", "disposición")]
     annex = next((i for i, unit in enumerate(units) if unit and unit.part == "anexo"), None)
@@ -347,6 +365,16 @@ def applies(titles: Sequence[str]) -> bool:
         return False
     body = units[:annex] or units
     return 2 * len(found) >= len(units) or 2 * sum(map(bool, body)) >= len(body)
+
+
+def _enacted(titles: Sequence[str], units: Sequence[LegalUnit | None]) -> bool:
+    """Whether the enacting formula ("DISPONGO:", "VENGO EN DECRETAR:") is a heading
+    right before an article: the decree's own articles follow it, whatever its annex's
+    headings are."""
+    return any(
+        promulgation(title) == "enacting" and following is not None and following.name == "artículo"
+        for title, following in zip(titles, units[1:], strict=False)
+    )
 
 
 def _ordinal_unit(title: str) -> LegalUnit | None:

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from langchain_asesoria.reading import ReadOptions, read_text_document
 from langchain_asesoria.structure.headings import sections_of
-from langchain_asesoria.structure.legal import NUMERAL, applies, legal_lines, legal_unit, relevel
+from langchain_asesoria.structure.legal import (
+    NUMERAL,
+    applies,
+    legal_lines,
+    legal_paths,
+    legal_unit,
+    relevel,
+)
 from langchain_asesoria.structure.markdown import markdown_headings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,3 +277,32 @@ def test_a_disposicions_path_is_the_law_and_the_disposicion(path: Path) -> None:
         kinds = [legal_unit(title) for title in ancestors]
         assert all(unit is None or unit.name == "disposiciones" for unit in kinds), ancestors
         assert len([unit for unit in kinds if unit is None]) == 1, ancestors  # the law alone
+
+
+@pytest.mark.parametrize("formula", ["DISPONGO:", "D I S P O N G O :", "VENGO EN DECRETAR:"])
+def test_the_enacting_formula_before_an_article_makes_a_law(formula: str) -> None:
+    """A decree of two articles is a law when its enacting formula heads them, however
+    many unmarked headings its annex has; the formula holds none of them."""
+    titles = ["Real Decreto 54/1977", formula, "Artículo primero.", "Artículo segundo."]
+    assert applies(titles + ["Tabla"] * 20)
+    assert not applies(["Real Decreto 54/1977", "Artículo primero.", "Artículo segundo."])
+    # Not right before an article, or a sentence that is no formula: no evidence.
+    assert not applies(["Guía", formula, "Tabla", "Artículo 1.", "Artículo 2.", *["Tabla"] * 9])
+    assert not applies(["Guía", "Dispongo que se cumpla", "Artículo 1.", "Artículo 2."])
+    law = f"# Real Decreto 54/1977\n\n### {formula}\n\n##### Artículo primero.\n\nTexto.\n"
+    sections = read_text_document(law + "\n##### Artículo segundo.\n\nTexto.\n", "markdown")
+    paths = [span.section_path for span in sections.sections() or []]
+    assert paths[-1] == ("Real Decreto 54/1977", "Artículo segundo.")
+
+
+@given(st.integers(min_value=2, max_value=5), st.sampled_from(["I", "III", "IV", "2"]))
+def test_a_law_unit_is_never_a_numerals_child(level: int, numeral: str) -> None:
+    """A preamble's numeral ("### III") before the articles holds none of them, at any
+    level above theirs; a heading that is no numeral still holds what is deeper."""
+    titles = ["Orden APM/189/2018", "I", numeral, "Artículo único.", "Disposición final primera."]
+    hints = [1, level, level, 6, 6]
+    paths = legal_paths(titles, hints, [False] * 5)
+    assert paths[3] == ("Orden APM/189/2018", "Artículo único.")
+    assert paths[4] == ("Orden APM/189/2018", "Disposición final primera.")
+    named = legal_paths(["Orden", "Tarifas", "Artículo 1."], [1, level, 6], [False] * 3)
+    assert named[-1] == ("Orden", "Tarifas", "Artículo 1.")
