@@ -369,11 +369,14 @@ def applies(titles: Sequence[str]) -> bool:
 
 def _enacted(titles: Sequence[str], units: Sequence[LegalUnit | None]) -> bool:
     """Whether the enacting formula ("DISPONGO:", "VENGO EN DECRETAR:") is a heading
-    right before an article: the decree's own articles follow it, whatever its annex's
-    headings are."""
-    return any(
-        promulgation(title) == "enacting" and following is not None and following.name == "artículo"
-        for title, following in zip(titles, units[1:], strict=False)
+    with an article or a disposición after it: the decree's own provisions follow it,
+    whatever its annex's headings are."""
+    formula = next(
+        (index for index, title in enumerate(titles) if promulgation(title) == "enacting"), None
+    )
+    return formula is not None and any(
+        unit is not None and unit.name in ("artículo", "disposición")
+        for unit in units[formula + 1 :]
     )
 
 

@@ -286,8 +286,10 @@ def test_the_enacting_formula_before_an_article_makes_a_law(formula: str) -> Non
     titles = ["Real Decreto 54/1977", formula, "Artículo primero.", "Artículo segundo."]
     assert applies(titles + ["Tabla"] * 20)
     assert not applies(["Real Decreto 54/1977", "Artículo primero.", "Artículo segundo."])
-    # Not right before an article, or a sentence that is no formula: no evidence.
-    assert not applies(["Guía", formula, "Tabla", "Artículo 1.", "Artículo 2.", *["Tabla"] * 9])
+    # Its articles unnumbered ("Artículo uno."): its disposiciones after it are the law's.
+    assert applies(["Real Decreto", formula, "Artículo uno.", "Disposición final.", "Tabla"])
+    # Nothing of a law after it, or a sentence that is no formula: no evidence.
+    assert not applies(["Artículo 1.", "Artículo 2.", formula, *["Tabla"] * 9])
     assert not applies(["Guía", "Dispongo que se cumpla", "Artículo 1.", "Artículo 2."])
     law = f"# Real Decreto 54/1977\n\n### {formula}\n\n##### Artículo primero.\n\nTexto.\n"
     sections = read_text_document(law + "\n##### Artículo segundo.\n\nTexto.\n", "markdown")
