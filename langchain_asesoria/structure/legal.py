@@ -354,9 +354,11 @@ def applies(titles: Sequence[str]) -> bool:
     """Whether headings with these titles are a law's: at least three legal units, two
     of them articles or disposiciones, and legal units at least half of the headings,
     or of those before the first ANEXO (an annex's own headings are the annex's). A
-    disposición numbered by its ordinal alone ("Primera.") counts as one."""
+    disposición numbered by its ordinal alone ("Primera.") counts as one. The
+    promulgation as a heading ("DISPONGO:", "REY DE ESPAÑA") with an article or a
+    disposición after it is a law's, whatever the count."""
     units = [legal_unit(title) or _ordinal_unit(title) for title in titles]
-    if _enacted(titles, units):
+    if _promulgated(titles, units):
         return True
     found = [unit for unit in units if unit is not None]
     articles = [unit for unit in found if unit.name in ("artículo", "disposición")]
@@ -367,12 +369,12 @@ def applies(titles: Sequence[str]) -> bool:
     return 2 * len(found) >= len(units) or 2 * sum(map(bool, body)) >= len(body)
 
 
-def _enacted(titles: Sequence[str], units: Sequence[LegalUnit | None]) -> bool:
-    """Whether the enacting formula ("DISPONGO:", "VENGO EN DECRETAR:") is a heading
-    with an article or a disposición after it: the decree's own provisions follow it,
-    whatever its annex's headings are."""
+def _promulgated(titles: Sequence[str], units: Sequence[LegalUnit | None]) -> bool:
+    """Whether the promulgation (the enacting formula, "DISPONGO:", or the Head of
+    State's title, "REY DE ESPAÑA") is a heading with an article or a disposición after
+    it: the law's own provisions follow it, whatever its annex's headings are."""
     formula = next(
-        (index for index, title in enumerate(titles) if promulgation(title) == "enacting"), None
+        (index for index, title in enumerate(titles) if promulgation(title) is not None), None
     )
     return formula is not None and any(
         unit is not None and unit.name in ("artículo", "disposición")

@@ -279,10 +279,20 @@ def test_a_disposicions_path_is_the_law_and_the_disposicion(path: Path) -> None:
         assert len([unit for unit in kinds if unit is None]) == 1, ancestors  # the law alone
 
 
-@pytest.mark.parametrize("formula", ["DISPONGO:", "D I S P O N G O :", "VENGO EN DECRETAR:"])
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "DISPONGO:",
+        "D I S P O N G O :",
+        "VENGO EN DECRETAR:",
+        "REY DE ESPAÑA",
+        "GENERALÍSIMO DE LOS EJÉRCITOS NACIONALES",
+    ],
+)
 def test_the_enacting_formula_before_an_article_makes_a_law(formula: str) -> None:
-    """A decree of two articles is a law when its enacting formula heads them, however
-    many unmarked headings its annex has; the formula holds none of them."""
+    """A decree of two articles is a law when its promulgation (the enacting formula, the
+    Head of State's title) heads them, however many unmarked headings its annex has; the
+    promulgation holds none of them."""
     titles = ["Real Decreto 54/1977", formula, "Artículo primero.", "Artículo segundo."]
     assert applies(titles + ["Tabla"] * 20)
     assert not applies(["Real Decreto 54/1977", "Artículo primero.", "Artículo segundo."])
