@@ -59,7 +59,7 @@ class _Open:
     kind: DisposicionKind | None = None
     quoted: bool = False
     holds: int | None = None
-    numeral: bool = False
+    passing: bool = False
 
 
 def _part(stack: Sequence[_Open]) -> Part | None:
@@ -110,12 +110,19 @@ def _sibling(title: str, hint: int, following: int) -> bool:
     return hint == following and not approved_text(title)
 
 
+def _in_article(stack: Sequence[_Open]) -> bool:
+    """Whether the innermost open heading is an article (a heading now is in its text)."""
+    return bool(stack) and stack[-1].unit is not None and stack[-1].unit.name == "artículo"
+
+
 def _close_numerals(stack: list[_Open], hint: int) -> None:
     """Before a legal unit, the headings that are not units and of its level or deeper
-    close, and so does a numeral ("III": a preamble's part) at any level: a law's unit is
-    never a numeral's child."""
+    close, and so does a passing heading at any level: a numeral ("III": a preamble's
+    part), or one met inside an article's text that opens no run of units (a table's
+    caption, "(Miles de pesetas)", a budget's "CORTES GENERALES"). A law's unit is never
+    their child."""
     while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
-        if stack[-1].hint < hint and not stack[-1].numeral:
+        if stack[-1].hint < hint and not stack[-1].passing:
             break
         stack.pop()
 
@@ -168,6 +175,7 @@ def legal_levels(
             # A bare legal unit's own title on a heading of its own ("ANEXO", then
             # "Normas de diligencia debida") is its child, whatever its level.
             titled = index > 0 and flags[index - 1] and stack and stack[-1].unit is not None
+            interrupts = _in_article(stack)
             while stack and not stack[-1].root and stack[-1].hint >= hint and not titled:
                 stack.pop()
             following = units[index + 1] if index + 1 < len(units) else None
@@ -193,7 +201,13 @@ def legal_levels(
                 opens,
                 quoted=quoted(titles[index]),
                 holds=held,
-                numeral=numeral_title(titles[index]),
+                passing=numeral_title(titles[index])
+                or (
+                    interrupts
+                    and not opens
+                    and not quoted(titles[index])  # nested in its article afterwards
+                    and not approved_text(titles[index])
+                ),
             )
             if leaf:  # its own level, but nothing nests under it
                 levels.append(len(stack) + 1)

@@ -318,3 +318,31 @@ def test_a_law_unit_is_never_a_numerals_child(level: int, numeral: str) -> None:
     assert paths[4] == ("Orden APM/189/2018", "Disposición final primera.")
     named = legal_paths(["Orden", "Tarifas", "Artículo 1."], [1, level, 6], [False] * 3)
     assert named[-1] == ("Orden", "Tarifas", "Artículo 1.")
+
+
+def test_a_heading_inside_an_articles_text_holds_no_unit() -> None:
+    """A budget law's "CORTES GENERALES" or "(Miles de pesetas)" inside an article's text,
+    at a TÍTULO's level or deeper, is closed by the next article: the article stays under
+    its TÍTULO. A quoted heading stays its article's, an approved text's title and a bare
+    heading right before the units still hold them."""
+    titles = ["Ley 21/1986", "TÍTULO III", "Artículo 28.", "CORTES GENERALES", "Artículo 29."]
+    for hint in (3, 4, 6):
+        paths = legal_paths(titles, [1, 2, 5, hint, 5], [False, True, False, False, False])
+        assert paths[-1] == ("Ley 21/1986", "TÍTULO III", "Artículo 29.")
+    law = "# Ley 24/2001\n\n## TÍTULO I\n\n### CAPÍTULO I\n\n#### Sección 1.ª\n\n"
+    law += "##### Artículo 2.\n\nSe añade:\n\n### «CAPÍTULO XVII. Navieras\n\nTexto.»\n\n"
+    law += "#### Sección 3.ª\n\n##### Artículo 3.\n\nTexto.\n"
+    sections = read_text_document(law, "markdown").sections() or []
+    assert sections[-1].section_path == (
+        "Ley 24/2001",
+        "TÍTULO I",
+        "CAPÍTULO I",
+        "Sección 3.ª",
+        "Artículo 3.",
+    )
+    decree = ["Real Decreto", "Artículo único.", "REGLAMENTO DE SEGURIDAD", "Artículo 1."]
+    paths = legal_paths(decree, [1, 5, 3, 5], [False] * 4)
+    assert paths[-1] == ("Real Decreto", "REGLAMENTO DE SEGURIDAD", "Artículo 1.")
+    grouped = ["Ley", "TÍTULO V", "Artículo 78.", "Disposición general", "Artículo 79."]
+    paths = legal_paths(grouped, [1, 2, 5, 4, 5], [False, True, False, True, False])
+    assert paths[-1] == ("Ley", "TÍTULO V", "Disposición general", "Artículo 79.")
