@@ -111,8 +111,14 @@ def _sibling(title: str, hint: int, following: int) -> bool:
 
 
 def _in_article(stack: Sequence[_Open]) -> bool:
-    """Whether the innermost open heading is an article (a heading now is in its text)."""
-    return bool(stack) and stack[-1].unit is not None and stack[-1].unit.name == "artículo"
+    """Whether the innermost open heading is an article, or a heading already in an
+    article's text (a heading now is in its text too)."""
+    if not stack:
+        return False
+    last = stack[-1]
+    return (last.unit is not None and last.unit.name == "artículo") or (
+        last.passing and last.unit is None
+    )
 
 
 def _close_numerals(stack: list[_Open], hint: int) -> None:

@@ -329,6 +329,10 @@ def test_a_heading_inside_an_articles_text_holds_no_unit() -> None:
     for hint in (3, 4, 6):
         paths = legal_paths(titles, [1, 2, 5, hint, 5], [False, True, False, False, False])
         assert paths[-1] == ("Ley 21/1986", "TÍTULO III", "Artículo 29.")
+    # The budget's sections in a row, each a heading of the article's text.
+    titles[3:3] = ["ADMINISTRACIÓN DE JUSTICIA"]
+    paths = legal_paths(titles, [1, 2, 5, 3, 3, 5], [False, True, False, True, False, False])
+    assert paths[-1] == ("Ley 21/1986", "TÍTULO III", "Artículo 29.")
     law = "# Ley 24/2001\n\n## TÍTULO I\n\n### CAPÍTULO I\n\n#### Sección 1.ª\n\n"
     law += "##### Artículo 2.\n\nSe añade:\n\n### «CAPÍTULO XVII. Navieras\n\nTexto.»\n\n"
     law += "#### Sección 3.ª\n\n##### Artículo 3.\n\nTexto.\n"
