@@ -59,6 +59,7 @@ class _Open:
     kind: DisposicionKind | None = None
     quoted: bool = False
     holds: int | None = None
+    passing: bool = False
 
 
 def _part(stack: Sequence[_Open]) -> Part | None:
@@ -109,6 +110,29 @@ def _sibling(title: str, hint: int, following: int) -> bool:
     return hint == following and not approved_text(title)
 
 
+def _in_article(stack: Sequence[_Open]) -> bool:
+    """Whether the innermost open heading is an article, or a heading already in an
+    article's text (a heading now is in its text too)."""
+    if not stack:
+        return False
+    last = stack[-1]
+    return (last.unit is not None and last.unit.name == "artículo") or (
+        last.passing and last.unit is None
+    )
+
+
+def _close_numerals(stack: list[_Open], hint: int) -> None:
+    """Before a legal unit, the headings that are not units and of its level or deeper
+    close, and so does a passing heading at any level: a numeral ("III": a preamble's
+    part), or one met inside an article's text that opens no run of units (a table's
+    caption, "(Miles de pesetas)", a budget's "CORTES GENERALES"). A law's unit is never
+    their child."""
+    while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
+        if stack[-1].hint < hint and not stack[-1].passing:
+            break
+        stack.pop()
+
+
 def _close_containers(stack: list[_Open], unit: LegalUnit) -> None:
     """A unit of the articulado above the rank a container opened with closes it: "Disposición
     general" before the articles of a TÍTULO is closed by its CAPÍTULO I; "REGLAMENTO…"
@@ -157,6 +181,7 @@ def legal_levels(
             # A bare legal unit's own title on a heading of its own ("ANEXO", then
             # "Normas de diligencia debida") is its child, whatever its level.
             titled = index > 0 and flags[index - 1] and stack and stack[-1].unit is not None
+            interrupts = _in_article(stack)
             while stack and not stack[-1].root and stack[-1].hint >= hint and not titled:
                 stack.pop()
             following = units[index + 1] if index + 1 < len(units) else None
@@ -175,7 +200,21 @@ def legal_levels(
             held = (
                 following.rank if opens and following and following.part == "articulado" else None
             )
-            entry = _Open(hint, None, root, opens, quoted=quoted(titles[index]), holds=held)
+            entry = _Open(
+                hint,
+                None,
+                root,
+                opens,
+                quoted=quoted(titles[index]),
+                holds=held,
+                passing=numeral_title(titles[index])
+                or (
+                    interrupts
+                    and not opens
+                    and not quoted(titles[index])  # nested in its article afterwards
+                    and not approved_text(titles[index])
+                ),
+            )
             if leaf:  # its own level, but nothing nests under it
                 levels.append(len(stack) + 1)
                 continue
@@ -184,10 +223,7 @@ def legal_levels(
             _close_units(stack, ranked, kind)
             _close_quotation(stack, titles[index])
             _close_containers(stack, ranked)
-            while stack and stack[-1].unit is None and not (stack[-1].root or stack[-1].container):
-                if stack[-1].hint < hint:
-                    break
-                stack.pop()
+            _close_numerals(stack, hint)
             entry = _Open(hint, ranked, kind=kind)
         stack.append(entry)
         levels.append(len(stack))
@@ -338,8 +374,12 @@ def applies(titles: Sequence[str]) -> bool:
     """Whether headings with these titles are a law's: at least three legal units, two
     of them articles or disposiciones, and legal units at least half of the headings,
     or of those before the first ANEXO (an annex's own headings are the annex's). A
-    disposición numbered by its ordinal alone ("Primera.") counts as one."""
+    disposición numbered by its ordinal alone ("Primera.") counts as one. The
+    promulgation as a heading ("DISPONGO:", "REY DE ESPAÑA") with an article or a
+    disposición after it is a law's, whatever the count."""
     units = [legal_unit(title) or _ordinal_unit(title) for title in titles]
+    if _promulgated(titles, units):
+        return True
     found = [unit for unit in units if unit is not None]
     articles = [unit for unit in found if unit.name in ("artículo", "disposición")]
     annex = next((i for i, unit in enumerate(units) if unit and unit.part == "anexo"), None)
@@ -347,6 +387,19 @@ def applies(titles: Sequence[str]) -> bool:
         return False
     body = units[:annex] or units
     return 2 * len(found) >= len(units) or 2 * sum(map(bool, body)) >= len(body)
+
+
+def _promulgated(titles: Sequence[str], units: Sequence[LegalUnit | None]) -> bool:
+    """Whether the promulgation (the enacting formula, "DISPONGO:", or the Head of
+    State's title, "REY DE ESPAÑA") is a heading with an article or a disposición after
+    it: the law's own provisions follow it, whatever its annex's headings are."""
+    formula = next(
+        (index for index, title in enumerate(titles) if promulgation(title) is not None), None
+    )
+    return formula is not None and any(
+        unit is not None and unit.name in ("artículo", "disposición")
+        for unit in units[formula + 1 :]
+    )
 
 
 def _ordinal_unit(title: str) -> LegalUnit | None:

@@ -162,11 +162,16 @@ _ENACTING: Final = re.compile(
     re.IGNORECASE,
 )
 #: The Head of State's title as a heading: "JUAN CARLOS I", "REY DE ESPAÑA", "DON JUAN
-#: CARLOS I, REY DE ESPAÑA", "FELIPE VI REY DE ESPAÑA".
+#: CARLOS I, REY DE ESPAÑA", "FELIPE VI REY DE ESPAÑA", and from 1939 to 1975 "FRANCISCO
+#: FRANCO BAHAMONDE", "JEFE DEL ESTADO ESPAÑOL, GENERALÍSIMO DE LOS EJÉRCITOS NACIONALES".
 _ROYAL: Final = re.compile(
     r"(?:don\s+)?(?:juan\s+carlos\s+i|felipe\s+vi|alfonso\s+xiii)"
     r"(?:\s*,?\s*(?:rey|reina)\s+de\s+espa[ñn]a)?[.,]?"
-    r"|(?:el\s+)?(?:rey|reina)\s+de\s+espa[ñn]a[.,]?",
+    r"|(?:el\s+)?(?:rey|reina)\s+de\s+espa[ñn]a[.,]?"
+    r"|(?:don\s+)?francisco\s+franco\s+bahamonde[.,]?"
+    r"|(?:jefe\s+del\s+estado\s+espa[ñn]ol\s*,?\s*)?"
+    r"general[íi]simo\s+de\s+los\s+ej[ée]rcitos\s+nacionales[.,]?"
+    r"|jefe\s+del\s+estado\s+espa[ñn]ol[.,]?",
     re.IGNORECASE,
 )
 

@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from langchain_asesoria.reading import ReadOptions, read_text_document
 from langchain_asesoria.structure.headings import sections_of
-from langchain_asesoria.structure.legal import NUMERAL, applies, legal_lines, legal_unit, relevel
+from langchain_asesoria.structure.legal import (
+    NUMERAL,
+    applies,
+    legal_lines,
+    legal_paths,
+    legal_unit,
+    relevel,
+)
 from langchain_asesoria.structure.markdown import markdown_headings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -270,3 +277,76 @@ def test_a_disposicions_path_is_the_law_and_the_disposicion(path: Path) -> None:
         kinds = [legal_unit(title) for title in ancestors]
         assert all(unit is None or unit.name == "disposiciones" for unit in kinds), ancestors
         assert len([unit for unit in kinds if unit is None]) == 1, ancestors  # the law alone
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "DISPONGO:",
+        "D I S P O N G O :",
+        "VENGO EN DECRETAR:",
+        "REY DE ESPAÑA",
+        "GENERALÍSIMO DE LOS EJÉRCITOS NACIONALES",
+    ],
+)
+def test_the_enacting_formula_before_an_article_makes_a_law(formula: str) -> None:
+    """A decree of two articles is a law when its promulgation (the enacting formula, the
+    Head of State's title) heads them, however many unmarked headings its annex has; the
+    promulgation holds none of them."""
+    titles = ["Real Decreto 54/1977", formula, "Artículo primero.", "Artículo segundo."]
+    assert applies(titles + ["Tabla"] * 20)
+    assert not applies(["Real Decreto 54/1977", "Artículo primero.", "Artículo segundo."])
+    # Its articles unnumbered ("Artículo uno."): its disposiciones after it are the law's.
+    assert applies(["Real Decreto", formula, "Artículo uno.", "Disposición final.", "Tabla"])
+    # Nothing of a law after it, or a sentence that is no formula: no evidence.
+    assert not applies(["Artículo 1.", "Artículo 2.", formula, *["Tabla"] * 9])
+    assert not applies(["Guía", "Dispongo que se cumpla", "Artículo 1.", "Artículo 2."])
+    law = f"# Real Decreto 54/1977\n\n### {formula}\n\n##### Artículo primero.\n\nTexto.\n"
+    sections = read_text_document(law + "\n##### Artículo segundo.\n\nTexto.\n", "markdown")
+    paths = [span.section_path for span in sections.sections() or []]
+    assert paths[-1] == ("Real Decreto 54/1977", "Artículo segundo.")
+
+
+@given(st.integers(min_value=2, max_value=5), st.sampled_from(["I", "III", "IV", "2"]))
+def test_a_law_unit_is_never_a_numerals_child(level: int, numeral: str) -> None:
+    """A preamble's numeral ("### III") before the articles holds none of them, at any
+    level above theirs; a heading that is no numeral still holds what is deeper."""
+    titles = ["Orden APM/189/2018", "I", numeral, "Artículo único.", "Disposición final primera."]
+    hints = [1, level, level, 6, 6]
+    paths = legal_paths(titles, hints, [False] * 5)
+    assert paths[3] == ("Orden APM/189/2018", "Artículo único.")
+    assert paths[4] == ("Orden APM/189/2018", "Disposición final primera.")
+    named = legal_paths(["Orden", "Tarifas", "Artículo 1."], [1, level, 6], [False] * 3)
+    assert named[-1] == ("Orden", "Tarifas", "Artículo 1.")
+
+
+def test_a_heading_inside_an_articles_text_holds_no_unit() -> None:
+    """A budget law's "CORTES GENERALES" or "(Miles de pesetas)" inside an article's text,
+    at a TÍTULO's level or deeper, is closed by the next article: the article stays under
+    its TÍTULO. A quoted heading stays its article's, an approved text's title and a bare
+    heading right before the units still hold them."""
+    titles = ["Ley 21/1986", "TÍTULO III", "Artículo 28.", "CORTES GENERALES", "Artículo 29."]
+    for hint in (3, 4, 6):
+        paths = legal_paths(titles, [1, 2, 5, hint, 5], [False, True, False, False, False])
+        assert paths[-1] == ("Ley 21/1986", "TÍTULO III", "Artículo 29.")
+    # The budget's sections in a row, each a heading of the article's text.
+    titles[3:3] = ["ADMINISTRACIÓN DE JUSTICIA"]
+    paths = legal_paths(titles, [1, 2, 5, 3, 3, 5], [False, True, False, True, False, False])
+    assert paths[-1] == ("Ley 21/1986", "TÍTULO III", "Artículo 29.")
+    law = "# Ley 24/2001\n\n## TÍTULO I\n\n### CAPÍTULO I\n\n#### Sección 1.ª\n\n"
+    law += "##### Artículo 2.\n\nSe añade:\n\n### «CAPÍTULO XVII. Navieras\n\nTexto.»\n\n"
+    law += "#### Sección 3.ª\n\n##### Artículo 3.\n\nTexto.\n"
+    sections = read_text_document(law, "markdown").sections() or []
+    assert sections[-1].section_path == (
+        "Ley 24/2001",
+        "TÍTULO I",
+        "CAPÍTULO I",
+        "Sección 3.ª",
+        "Artículo 3.",
+    )
+    decree = ["Real Decreto", "Artículo único.", "REGLAMENTO DE SEGURIDAD", "Artículo 1."]
+    paths = legal_paths(decree, [1, 5, 3, 5], [False] * 4)
+    assert paths[-1] == ("Real Decreto", "REGLAMENTO DE SEGURIDAD", "Artículo 1.")
+    grouped = ["Ley", "TÍTULO V", "Artículo 78.", "Disposición general", "Artículo 79."]
+    paths = legal_paths(grouped, [1, 2, 5, 4, 5], [False, True, False, True, False])
+    assert paths[-1] == ("Ley", "TÍTULO V", "Disposición general", "Artículo 79.")

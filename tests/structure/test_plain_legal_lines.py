@@ -222,6 +222,13 @@ def test_a_line_inside_quoted_amended_text_is_text(sentence: str, line: str) -> 
             "Real Decreto 711/1982", "REGLAMENTO DE LA MEDALLA AL MÉRITO EN EL TRABAJO",
             "Artículo décimo. Ingreso.")),
         ("BOE-A-1984-681.md", "DISPOSICIÓN FINAL", ("Ley 1/1984", "DISPOSICIÓN FINAL")),
+        ("BOE-A-1977-1909.md", "Artículo segundo.", ("Real Decreto 54/1977",
+                                                     "Artículo segundo.")),
+        ("BOE-A-2018-2692.md", "Artículo único. Requisitos para la consideración como "
+         "subproductos de los residuos de producción procedentes de la industria "
+         "agroalimentaria.", ("Orden APM/189/2018", "Artículo único. Requisitos para la "
+         "consideración como subproductos de los residuos de producción procedentes de la "
+         "industria agroalimentaria.")),
     ],
 )  # fmt: skip
 def test_real_laws(law: str, label: str, path: tuple[str, ...]) -> None:
