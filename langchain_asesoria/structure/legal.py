@@ -20,6 +20,7 @@ from langchain_asesoria.structure.legal_grammar import (
     Part,
     approved_text,
     disposicion_kind,
+    formula_line,
     legal_unit,
     number_only,
     numeral_title,
@@ -34,6 +35,7 @@ __all__ = [
     "NUMERAL",
     "LegalUnit",
     "applies",
+    "formulas_as_text",
     "legal_levels",
     "legal_lines",
     "legal_paths",
@@ -462,3 +464,16 @@ def nest_quoted(headings: Sequence[Heading]) -> list[Heading]:
             quoting = None
         nested.append(heading)
     return nested
+
+
+def formulas_as_text(headings: Sequence[Heading]) -> list[Heading]:
+    """The headings of a law without those whose title is a formula, a table's unit line
+    or an amount (``formula_line``: "### k = N / n", "### Miles de euros"): text
+    of the unit they stand in, so the heading before one has a body."""
+    kept: list[Heading] = []
+    for heading in headings:
+        if not formula_line(heading.title):
+            kept.append(heading)
+        elif kept and kept[-1].body_is_empty:
+            kept[-1] = replace(kept[-1], body_is_empty=False)
+    return kept
