@@ -92,7 +92,7 @@ _TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
         "artículo",
         "articulado",
         6,
-        rf"art[íi]culos?\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER}){_END}",
+        rf"(?:art[íi]culos?|art\.)\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER}){_END}",
     ),
     ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
     ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),

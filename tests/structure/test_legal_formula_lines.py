@@ -101,3 +101,17 @@ def test_a_real_laws_formula_and_figures_are_article_3s_text() -> None:
     assert titles[1:6] == [f"Artículo {n}." for n in range(1, 6)]
     assert all(len(s.section_path) == 2 for s in sections[1:])  # the law, then its unit
     assert not any(formula_line(title) for s in sections for title in s.section_path)
+
+
+def test_a_law_that_heads_its_articles_art_is_ranked() -> None:
+    # As BOE-A-1991-30862: "##### Art. 49." under "### CAPÍTULO XI", then its disposiciones.
+    text = (
+        "# Real Decreto 1835/1991\n\nTexto.\n\n### CAPÍTULO XI. Del Registro\n\n"
+        "##### Art. 48.\n\nTexto.\n\n##### Art. 49.\n\nTexto.\n\n"
+        "##### Disposición adicional primera.\n\nTexto.\n"
+    )
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    assert paths[-2:] == [
+        ("Real Decreto 1835/1991", "CAPÍTULO XI. Del Registro", "Art. 49."),
+        ("Real Decreto 1835/1991", "Disposición adicional primera."),
+    ]
