@@ -45,6 +45,7 @@ from langchain_asesoria.structure.front_matter import (
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.legal import (
+    formulas_as_text,
     legal_lines,
     legal_unit,
     lone_heading,
@@ -225,7 +226,8 @@ def _markdown_headings(
     # Plain legal lines alone in their paragraph ("ANEXO", "Subsección 1.ª") are headings
     # in a law only.
     marked = markdown_headings(text, glued=_is_legal_unit, lone=lone_heading)
-    found = placed(text, marked, LONE)
+    # A formula or a table's line the source marks for its centring is text in a law.
+    found = placed(text, formulas_as_text(marked), LONE)
     legal = options.legal([heading.title for heading in found])
     if not legal:
         found = marked_only(marked)

@@ -20,6 +20,7 @@ from langchain_asesoria.structure.legal_grammar import (
     Part,
     approved_text,
     disposicion_kind,
+    formula_line,
     legal_unit,
     number_only,
     numeral_title,
@@ -34,6 +35,7 @@ __all__ = [
     "NUMERAL",
     "LegalUnit",
     "applies",
+    "formulas_as_text",
     "legal_levels",
     "legal_lines",
     "legal_paths",
@@ -91,11 +93,11 @@ def _close_units(stack: list[_Open], unit: LegalUnit, kind: DisposicionKind | No
             return
 
 
-def _close_quotation(stack: list[_Open], title: str) -> None:
+def _close_quotation(stack: list[_Open], title: str, unit: LegalUnit) -> None:
     """An amending law's own article ("Artículo tercero.", "Artículo único.": amended
-    text numbers its articles) closes the quoted headings open before it, with what was
-    opened inside them."""
-    if not ordinal_article(title):
+    text numbers its articles) or disposición (quoted ones open with their «) closes the
+    quoted headings open before it, with what was opened inside them."""
+    if not ordinal_article(title) and unit.part != "disposiciones":
         return
     for index, item in enumerate(stack):
         if item.quoted:
@@ -156,6 +158,24 @@ def _in_group(title: str, stack: Sequence[_Open]) -> LegalUnit | None:
     return _DISPOSICION if grouped and ordinal_disposicion(title) else None
 
 
+#: The units that quote the provisions they amend.
+_QUOTING: Final = frozenset({"artículo", "disposición"})
+
+
+def _quoting(stack: Sequence[_Open]) -> int | None:
+    """Where the open article or disposición that quotes amended text stands in
+    ``stack``: a quoted heading ("«TÍTULO II…", "### «CAPÍTULO IV…") is its leaf and
+    closes none of the law's own units, whatever its level; ``None`` outside one."""
+    return next(
+        (
+            index
+            for index in range(len(stack) - 1, -1, -1)
+            if (unit := stack[index].unit) is not None and unit.name in _QUOTING
+        ),
+        None,
+    )
+
+
 def legal_levels(
     titles: Sequence[str], hints: Sequence[int], bare: Sequence[bool] | None = None
 ) -> list[int]:
@@ -174,6 +194,11 @@ def legal_levels(
     levels: list[int] = []
     for index, (unit, hint) in enumerate(zip(units, hints, strict=True)):
         ranked = _ranked(unit, stack) if unit is not None else _in_group(titles[index], stack)
+        quoting = _quoting(stack) if ranked is None and quoted(titles[index]) else None
+        if quoting is not None:
+            del stack[quoting + 1 :]
+            levels.append(quoting + 2)
+            continue
         if ranked is None:
             root = hint <= top
             if root:
@@ -221,7 +246,7 @@ def legal_levels(
         else:
             kind = disposicion_kind(titles[index]) if ranked.part == "disposiciones" else None
             _close_units(stack, ranked, kind)
-            _close_quotation(stack, titles[index])
+            _close_quotation(stack, titles[index], ranked)
             _close_containers(stack, ranked)
             _close_numerals(stack, hint)
             entry = _Open(hint, ranked, kind=kind)
@@ -475,10 +500,6 @@ def named_units(headings: Sequence[Heading]) -> list[Heading]:
     return merged
 
 
-#: The units that quote the provisions they amend.
-_QUOTING: Final = frozenset({"artículo", "disposición"})
-
-
 def nest_quoted(headings: Sequence[Heading]) -> list[Heading]:
     """Ranked headings with each quoted provision ("«Artículo 20. …") one level under
     the article or disposición that quotes it ("Artículo 3. Modificación de la Ley
@@ -496,3 +517,16 @@ def nest_quoted(headings: Sequence[Heading]) -> list[Heading]:
             quoting = None
         nested.append(heading)
     return nested
+
+
+def formulas_as_text(headings: Sequence[Heading]) -> list[Heading]:
+    """The headings of a law without those whose title is a formula, a table's unit line
+    or an amount (``formula_line``: "### k = N / n", "### Miles de euros"): text
+    of the unit they stand in, so the heading before one has a body."""
+    kept: list[Heading] = []
+    for heading in headings:
+        if not formula_line(heading.title):
+            kept.append(heading)
+        elif kept and kept[-1].body_is_empty:
+            kept[-1] = replace(kept[-1], body_is_empty=False)
+    return kept

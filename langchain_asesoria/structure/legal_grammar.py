@@ -25,6 +25,7 @@ __all__ = [
     "Part",
     "approved_text",
     "disposicion_kind",
+    "formula_line",
     "legal_unit",
     "number_only",
     "numeral_title",
@@ -91,7 +92,7 @@ _TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
         "artículo",
         "articulado",
         6,
-        rf"art[íi]culos?\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER}){_END}",
+        rf"(?:art[íi]culos?|art\.)\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER}){_END}",
     ),
     ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
     ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),
@@ -368,3 +369,38 @@ def ordinal_article(title: str) -> bool:
 #: An article's heading line of a text with one line per paragraph: its number, any
 #: multiplier (the BOE's own spellings too: "140 cuarter", "140 quinque"), a period.
 ARTICLE_LINE: Final = re.compile(r"Art[íi]culo\s+(?:\d+(?:\s+[a-z]+)?|[úu]nico)\.(?:\s|$)")
+
+
+#: A formula's signs: "C = B.i. x T", a product's sign, a sum, a root, an inequality.
+_FORMULA_SIGN: Final = re.compile(r"[=×∑√≤≥]")  # noqa: RUF001 - the multiplication sign
+#: A table's unit line: "Miles de euros", "(Miles de pesetas)", "Euros", "Porcentaje".
+_TABLE_UNIT: Final = re.compile(
+    r"\(?(?:(?:miles|millones)\s+de\s+)?(?:euros|pesetas|€|%|porcentajes?|importes?)\)?\.?",
+    re.IGNORECASE,
+)
+#: An amount: thousands or decimals marked ("1.234", "0,95"), or a number and its unit.
+_AMOUNT: Final = re.compile(
+    r"[-+]?(?:(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?:\s*(?:€|euros|pesetas|%))?"
+    r"|\d+\s*(?:€|euros|pesetas|%))\.?",
+    re.IGNORECASE,
+)
+#: A run of figures: "37, 220, 404, ........ 412.359." (a comma and three numbers at least).
+_FIGURES: Final = re.compile(
+    r"(?=.*,)(?:[\s.,;()%€+\-\u2013\u2026]*\d+){3}[\d\s.,;()%€+\-\u2013\u2026]*"
+)
+
+
+def formula_line(title: str) -> bool:
+    """Whether a heading's title is a formula, a table's unit line, an amount or a run of
+    figures ("k = N / n", "Miles de euros", "1.234,56 euros", "37, 220, 404"): a line the
+    source marks as a heading for its centring, text all the same. A legal unit's title
+    never is one."""
+    stripped = title.strip().strip("|*_ ").strip()
+    if not stripped or legal_unit(stripped) is not None:
+        return False
+    return bool(
+        _FORMULA_SIGN.search(stripped)
+        or _TABLE_UNIT.fullmatch(stripped)
+        or _AMOUNT.fullmatch(stripped)
+        or _FIGURES.fullmatch(stripped)
+    )
