@@ -382,7 +382,9 @@ def test_cli_jobs_runs_on_a_tiny_folder(tmp_path: Path, extra: list[str]) -> Non
     assert runs[0]["chunks"] == runs[1]["chunks"] > 0
     for run in runs:  # the workers' CPU counts in the run's, not in the caller's
         assert run["cpu_s"] >= run["caller_cpu_s"] > 0
-    assert runs[1]["cpu_s"] > runs[1]["caller_cpu_s"] + 1  # two workers started: seconds
+    # Two workers started, each importing the library: at least a quarter second between
+    # them (0.8-0.9 s on CI's loaded runner, more on a quiet one), never a speed claim.
+    assert runs[1]["cpu_s"] > runs[1]["caller_cpu_s"] + 0.25
 
 
 def test_jobs_window_replays_a_long_file_holding_back_a_full_window() -> None:
