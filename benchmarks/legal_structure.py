@@ -95,9 +95,11 @@ _ARTICLE_LINE: Final = re.compile(
 
 
 def is_not_a_title(title: str) -> bool:
-    """Whether a section title is a formula, a table's unit line or an amount."""
+    """Whether a section title is a formula, a table's unit line or an amount. A legal
+    unit's title never is ("CAPÍTULO III. … cuyo producto PS x V sea superior a 50
+    bar.L" names its chapter)."""
     stripped = title.strip().strip("|").strip()
-    if not stripped:
+    if not stripped or _unit(stripped) is not None:
         return False
     return bool(
         _FORMULA.search(stripped) or _UNIT_LINE.fullmatch(stripped) or _AMOUNT.fullmatch(stripped)

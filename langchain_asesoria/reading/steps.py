@@ -226,14 +226,15 @@ def _markdown_headings(
     # Plain legal lines alone in their paragraph ("ANEXO", "Subsección 1.ª") are headings
     # in a law only.
     marked = markdown_headings(text, glued=_is_legal_unit, lone=lone_heading)
-    # A formula or a table's line the source marks for its centring is text in a law.
+    # A formula or a table's line the source marks for its centring is text, in a law and
+    # in any document read with legal structure (a resolution's "### Tt = (To / Mo) Mt,").
     found = placed(text, formulas_as_text(marked), LONE)
     legal = options.legal([heading.title for heading in found])
     if not legal:
         found = marked_only(marked)
     if not legal and any(_GLUED.match(text, h.start, h.end) for h in found):
         found = markdown_headings(text)  # a glued "#####Artículo 16" is a heading in a law only
-    headings = found
+    headings = found if legal or options.legal_structure == "off" else formulas_as_text(found)
     return _with_headings(document, joined, headings, legal, MARKDOWN_HEADINGS.name)
 
 

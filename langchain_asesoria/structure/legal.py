@@ -12,6 +12,7 @@ from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
+    APARTADO,
     NUMERAL,
     QUOTE_CLOSE,
     QUOTE_OPEN,
@@ -24,6 +25,7 @@ from langchain_asesoria.structure.legal_grammar import (
     legal_unit,
     number_only,
     numeral_title,
+    ordinal_apartado,
     ordinal_article,
     ordinal_disposicion,
     plain_heading,
@@ -158,6 +160,21 @@ def _in_group(title: str, stack: Sequence[_Open]) -> LegalUnit | None:
     return _DISPOSICION if grouped and ordinal_disposicion(title) else None
 
 
+def _apartados(units: Sequence[LegalUnit | None]) -> bool:
+    """Whether the text numbers its provisions as apartados ("Primero.", "Segundo."), as
+    orders and resolutions do: it has no article."""
+    return not any(unit is not None and unit.name == "artículo" for unit in units)
+
+
+def _unit_of(title: str, stack: Sequence[_Open], apartados: bool) -> LegalUnit | None:
+    """The unit of a title that ``legal_unit`` does not rank: a disposición's ordinal
+    inside its group ("Primera."), or an apartado's in a text without articles."""
+    grouped = _in_group(title, stack)
+    if grouped is None and apartados and ordinal_apartado(title):
+        return _ranked(APARTADO, stack)
+    return grouped
+
+
 #: The units that quote the provisions they amend.
 _QUOTING: Final = frozenset({"artículo", "disposición"})
 
@@ -190,10 +207,13 @@ def legal_levels(
     top = min(hints, default=1)
     flags = list(bare) if bare is not None else [False] * len(titles)
     units = [legal_unit(title) for title in titles]
+    apartados = _apartados(units)
     stack: list[_Open] = []
     levels: list[int] = []
     for index, (unit, hint) in enumerate(zip(units, hints, strict=True)):
-        ranked = _ranked(unit, stack) if unit is not None else _in_group(titles[index], stack)
+        ranked = (
+            _ranked(unit, stack) if unit is not None else _unit_of(titles[index], stack, apartados)
+        )
         quoting = _quoting(stack) if ranked is None and quoted(titles[index]) else None
         if quoting is not None:
             del stack[quoting + 1 :]
@@ -390,6 +410,8 @@ def _lone_level(
     return None
 
 
+#: The units that hold a law's provisions.
+_PROVISIONS: Final = frozenset({"artículo", "apartado", "disposición"})
 #: How many legal headings, articles or disposiciones among them, make a law.
 _MIN_UNITS: Final = 3
 _MIN_ARTICLES: Final = 2
@@ -403,10 +425,15 @@ def applies(titles: Sequence[str]) -> bool:
     promulgation as a heading ("DISPONGO:", "REY DE ESPAÑA") with an article or a
     disposición after it is a law's, whatever the count."""
     units = [legal_unit(title) or _ordinal_unit(title) for title in titles]
+    if _apartados(units):
+        units = [
+            unit or (APARTADO if ordinal_apartado(t) else None)
+            for unit, t in zip(units, titles, strict=True)
+        ]
     if _promulgated(titles, units):
         return True
     found = [unit for unit in units if unit is not None]
-    articles = [unit for unit in found if unit.name in ("artículo", "disposición")]
+    articles = [unit for unit in found if unit.name in _PROVISIONS]
     annex = next((i for i, unit in enumerate(units) if unit and unit.part == "anexo"), None)
     if len(found) < _MIN_UNITS or len(articles) < _MIN_ARTICLES:
         return False
@@ -422,8 +449,7 @@ def _promulgated(titles: Sequence[str], units: Sequence[LegalUnit | None]) -> bo
         (index for index, title in enumerate(titles) if promulgation(title) is not None), None
     )
     return formula is not None and any(
-        unit is not None and unit.name in ("artículo", "disposición")
-        for unit in units[formula + 1 :]
+        unit is not None and unit.name in _PROVISIONS for unit in units[formula + 1 :]
     )
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 __all__ = [
+    "APARTADO",
     "ARTICLE_LINE",
     "HEADING_LINES",
     "HEADING_START",
@@ -29,6 +30,7 @@ __all__ = [
     "legal_unit",
     "number_only",
     "numeral_title",
+    "ordinal_apartado",
     "ordinal_article",
     "ordinal_disposicion",
     "plain_heading",
@@ -330,6 +332,27 @@ def ordinal_disposicion(title: str) -> bool:
     return len(stripped) <= _PLAIN_MAX and _ORDINAL_DISPOSICION.fullmatch(stripped) is not None
 
 
+#: An apartado numbered by its ordinal alone, as orders, resolutions and circulars number
+#: their provisions where a law has articles: "Primero.", "Decimocuarto. Información que
+#: se solicita.", "Único."
+_ORDINAL_APARTADO: Final = re.compile(
+    r"(?:Primero|Segundo|Tercero|Cuarto|Quinto|Sexto|S[ée]ptimo|Octavo|Noveno|D[ée]cimo"
+    r"(?:\s*\w+)?|Und[ée]cimo|Duod[ée]cimo|Vig[ée]simo(?:\s*\w+)?|Trig[ée]simo(?:\s*\w+)?"
+    r"|[ÚU]nico|PRIMERO|SEGUNDO|TERCERO|CUARTO|QUINTO|SEXTO|S[ÉE]PTIMO|OCTAVO|NOVENO"
+    r"|D[ÉE]CIMO|[ÚU]NICO)\.(?:\s+\S.*)?"
+)
+#: An apartado holds a provision as an article does, at an article's rank.
+APARTADO: Final = LegalUnit("apartado", "articulado", 6)
+
+
+def ordinal_apartado(title: str) -> bool:
+    """Whether a title is an apartado numbered by its ordinal alone ("Primero.",
+    "Segundo. Sede."): a provision of a text without articles (an order, a resolution,
+    a circular), at an article's rank there; a text with articles never has one."""
+    stripped = title.strip()
+    return len(stripped) <= _PLAIN_MAX and _ORDINAL_APARTADO.fullmatch(stripped) is not None
+
+
 DisposicionKind = Literal["adicional", "transitoria", "derogatoria", "final"]
 _KIND: Final = re.compile(
     r"disposici(?:[óo]n|ones)\s+(adicional|transitoria|derogatoria|final)", re.IGNORECASE
@@ -391,10 +414,12 @@ _FIGURES: Final = re.compile(
 
 
 def formula_line(title: str) -> bool:
-    """Whether a heading's title is a formula, a table's unit line, an amount or a run of
-    figures ("k = N / n", "Miles de euros", "1.234,56 euros", "37, 220, 404"): a line the
-    source marks as a heading for its centring, text all the same. A legal unit's title
-    never is one."""
+    """Whether a heading's title is a formula, a table's unit line, an amount, a run of
+    figures or a separator ("k = N / n", "Miles de euros", "1.234,56 euros", "37, 220,
+    404", "***"): a line the source marks as a heading for its centring, text all the
+    same. A legal unit's title never is one."""
+    if title.strip() and not any(character.isalnum() for character in title):
+        return True  # signs alone: a separator ("### ***", "* * *")
     stripped = title.strip().strip("|*_ ").strip()
     if not stripped or legal_unit(stripped) is not None:
         return False

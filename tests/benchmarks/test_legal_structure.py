@@ -72,6 +72,8 @@ def test_path_faults(
         ("III", False),
         ("Artículo 5. Tipo del 21 por ciento.", False),
         ("TÍTULO II", False),
+        # a chapter's name with a formula's sign names its chapter (BOE-A-2016-2827)
+        ("CAPÍTULO III. Recipientes cuyo producto PS × V sea superior a 50 bar.L", False),  # noqa: RUF001
         ("", False),
     ],
 )

@@ -1,7 +1,8 @@
 """A formula, a table's unit line, an amount or a run of figures the source marks as a
-heading ("### k = N / n", "### Miles de euros") is text in a law
-(``legal_grammar.formula_line``, ``legal.formulas_as_text``); a legal unit never is one,
-and outside a law the marked heading stays. On tables of titles, generated laws and a
+heading ("### k = N / n", "### Miles de euros"), or a separator ("### ***"), is text in a
+law and in any document read with legal structure (``legal_grammar.formula_line``,
+``legal.formulas_as_text``); a legal unit never is one, and with ``legal_structure="off"``
+the marked heading stays. On tables of titles, generated laws and a
 real law (``laws/SOURCES.md``)."""
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from langchain_asesoria.reading import read_document, read_text_document
+from langchain_asesoria.reading import ReadOptions, read_document, read_text_document
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal import formulas_as_text
 from langchain_asesoria.structure.legal_grammar import formula_line
@@ -30,6 +31,9 @@ FORMULAS = [
     "1.234,56 euros",
     "0,95",
     "37, 220, 404, ........ 412.359.",
+    "***",
+    "* * *",
+    "—",
 ]
 HEADINGS = [
     "Artículo 5. Tipo = 3 por ciento",
@@ -89,10 +93,18 @@ def test_a_formula_in_a_law_is_its_articles_text(formula: str, marks: str) -> No
     assert formula in text[article.start : article.end]
 
 
-def test_outside_a_law_a_marked_formula_stays_a_heading() -> None:
-    text = "# Notas\n\nTexto.\n\n### k = N / n\n\nEn la cual k es el intervalo.\n"
-    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
-    assert ("Notas", "k = N / n") in paths
+@pytest.mark.parametrize("line", ["k = N / n", "Miles de euros", "***", "* * *"])
+def test_outside_a_law_a_marked_formula_is_text_unless_legal_structure_is_off(line: str) -> None:
+    # As a resolution without articles (BOE-A-2022-5269: "### Tt = (To / Mo) Mt,"), or a
+    # separator heading (BOE-A-2020-9132: "### ***" above an agreement's articles).
+    text = (
+        f"# Notas\n\nTexto.\n\n### {line}\n\nEn la cual k es el intervalo.\n\n## Otra\n\nTexto.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    assert [s.section_path for s in sections] == [("Notas",), ("Notas", "Otra")]
+    assert line in text[sections[0].start : sections[0].end]
+    off = read_text_document(text, "markdown", ReadOptions(legal_structure="off"))
+    assert ("Notas", line) in [s.section_path for s in off.sections() or []]
 
 
 def test_a_real_laws_formula_and_figures_are_article_3s_text() -> None:
