@@ -227,8 +227,9 @@ def _markdown_headings(
     # in a law only.
     marked = markdown_headings(text, glued=_is_legal_unit, lone=lone_heading)
     # A formula or a table's line the source marks for its centring is text, in a law and
-    # in any document read with legal structure (a resolution's "### Tt = (To / Mo) Mt,").
-    found = placed(text, formulas_as_text(marked), LONE)
+    # in any document read with legal structure (a resolution's "### Tt = (To / Mo) Mt,");
+    # a note in parentheses ("### (Derogado)") in a law.
+    found = placed(text, formulas_as_text(marked, notes=True), LONE)
     legal = options.legal([heading.title for heading in found])
     if not legal:
         found = marked_only(marked)

@@ -23,6 +23,7 @@ from langchain_asesoria.structure.legal_grammar import (
     disposicion_kind,
     formula_line,
     legal_unit,
+    note_line,
     number_only,
     numeral_title,
     ordinal_apartado,
@@ -114,13 +115,17 @@ def _sibling(title: str, hint: int, following: int) -> bool:
     return hint == following and not approved_text(title)
 
 
+#: The units whose text a heading met inside is part of (a table's caption, a figure's).
+_TEXT_UNITS: Final = frozenset({"artículo", "apartado", "disposición"})
+
+
 def _in_article(stack: Sequence[_Open]) -> bool:
-    """Whether the innermost open heading is an article, or a heading already in an
-    article's text (a heading now is in its text too)."""
+    """Whether the innermost open heading is an article, an apartado or a disposición, or
+    a heading already in one's text (a heading now is in its text too)."""
     if not stack:
         return False
     last = stack[-1]
-    return (last.unit is not None and last.unit.name == "artículo") or (
+    return (last.unit is not None and last.unit.name in _TEXT_UNITS) or (
         last.passing and last.unit is None
     )
 
@@ -545,13 +550,14 @@ def nest_quoted(headings: Sequence[Heading]) -> list[Heading]:
     return nested
 
 
-def formulas_as_text(headings: Sequence[Heading]) -> list[Heading]:
-    """The headings of a law without those whose title is a formula, a table's unit line
-    or an amount (``formula_line``: "### k = N / n", "### Miles de euros"): text
-    of the unit they stand in, so the heading before one has a body."""
+def formulas_as_text(headings: Sequence[Heading], notes: bool = False) -> list[Heading]:
+    """The headings without those whose title is a formula, a table's unit line, an
+    amount or a separator (``formula_line``: "### k = N / n", "### Miles de euros"), and
+    with ``notes`` (a law's) a note in parentheses (``note_line``: "### (Derogado)"):
+    text of the unit they stand in, so the heading before one has a body."""
     kept: list[Heading] = []
     for heading in headings:
-        if not formula_line(heading.title):
+        if not (formula_line(heading.title) or (notes and note_line(heading.title))):
             kept.append(heading)
         elif kept and kept[-1].body_is_empty:
             kept[-1] = replace(kept[-1], body_is_empty=False)

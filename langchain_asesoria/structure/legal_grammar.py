@@ -28,6 +28,7 @@ __all__ = [
     "disposicion_kind",
     "formula_line",
     "legal_unit",
+    "note_line",
     "number_only",
     "numeral_title",
     "ordinal_apartado",
@@ -346,11 +347,30 @@ APARTADO: Final = LegalUnit("apartado", "articulado", 6)
 
 
 def ordinal_apartado(title: str) -> bool:
-    """Whether a title is an apartado numbered by its ordinal alone ("Primero.",
-    "Segundo. Sede."): a provision of a text without articles (an order, a resolution,
-    a circular), at an article's rank there; a text with articles never has one."""
+    """Whether a title is an apartado: numbered by its ordinal alone ("Primero.",
+    "Segundo. Sede."), or a circular's "Norma 1.ª", "Norma primera.", "Regla 4.". A
+    provision of a text without articles (an order, a resolution, a circular), at an
+    article's rank there; a text with articles never has one."""
     stripped = title.strip()
-    return len(stripped) <= _PLAIN_MAX and _ORDINAL_APARTADO.fullmatch(stripped) is not None
+    return len(stripped) <= _PLAIN_MAX and (
+        _ORDINAL_APARTADO.fullmatch(stripped) is not None
+        or _NUMBERED_APARTADO.fullmatch(stripped) is not None
+    )
+
+
+#: A circular's or an instruction's provision numbered "Norma 1.", "Norma 1.ª",
+#: "Norma primera.", "Regla 4.": an apartado too.
+_NUMBERED_APARTADO: Final = re.compile(
+    rf"(?:Norma|Regla|NORMA|REGLA)\s+(?:\d+(?:\.\s?[ªº]|[ªº]|\.)|{DISPOSICION_ORDINAL}\.)(?:\s+\S.*)?"
+)
+
+
+def note_line(title: str) -> bool:
+    """Whether a heading's title is a note in parentheses ("(Derogado)", "**(Suprimido)**",
+    "(Artículos 51 al 72)"): what the BOE prints under a unit's heading, text of that
+    unit, never a section of a law."""
+    stripped = title.strip().strip(_EMPHASIS).strip()
+    return len(stripped) > 2 and stripped[0] == "(" and stripped[-1] == ")"
 
 
 DisposicionKind = Literal["adicional", "transitoria", "derogatoria", "final"]

@@ -1,8 +1,9 @@
 """Orders, resolutions and circulars number their provisions "Primero.", "Segundo."
-where a law has articles: in a text without articles those apartados rank as articles
-(``legal_grammar.ordinal_apartado``), so its disposiciones close its CAPÍTULOs
-(BOE-A-1989-29754, BOE-A-2000-3086) and the resolution's "RESUELVO:" holds none of them.
-In a text with articles a "Primero." is no unit."""
+("Norma 1.ª", "Regla 4." in a circular) where a law has articles: in a text without
+articles those apartados rank as articles (``legal_grammar.ordinal_apartado``), so its
+disposiciones close its CAPÍTULOs (BOE-A-1989-29754, BOE-A-2000-3086) and the
+resolution's "RESUELVO:" holds none of them. In a text with articles a "Primero." is no
+unit."""
 
 from __future__ import annotations
 
@@ -20,7 +21,16 @@ ORDINALS += ["Octavo", "Noveno", "Décimo", "Undécimo", "Duodécimo", "Decimote
 
 @pytest.mark.parametrize(
     "title",
-    ["Primero.", "Segundo. Sede.", "Decimocuarto. Información que se solicita.", "Único."],
+    [
+        "Primero.",
+        "Segundo. Sede.",
+        "Decimocuarto. Información que se solicita.",
+        "Único.",
+        "Norma 1. Definiciones.",
+        "Norma 2.ª Instrumentos que incorporan un derivado.",
+        "Norma primera. Información sobre la estructura de capital",
+        "Regla 4. Centros integrados en el Sistema.",
+    ],
 )
 def test_an_ordinal_and_a_period_is_an_apartado(title: str) -> None:
     assert ordinal_apartado(title)
@@ -28,7 +38,16 @@ def test_an_ordinal_and_a_period_is_an_apartado(title: str) -> None:
 
 @pytest.mark.parametrize(
     "title",
-    ["Primera.", "Primero de todo, el plazo", "Primeros auxilios", "Artículo primero.", "1."],
+    [
+        "Primera.",
+        "Primero de todo, el plazo",
+        "Primeros auxilios",
+        "Artículo primero.",
+        "1.",
+        "Normas generales",
+        "Norma de calidad para el aceite",
+        "Regla general",
+    ],
 )
 def test_other_titles_are_not(title: str) -> None:
     assert not ordinal_apartado(title)
@@ -88,3 +107,20 @@ def test_a_resolution_of_apartados_is_read_as_a_law() -> None:
     assert not applies(["Guía", "Primero.", "Notas", "Anexo de tablas", "Otros", "Más"])
     paths = legal_paths(titles, [1, 3, 5, 5, 5])
     assert paths[2:] == [("Resolución de 1 de marzo", t) for t in titles[2:]]
+
+
+def test_a_circulars_normas_are_its_apartados() -> None:
+    # As BOE-A-2009-21183: "##### Norma sexta." under "### CAPÍTULO IV", then its
+    # disposiciones, which hung from CAPÍTULO IV.
+    text = (
+        "# Circular 1/2009\n\nTexto.\n\n### CAPÍTULO I. Capital\n\n##### Norma primera. Capital\n\n"
+        "Texto.\n\n### CAPÍTULO IV. Otras normas\n\n##### Norma sexta. Presentación\n\nTexto.\n\n"
+        "##### Disposición transitoria primera.\n\nTexto.\n\n"
+        "##### Disposición final única.\n\nTexto.\n"
+    )
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    assert paths[-3:] == [
+        ("Circular 1/2009", "CAPÍTULO IV. Otras normas", "Norma sexta. Presentación"),
+        ("Circular 1/2009", "Disposición transitoria primera."),
+        ("Circular 1/2009", "Disposición final única."),
+    ]

@@ -1,0 +1,68 @@
+"""Two kinds of heading a law's text holds: a note in parentheses under a unit's heading
+("### (Derogado)", "(Artículos 51 al 72)") is that unit's text (``note_line``), and a
+caption met inside a disposición's or an apartado's text ("### Tipo de estacionamiento"
+above a table) is closed by the next unit, as one inside an article is: the next
+disposición never hangs from it (BOE-A-2021-21653, BOE-A-2011-13242)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from langchain_asesoria.reading import read_text_document
+from langchain_asesoria.structure.legal_grammar import note_line
+
+LAW = "Ley 22/2021"
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["(Derogado)", "**(Derogada)**", "(Suprimido)", "(Artículos 51 al 72)", "*(Sin contenido)*"],
+)
+def test_a_note_in_parentheses_is_a_note(title: str) -> None:
+    assert note_line(title)
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["Artículo 5. (Derogado)", "(a) Objeto", "CAPÍTULO III", "()", "Tipo de estacionamiento"],
+)
+def test_other_titles_are_not_notes(title: str) -> None:
+    assert not note_line(title)
+
+
+@given(
+    st.sampled_from(["(Derogado)", "**(Suprimido)**", "(Artículos 5 al 7)"]),
+    st.sampled_from(["###", "####"]),
+)
+def test_a_note_under_a_chapter_is_its_text(note: str, marks: str) -> None:
+    text = (
+        f"# {LAW}\n\nTexto.\n\n## CAPÍTULO I. Objeto\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        f"## CAPÍTULO II. Afiliación\n\n{marks} {note}\n\n##### Artículo 5. Alta.\n\nTexto.\n\n"
+        "##### Artículo 6. Baja.\n\nTexto ñ €.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    paths = [s.section_path for s in sections]
+    assert paths[-2:] == [
+        (LAW, "CAPÍTULO II. Afiliación", "Artículo 5. Alta."),
+        (LAW, "CAPÍTULO II. Afiliación", "Artículo 6. Baja."),
+    ]
+    chapter = next(s for s in sections if s.section_path[-1] == "CAPÍTULO II. Afiliación")
+    assert note in text[chapter.start : chapter.end]
+
+
+@given(st.sampled_from(["Tipo de estacionamiento", "Cuadro II", "Figura 5: Ejemplo de tiempos"]))
+def test_a_caption_inside_a_disposicion_is_closed_by_the_next(caption: str) -> None:
+    text = (
+        f"# {LAW}\n\nTexto.\n\n## TÍTULO I\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        "##### Artículo 2. Ámbito.\n\nTexto.\n\n"
+        "##### Disposición transitoria séptima. Régimen.\n\nLa tabla:\n\n"
+        f"### {caption}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "##### Disposición transitoria octava. Otra.\n\nTexto.\n\n"
+        "##### Disposición final única. Vigor.\n\nTexto.\n"
+    )
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    assert (LAW, "Disposición transitoria octava. Otra.") in paths
+    assert (LAW, "Disposición final única. Vigor.") in paths
+    assert not any(caption in p[:-1] for p in paths)
