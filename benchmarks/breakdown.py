@@ -38,6 +38,7 @@ PARTS = {
     "token_index": "`token_index`: distinct words encoded once, the index built",
     "token_starts": "`token_starts`: windows of units without a finer cut",
     "count_many": "`count_many`: every planned chunk's prepared text, exactly",
+    "count_many/fixed": "`count_many`: context candidates, each once (fixed costs)",
     "count": "`count`: single exact counts of corrections",
     "count_many/content": "`count_many(content=True)`: the planned overlaps, exactly",
     "count_content": "`count_content`: single overlap counts of corrections",
@@ -46,9 +47,11 @@ PARTS = {
 #: The single-call methods observed as they are; ``count_many`` is observed by batch.
 _SINGLE = ("token_index", "token_starts", "count", "count_content")
 
-#: Texts observed together by ``Observed.count_many``: the adapter's own batch, on one
-#: CPU (pinned) or on all.
-_BATCH = SOLO_BATCH if not many_cpus() else BATCH
+
+def _batch() -> int:
+    """Texts observed together by ``Observed.count_many``: the adapter's own batch, on
+    one CPU (pinned, as ``main`` pins itself after this module is imported) or on all."""
+    return SOLO_BATCH if not many_cpus() else BATCH
 
 
 class Observed:
@@ -73,16 +76,25 @@ class Observed:
         return observed
 
     def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
-        part = "count_many/content" if content else "count_many"
         iterator = iter(texts)
-        while batch := list(islice(iterator, _BATCH)):
-            yield from self.observe(part, self._counted(content), batch)
+        size = _batch()
+        while batch := list(islice(iterator, size)):
+            yield from self.observe(_part(batch, content), self._counted(content), batch)
 
     def _counted(self, content: bool) -> Callable[[list[str]], list[int]]:
         return lambda batch: list(self.inner.count_many(batch, content=content))
 
     def observe(self, method: str, call: Callable[..., Any], *args: Any) -> Any:
         return call(*args)
+
+
+def _part(batch: Sequence[str], content: bool) -> str:
+    """The part a batch of ``count_many`` belongs to. The engine counts fixed costs
+    (``prepare("", context)``: "" or ending in whitespace, as no chunk's prepared text
+    does) in calls of their own, so a batch holds one kind only."""
+    if content:
+        return "count_many/content"
+    return "count_many/fixed" if all(not t or t[-1].isspace() for t in batch) else "count_many"
 
 
 class Timed(Observed):
@@ -112,7 +124,7 @@ class Recorded(Observed):
         super().__init__(inner)
 
     def observe(self, method: str, call: Callable[..., Any], *args: Any) -> Any:
-        if method == "count_many":
+        if method.startswith("count_many") and method != "count_many/content":
             self.batched.extend(args[0])
         elif method == "count":
             self.singles += 1

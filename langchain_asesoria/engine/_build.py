@@ -119,7 +119,7 @@ def _brief(built: Sectioning, segments: Sequence[Segment]) -> list[bool]:
     room = built.config.max_tokens - built.allowed - SLACK
     count = built.index.count
     return [
-        shows_own_title(built.text, segment) and count(segment.start, segment.end) <= room
+        count(segment.start, segment.end) <= room and shows_own_title(built.text, segment)
         for segment in segments
     ]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._segments import Segment
@@ -334,13 +335,13 @@ def _candidates(titles: Sequence[str]) -> Iterator[str]:
         middle = [ELISION] if len(outer) > 1 else []
         yield PATH_SEPARATOR.join([_shortened(outer[0], _OUTER_WORDS), *middle, inner])
     yield inner
-    words = _WORD.findall(inner)
-    for kept in range(len(words) - 1, 0, -1):
-        yield _shortened(inner, kept)
+    ends = [match.end() for match in _WORD.finditer(inner)]  # once: a title may be long
+    for kept in range(len(ends) - 1, 0, -1):
+        yield f"{inner[: ends[kept - 1]]} {ELISION}"  # ``_shortened(inner, kept)``
 
 
 def _shortened(title: str, words: int) -> str:
-    """``title`` up to the end of its ``words``-th word, and an ellipsis (the title itself
-    when it has no more words)."""
-    ends = [match.end() for match in _WORD.finditer(title)]
+    """``title`` up to the end of its ``words``-th word (``words >= 1``), and an ellipsis
+    (the title itself when it has no more words)."""
+    ends = [match.end() for match in islice(_WORD.finditer(title), words + 1)]
     return title if len(ends) <= words else f"{title[: ends[words - 1]]} {ELISION}"

@@ -10,6 +10,7 @@ checks the result against markdown-it-py.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 __all__ = [
     "ATX",
@@ -20,6 +21,7 @@ __all__ = [
     "dedented",
     "fenced_code",
     "indent",
+    "lines",
     "opens",
 ]
 
@@ -27,6 +29,27 @@ FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 #: A line and its ending: ``\r\n``, ``\r`` and ``\n`` all end a line (CommonMark).
 LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
+def lines(text: str) -> Iterator[tuple[int, str]]:
+    """``(start, line)`` of each line ``LINE`` finds in ``text``, without its ending.
+
+    A text without ``\r`` (most) is split at ``\n`` by ``str.split``: the same lines,
+    without a regular expression step per character (a law has a million).
+    """
+    if "\r" in text:
+        for match in LINE.finditer(text):
+            if not match.group():
+                return
+            yield match.start(), match.group().rstrip("\r\n")
+        return
+    start = 0
+    parts = text.split("\n")
+    if not parts[-1]:
+        parts.pop()  # the text ends with a line ending, or is empty: no line after it
+    for line in parts:
+        yield start, line
+        start += len(line) + 1
 
 
 def closes(fenced: re.Match[str] | None, fence: str) -> bool:
@@ -171,9 +194,16 @@ def _unquoted(line: str) -> str:
     return line
 
 
+#: The characters each of ``starts_block``'s blocks opens with, after up to three spaces.
+_BLOCK_OPENERS = frozenset("#`~-*_><")
+
+
 def starts_block(line: str) -> bool:
     """A heading, a fence, a thematic break, a block quote or an HTML block: none is a
     lazy line of an item's text."""
+    opener = line.lstrip(" ")[:1]
+    if opener not in _BLOCK_OPENERS or len(line) - len(line.lstrip(" ")) > 3:
+        return False  # most lines: no pattern below can match them
     return bool(
         ATX.fullmatch(line)
         or FENCE.fullmatch(line)

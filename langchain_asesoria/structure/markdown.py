@@ -17,12 +17,12 @@ from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.structure.commonmark import (
     ATX,
     FENCE,
-    LINE,
     ListItem,
     closes,
     dedented,
     fenced_code,
     indent,
+    lines,
     opens,
 )
 from langchain_asesoria.structure.headings import Heading, sections_of
@@ -45,6 +45,8 @@ _Mark = tuple[int, int, int, str | None]
 def _heading_title(line: str) -> tuple[int, str] | None:
     """``(level, title)`` of an ATX heading line, else None; an empty heading (``#``,
     ``# #``, ``### ###``) has the title ``""``."""
+    if "#" not in line[:4]:
+        return None  # most lines: ``ATX`` needs a ``#`` after at most three spaces
     heading = ATX.fullmatch(line)
     if heading is None:
         return None
@@ -79,11 +81,8 @@ def _marks(text: str, glued: Callable[[str], bool] | None = None) -> list[_Mark]
     fence: str | None = None
     fence_width: int | None = None  # the content column of the list item holding the fence
     items = ListItem()
-    for match in LINE.finditer(text):
-        line = match.group().rstrip("\r\n")
-        if not match.group():
-            break
-        line_end = match.start() + len(line)
+    for start, line in lines(text):
+        line_end = start + len(line)
         if fence is not None:
             if fence_width is None or not line.strip() or indent(line) >= fence_width:
                 fenced = FENCE.fullmatch(dedented(line, fence_width))
@@ -97,13 +96,13 @@ def _marks(text: str, glued: Callable[[str], bool] | None = None) -> list[_Mark]
         if opens(fenced):
             assert fenced is not None
             fence, fence_width = fenced.group(1), items.width if in_item else None
-            marks.append((match.start(), line_end, 0, None))
+            marks.append((start, line_end, 0, None))
             continue
         heading = None if in_item else _heading_title(line) or _glued_title(line, glued)
         if heading is not None:
-            marks.append((match.start(), line_end, *heading))
+            marks.append((start, line_end, *heading))
         elif line.strip():
-            marks.append((match.start(), line_end, 0, None))
+            marks.append((start, line_end, 0, None))
     return marks
 
 
@@ -122,11 +121,8 @@ def comment_blocks(text: str) -> list[tuple[int, int]]:
     blocks: list[tuple[int, int]] = []
     fence: str | None = None
     opened: int | None = None
-    for match in LINE.finditer(text):
-        if not match.group():
-            break
-        line = match.group().rstrip("\r\n")
-        line_end = match.start() + len(line)
+    for start, line in lines(text):
+        line_end = start + len(line)
         if opened is not None:
             if "-->" in line:
                 blocks.append((opened, line_end))
@@ -139,9 +135,9 @@ def comment_blocks(text: str) -> list[tuple[int, int]]:
             if "-->" in line[line.index("<!--") + 4 :] or line.lstrip().startswith(
                 ("<!-->", "<!--->")
             ):
-                blocks.append((match.start(), line_end))
+                blocks.append((start, line_end))
             else:
-                opened = match.start()
+                opened = start
     if opened is not None:
         blocks.append((opened, len(text.rstrip("\r\n"))))
     return blocks

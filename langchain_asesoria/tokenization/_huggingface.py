@@ -158,8 +158,8 @@ class HuggingFaceTokenization(TokenizationBase):
     def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
         """Exact counts in order, texts encoded 64 at a time on all cores (unless
         ``TOKENIZERS_PARALLELISM=false``), one batch while the caller makes the next
-        on a helper thread; a process that may use one CPU only counts 16 at a time on
-        the calling thread."""
+        on a helper thread; a process that may use one CPU only counts 4 at a time on
+        the calling thread (``SOLO_BATCH``)."""
         counter = self._contents if content else self._wholes
         return count_ahead(counter, texts, helper=self._helpers and many_cpus())
 
