@@ -115,8 +115,9 @@ def _sibling(title: str, hint: int, following: int) -> bool:
     return hint == following and not approved_text(title)
 
 
-#: The units whose text a heading met inside is part of (a table's caption, a figure's).
-_TEXT_UNITS: Final = frozenset({"artículo", "apartado", "disposición"})
+#: The units that hold a law's provisions: a heading met inside one's text (a table's
+#: caption, a figure's) is part of that text.
+_PROVISIONS: Final = frozenset({"artículo", "apartado", "disposición"})
 
 
 def _in_article(stack: Sequence[_Open]) -> bool:
@@ -125,7 +126,7 @@ def _in_article(stack: Sequence[_Open]) -> bool:
     if not stack:
         return False
     last = stack[-1]
-    return (last.unit is not None and last.unit.name in _TEXT_UNITS) or (
+    return (last.unit is not None and last.unit.name in _PROVISIONS) or (
         last.passing and last.unit is None
     )
 
@@ -415,8 +416,6 @@ def _lone_level(
     return None
 
 
-#: The units that hold a law's provisions.
-_PROVISIONS: Final = frozenset({"artículo", "apartado", "disposición"})
 #: How many legal headings, articles or disposiciones among them, make a law.
 _MIN_UNITS: Final = 3
 _MIN_ARTICLES: Final = 2

@@ -342,6 +342,11 @@ _ORDINAL_APARTADO: Final = re.compile(
     r"|[ÚU]nico|PRIMERO|SEGUNDO|TERCERO|CUARTO|QUINTO|SEXTO|S[ÉE]PTIMO|OCTAVO|NOVENO"
     r"|D[ÉE]CIMO|[ÚU]NICO)\.(?:\s+\S.*)?"
 )
+#: A circular's or an instruction's provision numbered "Norma 1.", "Norma 1.ª",
+#: "Norma primera.", "Regla 4.": an apartado too.
+_NUMBERED_APARTADO: Final = re.compile(
+    rf"(?:Norma|Regla|NORMA|REGLA)\s+(?:\d+(?:\.\s?[ªº]|[ªº]|\.)|{DISPOSICION_ORDINAL}\.)(?:\s+\S.*)?"
+)
 #: An apartado holds a provision as an article does, at an article's rank.
 APARTADO: Final = LegalUnit("apartado", "articulado", 6)
 
@@ -356,13 +361,6 @@ def ordinal_apartado(title: str) -> bool:
         _ORDINAL_APARTADO.fullmatch(stripped) is not None
         or _NUMBERED_APARTADO.fullmatch(stripped) is not None
     )
-
-
-#: A circular's or an instruction's provision numbered "Norma 1.", "Norma 1.ª",
-#: "Norma primera.", "Regla 4.": an apartado too.
-_NUMBERED_APARTADO: Final = re.compile(
-    rf"(?:Norma|Regla|NORMA|REGLA)\s+(?:\d+(?:\.\s?[ªº]|[ªº]|\.)|{DISPOSICION_ORDINAL}\.)(?:\s+\S.*)?"
-)
 
 
 def note_line(title: str) -> bool:
