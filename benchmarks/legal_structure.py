@@ -10,11 +10,13 @@ are the same, only the weights differ). Per law and in total it prints:
 * ``foreign``: those whose article or disposición has an ancestor that is not legal
   structure: anything but the document's title (the path's first element), a legal unit
   of the articulado (LIBRO, TÍTULO, CAPÍTULO, Sección, Subsección, Artículo), a
-  disposiciones group, an ANEXO, the title of an approved text ("Reglamento…",
-  "Texto refundido…", emphasis marks aside) or the name right after a unit's
-  number-only heading ("TÍTULO V", then "De las relaciones…"). A preamble label, a
-  numeral, the enacting formula, the King's title or a table line above an article is
-  foreign;
+  disposiciones group, an ANEXO, a treaty's PARTE, the title of an approved text ("Reglamento…",
+  "Texto refundido…", emphasis marks aside), the name right after a unit's
+  number-only heading ("TÍTULO V", then "De las relaciones…") or an unnumbered division
+  of the articulado, a rubric below a LIBRO, TÍTULO, CAPÍTULO or Sección
+  ("CAPÍTULO II > Disposición general", ``is_rubric``). A preamble label, a numeral,
+  the enacting formula, the King's title, a note in parentheses or a table line above
+  an article is foreign;
 * ``disp. under art.``: chunks whose disposición (or group) has a LIBRO, TÍTULO,
   CAPÍTULO, Sección or Subsección above it;
 * ``rank order``: chunks whose path holds two units of the articulado out of legal
@@ -58,6 +60,13 @@ from typing import TYPE_CHECKING, Final
 
 from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.structure.legal import LegalUnit, legal_unit
+from langchain_asesoria.structure.legal_grammar import (
+    ORDINAL,
+    ROMAN,
+    note_line,
+    numeral_title,
+    promulgation,
+)
 
 if TYPE_CHECKING:
     from langchain_asesoria import ChunkingConfig, Tokenization
@@ -111,6 +120,15 @@ def _unit(title: str) -> LegalUnit | None:
     return None if unit is None or unit.name == "numeral" else unit
 
 
+#: A treaty's or a code's PARTE ("PARTE VI. Disposiciones finales", "SEXTA PARTE. Otras
+#: disposiciones", "PARTE PRIMERA"): the division above its TÍTULOs or articles. The
+#: engine ranks none (a "Parte II" quoted in a budget law's article closed its TÍTULO I),
+#: so a PARTE is where its Markdown heading puts it, and that place is judged here.
+_PARTE: Final = re.compile(
+    rf"(?:parte\s+(?:{ROMAN}|{ORDINAL}|\d+)|{ORDINAL}\s+parte)(?=$|[\s.:,;])", re.IGNORECASE
+)
+
+
 def is_structure(title: str) -> bool:
     """Whether a title may stand above an article or a disposición (see the module
     docstring; the document's own title is judged by its place, not here). Emphasis
@@ -118,7 +136,8 @@ def is_structure(title: str) -> bool:
     unit = _unit(title)
     if unit is not None:
         return unit.part in ("articulado", "disposiciones", "anexo")
-    return bool(_APPROVED.match(title.strip().strip("[]*_").strip()))
+    bare = title.strip().strip("[]*_").strip()
+    return bool(_APPROVED.match(bare) or _PARTE.match(bare))
 
 
 #: A unit's heading that is only its number ("TÍTULO V", "CAPÍTULO III", "ANEXO I"):
@@ -128,13 +147,45 @@ _NUMBER_ONLY: Final = re.compile(
 )
 
 
+#: A rubric's opening: a capital letter, or a numbered rubric's number and a capital
+#: ("10.2 Utilización.", "1. TÍTULOS PROFESIONALES", "B. Buceo deportivo").
+_RUBRIC_START: Final = re.compile(r"(?:\d+(?:\.\d+)*\.?\s+|[A-Z][.)]\s+)?[A-ZÁÉÍÓÚÑ¡¿]")
+#: A table's or a figure's caption, never a division of a law.
+_CAPTION: Final = re.compile(r"(?:tabla|cuadro|gr[áa]fico|figura|f[óo]rmula)\b", re.IGNORECASE)
+
+
+def is_rubric(path: Sequence[str], index: int) -> bool:
+    """Whether ``path[index]`` is an unnumbered division of the articulado: a title below
+    a LIBRO, TÍTULO, CAPÍTULO, Sección or Subsección that opens like a heading's name
+    ("CAPÍTULO II > Disposición general", "TÍTULO PRIMERO > Del recurso gubernativo",
+    "TÍTULO II > Tasa por publicación de anuncios…"). The BOE prints these between a
+    unit's heading and its articles, and a lawyer cites them as the law's own. A numeral,
+    a formula, a note in parentheses, a table's caption or line, and a broken line that
+    opens in lower case ("y accidente no laboral") are not."""
+    title = path[index].strip().strip("[]*_ ").strip()
+    above = (_unit(previous) for previous in path[1:index])
+    return (
+        any(unit is not None and unit.part == "articulado" for unit in above)
+        and _unit(title) is None
+        and _RUBRIC_START.match(title) is not None
+        and _CAPTION.match(title) is None
+        and not numeral_title(title)
+        and promulgation(title) is None
+        and not note_line(title)
+        and not is_not_a_title(title)
+    )
+
+
 def _foreign(path: Sequence[str], innermost: int) -> tuple[str, ...]:
     """The titles above the innermost article or disposición that are not structure; the
-    name right after a unit's number-only heading ("TÍTULO V", then "De la…") is its."""
+    name right after a unit's number-only heading ("TÍTULO V", then "De la…") is its, and
+    an unnumbered division of the articulado (``is_rubric``) is structure."""
     return tuple(
         title
         for index, title in enumerate(path[1:innermost], start=1)
-        if not is_structure(title) and not _NUMBER_ONLY.fullmatch(path[index - 1].strip())
+        if not is_structure(title)
+        and not _NUMBER_ONLY.fullmatch(path[index - 1].strip())
+        and not is_rubric(path, index)
     )
 
 

@@ -20,6 +20,7 @@ from langchain_asesoria.structure.legal_grammar import (
     LegalUnit,
     Part,
     approved_text,
+    broken_line,
     disposicion_kind,
     formula_line,
     legal_unit,
@@ -143,14 +144,23 @@ def _close_numerals(stack: list[_Open], hint: int) -> None:
         stack.pop()
 
 
-def _close_containers(stack: list[_Open], unit: LegalUnit) -> None:
+def _close_containers(stack: list[_Open], unit: LegalUnit, hint: int) -> None:
     """A unit of the articulado above the rank a container opened with closes it: "Disposición
     general" before the articles of a TÍTULO is closed by its CAPÍTULO I; "REGLAMENTO…"
-    before TÍTULO I holds every TÍTULO."""
-    if unit.part != "articulado":
+    before TÍTULO I holds every TÍTULO. Inside an ANEXO its units do the same to the
+    containers opened in it and marked no higher than the unit ("### Objeto y funciones"
+    before two articles is closed by the annexed rules' "### CAPÍTULO II",
+    BOE-A-2019-18622); the approved text's title before the ANEXO ("REGLAMENTO…") holds
+    the ANEXO, and an annexed instruction ("## Instrucción técnica…") the "### CAPÍTULO I"
+    of its Secciones (BOE-A-2001-8971). An ANEXO itself closes none."""
+    if unit.part == "disposiciones" or unit.name == "anexo":
         return
-    for index, item in enumerate(stack):
-        if item.holds is not None and unit.rank < item.holds:
+    first, highest = 0, 0
+    if unit.part == "anexo":
+        annexes = [i for i, item in enumerate(stack) if item.unit and item.unit.name == "anexo"]
+        first, highest = (annexes[-1] + 1 if annexes else 0), hint
+    for index, item in enumerate(stack[first:], start=first):
+        if item.holds is not None and unit.rank < item.holds and item.hint >= highest:
             del stack[index:]
             return
 
@@ -248,8 +258,14 @@ def legal_levels(
                 and not numeral_title(titles[index])
                 and (titled or not _sibling(titles[index], hint, hints[index + 1]))
             )
+            # The rank it holds is where that unit stands: inside an ANEXO, its own.
             held = (
-                following.rank if opens and following and following.part == "articulado" else None
+                ranked_following.rank
+                if opens
+                and following is not None
+                and following.part == "articulado"
+                and (ranked_following := _ranked(following, stack)) is not None
+                else None
             )
             entry = _Open(
                 hint,
@@ -273,7 +289,7 @@ def legal_levels(
             kind = disposicion_kind(titles[index]) if ranked.part == "disposiciones" else None
             _close_units(stack, ranked, kind)
             _close_quotation(stack, titles[index], ranked)
-            _close_containers(stack, ranked)
+            _close_containers(stack, ranked, hint)
             _close_numerals(stack, hint)
             entry = _Open(hint, ranked, kind=kind)
         stack.append(entry)
@@ -552,11 +568,17 @@ def nest_quoted(headings: Sequence[Heading]) -> list[Heading]:
 def formulas_as_text(headings: Sequence[Heading], notes: bool = False) -> list[Heading]:
     """The headings without those whose title is a formula, a table's unit line, an
     amount or a separator (``formula_line``: "### k = N / n", "### Miles de euros"), and
-    with ``notes`` (a law's) a note in parentheses (``note_line``: "### (Derogado)"):
-    text of the unit they stand in, so the heading before one has a body."""
+    with ``notes`` (a law's) a note in parentheses (``note_line``: "### (Derogado)") or
+    the tail of a broken line (``broken_line``: "### y accidente no laboral"; one at the
+    top level stays: it opens a document of its own, as a treaty's protocol's subtitle
+    "# reconociendo ciertos derechos…" does): text of the unit they stand in, so the
+    heading before one has a body."""
+    top = min((heading.level for heading in headings if heading.level > 0), default=1)
     kept: list[Heading] = []
     for heading in headings:
-        if not (formula_line(heading.title) or (notes and note_line(heading.title))):
+        title = heading.title
+        broken = heading.level > top and broken_line(title)
+        if not (formula_line(title) or (notes and (note_line(title) or broken))):
             kept.append(heading)
         elif kept and kept[-1].body_is_empty:
             kept[-1] = replace(kept[-1], body_is_empty=False)

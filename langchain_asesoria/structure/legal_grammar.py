@@ -71,7 +71,9 @@ _LINE_LATIN: Final = (
     r"(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies))?"
 )
 _END: Final = r"(?=$|[\s.:,;\u2013\u2014-])"  # dashes: en, em, hyphen
-_SECTION_NUMBER: Final = rf"(?:\d+\.?\s?[ªº]?|{ROMAN}|{ORDINAL})"
+#: A Sección's number: "1.ª", "2", "IV", "Primera", or a letter as old regulations
+#: letter them ("Sección B) Operaciones al contado", "Sección A. «Aplicación…»").
+_SECTION_NUMBER: Final = rf"(?:\d+\.?\s?[ªº]?|{ROMAN}|{ORDINAL}|[A-Z]\)|[A-Z](?=\.\s))"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +88,8 @@ class LegalUnit:
 _TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
     ("libro", "articulado", 1, rf"libro\s+{NUMBER}{_END}"),
     ("título", "articulado", 2, rf"t[íi]tulo\s+{NUMBER}{_END}"),
-    ("capítulo", "articulado", 3, rf"cap[íi]tulo\s+{NUMBER}{_END}"),
+    # "Capítuo IV bis", "CÁPITULO III": misspelt in the BOE's own text.
+    ("capítulo", "articulado", 3, rf"c[áa]p[íi]tul?o\s+{NUMBER}{_END}"),
     ("sección", "articulado", 4, rf"secci[óo]n\s+{_SECTION_NUMBER}{_END}"),
     ("subsección", "articulado", 5, rf"subsecci[óo]n\s+{_SECTION_NUMBER}{_END}"),
     # The Código Civil's unnumbered division among its TÍTULOs.
@@ -130,12 +133,13 @@ def legal_unit(title: str) -> LegalUnit | None:
 
     ``"Artículo 163 tervicies. Tipo"`` is an article, ``"TÍTULO II"`` a título,
     ``"[Disposiciones adicionales]"`` (a BOE outline's group) their group heading,
-    ``"ANEXO I"`` an anexo; ``"el artículo 5 de esta Ley"`` and ``"Títulos valores"`` are
-    nothing. A title that is only a Roman numeral (``"II"``) is a *numeral*
-    (``NUMERAL``): a part of the unit it stands in (the "I", "II" of an exposición de
-    motivos).
+    ``"ANEXO I"`` an anexo, ``"*Sección 1.ª Infracciones*"`` and ``"CAPÍTULO **I**."`` (a
+    Markdown law's emphasis marks) a sección and a capítulo; ``"el artículo 5 de esta
+    Ley"`` and ``"Títulos valores"`` are nothing. A title that is only a Roman numeral
+    (``"II"``) is a *numeral* (``NUMERAL``): a part of the unit it stands in (the "I",
+    "II" of an exposición de motivos).
     """
-    stripped = title.strip().strip("[]").strip()
+    stripped = title.replace("*", "").strip().strip("[]_").strip()
     if not stripped[:1].isupper():
         return None
     if _NUMERAL.fullmatch(stripped):
@@ -361,6 +365,24 @@ def ordinal_apartado(title: str) -> bool:
         _ORDINAL_APARTADO.fullmatch(stripped) is not None
         or _NUMBERED_APARTADO.fullmatch(stripped) is not None
     )
+
+
+#: A title that opens with a word in lower case: the tail of a line broken in two.
+_BROKEN: Final = re.compile(r"[a-zñáéíóúü]{1,}(?=[\s,.:;]|$)")
+
+
+def broken_line(title: str) -> bool:
+    """Whether a heading's title is the tail of a line the source broke in two ("###
+    CAPÍTULO II. Ordenación de los Servicios Médicos para enfermedad común, maternidad",
+    then "### y accidente no laboral"; "siendo:"): it opens with a word in lower case
+    and is no legal unit once capitalized ("sección 3.ª De los sistemas…" is one). Text
+    of the heading before it, never a section of a law. A lettered item ("a) Animales")
+    and a formula's symbol ("y = a1x + a0") are not words."""
+    stripped = title.strip().strip(_EMPHASIS).strip()
+    found = _BROKEN.match(stripped)
+    if found is None or (len(found.group()) < 2 and stripped[1:2] != " "):
+        return False
+    return legal_unit(stripped[:1].upper() + stripped[1:]) is None
 
 
 def note_line(title: str) -> bool:

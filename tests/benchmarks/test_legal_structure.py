@@ -40,18 +40,82 @@ LAW = "Ley 1/2000, de prueba"
         ((LAW, "Miles de euros"), False, (), False, False, True),
         ((LAW, "Artículo 4.", "ECIIEE(k)p = PCIIEE × 0,95"), True, (), 0, 0, True),  # noqa: RUF001
         ((LAW,), False, (), False, False, False),
+        # unnumbered divisions of the articulado (the Código Civil, the Reglamento
+        # Hipotecario, a technical regulation's numbered rubrics) are structure
+        (
+            (LAW, "CAPÍTULO II. De la accesión", "Disposición general", "Artículo 353."),
+            1,
+            (),
+            0,
+            0,
+            0,
+        ),
+        (
+            (LAW, "TÍTULO I. Del Registro", "Del recurso gubernativo", "Artículo 112."),
+            1,
+            (),
+            0,
+            0,
+            0,
+        ),
+        ((LAW, "CAPÍTULO IV. Trabajos", "10.2 Utilización.", "Artículo 40."), 1, (), 0, 0, 0),
+        (
+            (LAW, "TÍTULO I. De la Mesa", "*Sección 1.ª De las funciones*", "Artículo 2."),
+            1,
+            (),
+            0,
+            0,
+            0,
+        ),
+        # but not above an articulado's unit, nor a broken line, a caption, a note
+        (
+            (LAW, "Del recurso gubernativo", "Artículo 112."),
+            1,
+            ("Del recurso gubernativo",),
+            0,
+            0,
+            0,
+        ),
+        (
+            (LAW, "TÍTULO I. Prestaciones", "y accidente no laboral", "Artículo 9."),
+            1,
+            ("y accidente no laboral",),
+            0,
+            0,
+            0,
+        ),
+        (
+            (LAW, "TÍTULO II. Tasas", "Tabla número 2", "Artículo 9."),
+            1,
+            ("Tabla número 2",),
+            0,
+            0,
+            0,
+        ),
+        ((LAW, "TÍTULO II. Tasas", "(Derogado)", "Artículo 9."), 1, ("(Derogado)",), 0, 0, 0),
+        ((LAW, "TÍTULO II. Tasas", "III", "Artículo 9."), 1, ("III",), 0, 0, 0),
+        ((LAW, "TÍTULO II. Tasas", "DISPONGO:", "Artículo 9."), 1, ("DISPONGO:",), 0, 0, 0),
+        (
+            (LAW, "TÍTULO II. Tasas", "500 pesetas/TPM", "Artículo 9."),
+            1,
+            ("500 pesetas/TPM",),
+            0,
+            0,
+            0,
+        ),
+        ((LAW, "PREÁMBULO", "Del objeto", "Artículo 1."), 1, ("PREÁMBULO", "Del objeto"), 0, 0, 0),
     ],
 )
 def test_path_faults(
     path: tuple[str, ...],
-    counted: bool,
+    counted: bool | int,
     foreign: tuple[str, ...],
     disposicion: bool,
     rank: bool,
     not_title: bool,
 ) -> None:
     faults = ls.path_faults(path)
-    assert faults.counted is counted
+    assert faults.counted is bool(counted)
     assert faults.foreign == foreign
     assert faults.disposicion_under_articulado is bool(disposicion)
     assert faults.rank_order is bool(rank)

@@ -65,6 +65,47 @@ def test_every_furniture_heading_is_a_unit_of_the_grammar() -> None:
         assert legal_unit(line) is not None
 
 
+@pytest.mark.parametrize(
+    ("title", "name"),
+    [
+        # a Markdown law's emphasis marks, wherever they fall (legalize-es)
+        ("*Sección 1.ª Promoción en mercados de terceros países*", "sección"),
+        ("Sección *1.ª*. De las funciones de la Mesa", "sección"),
+        ("*Sección 1.*ª Requisitos para obtener la capacitación", "sección"),
+        ("*Sección 3.ª* Cursos de forma*ción*", "sección"),
+        ("*Subsección 2.ª Participación en el fondo*", "subsección"),
+        ("CAPÍTULO **I**. Créditos iniciales", "capítulo"),
+        ("*CAPÍTULO PRELIMINAR*", "capítulo"),
+        ("**TITULO VI**", "título"),
+        ("_ANEXO I_", "anexo"),
+        # a Sección lettered as old regulations letter them
+        ("Sección B) Operaciones al contado", "sección"),
+        ("Sección A. «Aplicación de la legislación suiza»", "sección"),
+        # misspelt in the BOE's own text
+        ("Capítuo IV bis. Régimen especial del oro de inversión", "capítulo"),
+        ("CÁPITULO III. Conferencia Sectorial de Tráfico", "capítulo"),
+    ],
+)
+def test_marked_lettered_and_misspelt_units_are_units(title: str, name: str) -> None:
+    unit = legal_unit(title)
+    assert unit is not None
+    assert unit.name == name
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Sección Aduanas",
+        "Sección A",
+        "Capitulo de gastos",
+        "**Títulos valores**",
+        "*el artículo 5*",
+    ],
+)
+def test_words_that_only_open_like_a_unit_are_not_units(title: str) -> None:
+    assert legal_unit(title) is None
+
+
 def test_the_enacting_formula_and_the_kings_title_hold_nothing() -> None:
     titles = [
         "Ley 1/2000",

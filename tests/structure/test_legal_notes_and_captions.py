@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from langchain_asesoria.reading import read_text_document
-from langchain_asesoria.structure.legal_grammar import note_line
+from langchain_asesoria.structure.legal_grammar import broken_line, note_line
 
 LAW = "Ley 22/2021"
 
@@ -66,3 +66,60 @@ def test_a_caption_inside_a_disposicion_is_closed_by_the_next(caption: str) -> N
     assert (LAW, "Disposición transitoria octava. Otra.") in paths
     assert (LAW, "Disposición final única. Vigor.") in paths
     assert not any(caption in p[:-1] for p in paths)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("y accidente no laboral", True),
+        ("de Artes Plásticas y Diseño", True),
+        ("siendo:", True),
+        ("*y en su nombre el/la (1)*", True),
+        ("sección 3.ª De los sistemas multilaterales", False),  # a unit, in lower case
+        ("a) Animales", False),  # a lettered item
+        ("b. ReseviData.xsd", False),
+        ("y", False),
+        ("Disposiciones generales", False),
+        ("CAPÍTULO II", False),
+    ],
+)
+def test_broken_line(title: str, expected: bool) -> None:
+    assert broken_line(title) is expected
+
+
+@given(st.sampled_from(["y accidente no laboral", "de la acuicultura y la pesca"]))
+def test_the_tail_of_a_broken_heading_is_its_text(tail: str) -> None:
+    """The Ley de Seguridad Social of 1967 (BOE-A-1967-19695) breaks a CAPÍTULO's name
+    over two headings: the tail is the CAPÍTULO's text, never the parent of its Sección
+    and articles."""
+    head = "CAPÍTULO II. Ordenación de los servicios médicos para enfermedad común"
+    text = (
+        f"# {LAW}\n\n## TÍTULO I. Objeto\n\n### CAPÍTULO I. Ámbito\n\n##### Artículo 1. Ñu.\n\n"
+        f"Texto €.\n\n### {head}\n\n### {tail}\n\n#### Sección primera. Organización\n\n"
+        "##### Artículo 2. Zonas.\n\nTexto.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    assert sections[-1].section_path == (
+        LAW,
+        "TÍTULO I. Objeto",
+        head,
+        "Sección primera. Organización",
+        "Artículo 2. Zonas.",
+    )
+    chapter = next(s for s in sections if s.section_path[-1] == head)
+    assert tail in text[chapter.start : chapter.end]
+
+
+def test_a_broken_line_at_the_top_level_still_opens_a_document() -> None:
+    """A treaty's protocol whose subtitle is a top-level heading in lower case
+    (BOE-A-1999-10148, "# reconociendo ciertos derechos…"): it stays the root of the
+    protocol's articles, which never join the convention's TÍTULO III; a plain "ANEXO"
+    line before it changes nothing."""
+    text = (
+        f"# {LAW}\n\n## TÍTULO III. Disposiciones diversas\n\n##### Artículo 5. Firma.\n\n"
+        "Texto.\n\nANEXO\n\nTexto.\n\n# reconociendo ciertos derechos\n\nTexto.\n\n"
+        "##### Artículo 1. Deudas.\n\n"
+        "Nadie puede ser privado de su libertad.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    assert sections[-1].section_path == ("reconociendo ciertos derechos", "Artículo 1. Deudas.")

@@ -266,6 +266,45 @@ def test_a_bare_division_before_articles_closes_at_a_higher_unit() -> None:
     assert paths[-1] == ("Real Decreto", "REGLAMENTO DEL IMPUESTO", "TÍTULO II", "Artículo 2.")
 
 
+def test_inside_an_anexo_a_bare_division_closes_at_a_higher_unit_of_the_anexo() -> None:
+    """A CNMV resolution's annexed rules (BOE-A-2019-18622): "Objeto y funciones" at a
+    CAPÍTULO's level holds two articles, and the next CAPÍTULO closes it instead of
+    nesting under it. A container opened before the ANEXO (the approved "REGLAMENTO…",
+    BOE-A-2001-8971) still holds the ANEXO and what it holds, and an annexed instruction
+    the CAPÍTULO marked under it."""
+    titles = ["Resolución", "Artículo único.", "ANEXO. Reglamento", "CAPÍTULO I. Generales"]
+    titles += ["Artículo 1.", "Objeto y funciones", "Artículo 3.", "CAPÍTULO II. Órganos"]
+    titles += ["Sección 1.ª Órganos", "Artículo 5."]
+    hints = [1, 6, 2, 3, 6, 3, 6, 3, 4, 6]
+    bare = [False, False, True, True, False, True, False, True, True, False]
+    paths = legal_paths(titles, hints, bare)
+    assert paths[6] == ("Resolución", "ANEXO. Reglamento", "Objeto y funciones", "Artículo 3.")
+    assert paths[-1] == (
+        "Resolución",
+        "ANEXO. Reglamento",
+        "CAPÍTULO II. Órganos",
+        "Sección 1.ª Órganos",
+        "Artículo 5.",
+    )
+    decree = ["Real Decreto", "DISPONGO:", "Artículo único.", "REGLAMENTO DE X", "Artículo 1."]
+    decree += ["ANEXO I", "Instrucción técnica MIE-APQ 1", "Sección 1.ª Generalidades"]
+    decree += ["Artículo 1. Objeto.", "Sección 2.ª Recipientes", "CAPÍTULO I. Condiciones"]
+    decree += ["Artículo 8. Tipos."]
+    hints = [1, 3, 5, 2, 5, 2, 2, 4, 5, 4, 3, 5]
+    bare = [False, True, False, True, False, True, True, True, False, True, True, False]
+    paths = legal_paths(decree, hints, bare)
+    assert paths[8] == (
+        "Real Decreto",
+        "REGLAMENTO DE X",
+        "ANEXO I",
+        "Instrucción técnica MIE-APQ 1",
+        "Sección 1.ª Generalidades",
+        "Artículo 1. Objeto.",
+    )
+    # the instruction's CAPÍTULO, marked under it, stays in it
+    assert paths[-1][:4] == ("Real Decreto", "REGLAMENTO DE X", "ANEXO I", decree[6])
+
+
 def test_a_plain_text_law_numbered_in_words_gets_its_articles() -> None:
     """A text law whose articles are "Artículo primero.", "Artículo segundo.": each is a
     section; "Artículo 5 de esta Ley establece que…" alone in its paragraph is text."""
