@@ -61,10 +61,9 @@ from typing import TYPE_CHECKING, Final
 from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.structure.legal import LegalUnit, legal_unit
 from langchain_asesoria.structure.legal_grammar import (
-    ORDINAL,
-    ROMAN,
     note_line,
     numeral_title,
+    parte_heading,
     promulgation,
 )
 
@@ -120,15 +119,6 @@ def _unit(title: str) -> LegalUnit | None:
     return None if unit is None or unit.name == "numeral" else unit
 
 
-#: A treaty's or a code's PARTE ("PARTE VI. Disposiciones finales", "SEXTA PARTE. Otras
-#: disposiciones", "PARTE PRIMERA"): the division above its TÍTULOs or articles. The
-#: engine ranks none (a "Parte II" quoted in a budget law's article closed its TÍTULO I),
-#: so a PARTE is where its Markdown heading puts it, and that place is judged here.
-_PARTE: Final = re.compile(
-    rf"(?:parte\s+(?:{ROMAN}|{ORDINAL}|\d+)|{ORDINAL}\s+parte)(?=$|[\s.:,;])", re.IGNORECASE
-)
-
-
 def is_structure(title: str) -> bool:
     """Whether a title may stand above an article or a disposición (see the module
     docstring; the document's own title is judged by its place, not here). Emphasis
@@ -136,8 +126,9 @@ def is_structure(title: str) -> bool:
     unit = _unit(title)
     if unit is not None:
         return unit.part in ("articulado", "disposiciones", "anexo")
-    bare = title.strip().strip("[]*_").strip()
-    return bool(_APPROVED.match(bare) or _PARTE.match(bare))
+    # A treaty's PARTE is structure where its heading's marks put it (the engine ranks
+    # none), and that place is judged here.
+    return bool(_APPROVED.match(title.strip().strip("[]*_").strip())) or parte_heading(title)
 
 
 #: A unit's heading that is only its number ("TÍTULO V", "CAPÍTULO III", "ANEXO I"):

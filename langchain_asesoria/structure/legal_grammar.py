@@ -367,6 +367,21 @@ def ordinal_apartado(title: str) -> bool:
     )
 
 
+#: A treaty's or a code's PARTE: "PARTE VI. Disposiciones finales", "SEXTA PARTE. Otras
+#: disposiciones", "PARTE PRIMERA".
+_PARTE: Final = re.compile(
+    rf"(?:parte\s+(?:{ROMAN}|{ORDINAL}|\d+)|{ORDINAL}\s+parte){_END}", re.IGNORECASE
+)
+
+
+def parte_heading(title: str) -> bool:
+    """Whether a heading's title is a treaty's or a code's PARTE, the division above its
+    TÍTULOs or articles. No unit of ``UNITS``: as one, a "Parte II. Condiciones del
+    reembolso…" quoted inside a budget law's article closed its TÍTULO I
+    (BOE-A-2002-25412), so a PARTE stands where its heading's marks put it."""
+    return _PARTE.match(title.strip().strip(_EMPHASIS + "[]").strip()) is not None
+
+
 #: A title that opens with a word in lower case: the tail of a line broken in two.
 _BROKEN: Final = re.compile(r"[a-zñáéíóúü]{1,}(?=[\s,.:;]|$)")
 

@@ -104,6 +104,9 @@ LAW = "Ley 1/2000, de prueba"
             0,
         ),
         ((LAW, "PREÁMBULO", "Del objeto", "Artículo 1."), 1, ("PREÁMBULO", "Del objeto"), 0, 0, 0),
+        # a treaty's PARTE is structure
+        ((LAW, "PARTE VI. Disposiciones finales", "Artículo 30."), 1, (), 0, 0, 0),
+        ((LAW, "SEXTA PARTE. Otras disposiciones", "Artículo 9."), 1, (), 0, 0, 0),
     ],
 )
 def test_path_faults(

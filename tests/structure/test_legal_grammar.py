@@ -14,6 +14,7 @@ from langchain_asesoria.structure.legal_grammar import (
     LEGAL_HEADINGS,
     legal_unit,
     numeral_title,
+    parte_heading,
     promulgation,
 )
 
@@ -104,6 +105,25 @@ def test_marked_lettered_and_misspelt_units_are_units(title: str, name: str) -> 
 )
 def test_words_that_only_open_like_a_unit_are_not_units(title: str) -> None:
     assert legal_unit(title) is None
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("PARTE VI. Disposiciones finales", True),
+        ("SEXTA PARTE. Otras disposiciones", True),
+        ("PARTE PRIMERA", True),
+        ("**PARTE II**", True),
+        ("Parte 3. Reembolso", True),
+        ("Partes contratantes", False),
+        ("PARTE DISPOSITIVA", False),
+        ("Parte de la renta exenta", False),
+        ("TÍTULO I", False),
+    ],
+)
+def test_parte_heading(title: str, expected: bool) -> None:
+    assert parte_heading(title) is expected
+    assert legal_unit(title) is None or not expected  # a PARTE is never a ranked unit
 
 
 def test_the_enacting_formula_and_the_kings_title_hold_nothing() -> None:
