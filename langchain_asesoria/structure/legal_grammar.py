@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 __all__ = [
@@ -128,6 +129,7 @@ _NUMERAL: Final = re.compile(rf"{ROMAN}\.?")
 NUMERAL: Final = LegalUnit("numeral", "articulado", 9)
 
 
+@lru_cache(maxsize=8192)
 def legal_unit(title: str) -> LegalUnit | None:
     """The legal unit a heading's title opens with, or ``None``.
 

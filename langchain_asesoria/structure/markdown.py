@@ -118,6 +118,8 @@ def comment_blocks(text: str) -> list[tuple[int, int]]:
     line holding the ``-->`` that closes it (the end of the text when none does). Line
     breaks are not included in ``end``, so blanking the block keeps every line.
     """
+    if "<!--" not in text:
+        return []  # no comment: most texts, and no line to walk
     blocks: list[tuple[int, int]] = []
     fence: str | None = None
     opened: int | None = None

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from langchain_asesoria.structure.commonmark import LINE, fenced_code
+from langchain_asesoria.structure.commonmark import fenced_code, lines
 
 __all__ = ["MarkupSpan", "markup_spans"]
 
@@ -43,16 +43,18 @@ def markup_spans(text: str) -> list[MarkupSpan]:
     Invariant: spans do not overlap and none holds a line break, so blanking them keeps
     every line and every other character where it was; a link's text is never in one.
     """
+    if "<" not in text and "[" not in text:
+        return []  # no tag, no link: most laws
+    fences = "```" in text or "~~~" in text
     spans: list[MarkupSpan] = []
     fence: str | None = None
-    for match in LINE.finditer(text):
-        if not match.group():
-            break
-        line = match.group().rstrip("\r\n")
-        code, fence = fenced_code(line, fence)
-        if code:
-            continue
-        spans += _in_line(line, match.start())
+    for start, line in lines(text):
+        if fences:
+            code, fence = fenced_code(line, fence)
+            if code:
+                continue
+        if "<" in line or "[" in line:  # what a tag or a link opens with
+            spans += _in_line(line, start)
     return spans
 
 
