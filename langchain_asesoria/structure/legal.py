@@ -569,17 +569,29 @@ def formulas_as_text(headings: Sequence[Heading], notes: bool = False) -> list[H
     """The headings without those whose title is a formula, a table's unit line, an
     amount or a separator (``formula_line``: "### k = N / n", "### Miles de euros"), and
     with ``notes`` (a law's) a note in parentheses (``note_line``: "### (Derogado)") or
-    the tail of a broken line (``broken_line``: "### y accidente no laboral"; one at the
-    top level stays: it opens a document of its own, as a treaty's protocol's subtitle
-    "# reconociendo ciertos derechos…" does): text of the unit they stand in, so the
-    heading before one has a body."""
+    the tail of a broken line (``broken_line``: "siendo:"): text of the unit they stand
+    in, so the heading before one has a body.
+
+    A broken line's tail right after a bare heading of its level is that heading's:
+    "### CAPÍTULO II. Ordenación de los Servicios Médicos para enfermedad común,
+    maternidad", then "### y accidente no laboral", make one heading, its title whole
+    (as ``named_units`` joins a unit's number and name). One at the top level stays a
+    heading: it opens a document of its own, as a treaty's protocol's subtitle "#
+    reconociendo ciertos derechos…" does.
+    """
     top = min((heading.level for heading in headings if heading.level > 0), default=1)
     kept: list[Heading] = []
     for heading in headings:
         title = heading.title
-        broken = heading.level > top and broken_line(title)
-        if not (formula_line(title) or (notes and (note_line(title) or broken))):
+        broken = notes and heading.level > top and broken_line(title)
+        previous = kept[-1] if kept else None
+        if broken and previous and previous.body_is_empty and previous.level == heading.level:
+            whole = f"{previous.title} {title}"
+            kept[-1] = Heading(
+                previous.start, heading.end, heading.level, whole, heading.body_is_empty
+            )
+        elif not (formula_line(title) or (notes and note_line(title)) or broken):
             kept.append(heading)
-        elif kept and kept[-1].body_is_empty:
-            kept[-1] = replace(kept[-1], body_is_empty=False)
+        elif previous and previous.body_is_empty:
+            kept[-1] = replace(previous, body_is_empty=False)
     return kept

@@ -88,10 +88,11 @@ def test_broken_line(title: str, expected: bool) -> None:
 
 
 @given(st.sampled_from(["y accidente no laboral", "de la acuicultura y la pesca"]))
-def test_the_tail_of_a_broken_heading_is_its_text(tail: str) -> None:
+def test_the_tail_of_a_broken_heading_joins_it(tail: str) -> None:
     """The Ley de Seguridad Social of 1967 (BOE-A-1967-19695) breaks a CAPÍTULO's name
-    over two headings: the tail is the CAPÍTULO's text, never the parent of its Sección
-    and articles."""
+    over two headings: the tail joins the CAPÍTULO's heading, so the path cites the whole
+    name, the tail is never the parent of its Sección and articles, and the bare heading
+    still travels with the text after it (no section of a heading alone)."""
     head = "CAPÍTULO II. Ordenación de los servicios médicos para enfermedad común"
     text = (
         f"# {LAW}\n\n## TÍTULO I. Objeto\n\n### CAPÍTULO I. Ámbito\n\n##### Artículo 1. Ñu.\n\n"
@@ -102,12 +103,12 @@ def test_the_tail_of_a_broken_heading_is_its_text(tail: str) -> None:
     assert sections[-1].section_path == (
         LAW,
         "TÍTULO I. Objeto",
-        head,
+        f"{head} {tail}",
         "Sección primera. Organización",
         "Artículo 2. Zonas.",
     )
-    chapter = next(s for s in sections if s.section_path[-1] == head)
-    assert tail in text[chapter.start : chapter.end]
+    assert sections[-1].start == text.index(f"### {head}")
+    assert all(s.section_path[-1] != f"{head} {tail}" for s in sections)  # no heading alone
 
 
 def test_a_broken_line_at_the_top_level_still_opens_a_document() -> None:
