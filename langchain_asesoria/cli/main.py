@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -118,6 +119,12 @@ def _pdf_warnings_silenced() -> Iterator[None]:
         logger.setLevel(level)
 
 
+def _starting_worker() -> bool:
+    """Whether this process is a multiprocessing worker still importing its caller's main
+    script (the state ``multiprocessing`` itself checks before it starts a process)."""
+    return bool(getattr(multiprocessing.current_process(), "_inheriting", False))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs ``asesoria-split`` with ``argv`` (default: ``sys.argv[1:]``).
 
@@ -125,6 +132,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         The exit code (``ExitCode``): 0 ok, 1 some files failed, 2 usage, 3 model or
         configuration, 4 output, 130 interrupted.
     """
+    if _starting_worker():
+        # A script that calls main() without an ``if __name__ == "__main__":`` guard runs
+        # it again in each worker as spawn imports the script: do nothing there (no
+        # output file, no workers of its own), and the caller reports the worker that
+        # could not start.
+        print(
+            "asesoria-split: main() was called while a worker process was starting; "
+            'guard the call with if __name__ == "__main__":',
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
     arguments = list(sys.argv[1:] if argv is None else argv)
     name = arguments[0] if arguments and arguments[0] in _COMMANDS else "split"
     if arguments and arguments[0] == name:

@@ -390,7 +390,9 @@ def test_workers_that_cannot_start_fail_the_run_instead_of_hanging(tmp_path: Pat
     """A script that calls ``main()`` unguarded runs it again in each worker as the worker
     starts (multiprocessing's spawn imports the main script), and the worker dies before
     it reads its setup. The caller used to block for ever writing the setup (a tokenizer:
-    hundreds of kilobytes) into that worker's start-up pipe; now the run fails at once."""
+    hundreds of kilobytes) into that worker's start-up pipe; now the run fails at once.
+    main() in a starting worker returns at once, before any file of its own: a worker
+    that had begun its own run left its partial output behind when it died."""
     folder = tmp_path / "docs"
     folder.mkdir()
     for name in ("a.md", "b.md"):
@@ -413,6 +415,8 @@ def test_workers_that_cannot_start_fail_the_run_instead_of_hanging(tmp_path: Pat
     assert "a worker process ended abruptly (out of memory, killed, or it could not start)" in (
         result.stderr
     )
+    # each worker's own main() did nothing but say why: no output file of its own
+    assert 'guard the call with if __name__ == "__main__":' in result.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["docs", "split.py"]
 
 
