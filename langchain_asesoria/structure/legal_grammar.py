@@ -384,20 +384,20 @@ def parte_heading(title: str) -> bool:
     return _PARTE.match(title.strip().strip(_EMPHASIS + "[]").strip()) is not None
 
 
-#: A title that opens with a word in lower case: the tail of a line broken in two.
-_BROKEN: Final = re.compile(r"[a-zñáéíóúü]{1,}(?=[\s,.:;]|$)")
+#: A title that opens with a word in lower case: the tail of a line broken in two. A
+#: one-letter word needs a space after it ("y accidente…", not "a) Animales", "b. Datos").
+_BROKEN: Final = re.compile(r"[a-zñáéíóúü]{2,}(?=[\s,.:;]|$)|[a-zñáéíóúü] ")
 
 
 def broken_line(title: str) -> bool:
     """Whether a heading's title is the tail of a line the source broke in two ("###
     CAPÍTULO II. Ordenación de los Servicios Médicos para enfermedad común, maternidad",
     then "### y accidente no laboral"; "siendo:"): it opens with a word in lower case
-    and is no legal unit once capitalized ("sección 3.ª De los sistemas…" is one). Text
-    of the heading before it, never a section of a law. A lettered item ("a) Animales")
-    and a formula's symbol ("y = a1x + a0") are not words."""
+    and is no legal unit once capitalized ("sección 3.ª De los sistemas…" is one). Part
+    of the heading before it, or text (``structure.legal.formulas_as_text``), never a
+    section of a law. A lettered item ("a) Animales") is no word."""
     stripped = title.strip().strip(_EMPHASIS).strip()
-    found = _BROKEN.match(stripped)
-    if found is None or (len(found.group()) < 2 and stripped[1:2] != " "):
+    if _BROKEN.match(stripped) is None:
         return False
     return legal_unit(stripped[:1].upper() + stripped[1:]) is None
 
