@@ -34,6 +34,13 @@ stretch when the tokens it adds fit what is left:
 * ``parents N rank-order windows +next``: the same, each hit taken with the next chunk
   of its parent (whole chunks of the unit, grown forward), or alone when both do not fit.
 
+With ``--fuse N``, the ranking itself takes the parents' evidence: each chunk scores its
+own BM25 score plus ``--fuse-weight`` (default 1) times the BM25 score of its N-token
+parent's text (the parents indexed as BM25 documents of their own; ``fused_order``).
+Two rows per N: ``chunks, ranked with N-token parents`` and, for each
+``--parent-max-tokens``, ``parents M rank-order windows +next, ranked with N-token
+parents``.
+
 Last, the share of questions whose answer is in any of the top N chunks, whatever their
 tokens: how far any delivery of whole chunks of this ranking could reach.
 
@@ -171,6 +178,49 @@ def by_parent_score(hits: Sequence[ScoredPosition], owners: Sequence[str], rule:
         o: i for i, o in enumerate(sorted(first, key=lambda o: (-score.get(o, 0.0), first[o])))
     }
     return [h.position for h in sorted(hits, key=lambda h: order[owners[h.position]])]
+
+
+def fused_order(
+    chunk_hits: Sequence[ScoredPosition],
+    parent_hits: Sequence[ScoredPosition],
+    owners: Sequence[int],
+    weight: float,
+    depth: int = DEPTH,
+) -> list[int]:
+    """The top ``depth`` chunk positions by their BM25 score plus ``weight`` times their
+    parent's (``owners[chunk]``: the parent's position in ``parent_hits``' index; a
+    chunk or parent not among the hits scores 0). Ties keep the chunks' positions in order."""
+    chunk_score = {hit.position: hit.score for hit in chunk_hits}
+    parent_score = {hit.position: hit.score for hit in parent_hits}
+    return sorted(
+        range(len(owners)),
+        key=lambda i: -(chunk_score.get(i, 0.0) + weight * parent_score.get(owners[i], 0.0)),
+    )[:depth]
+
+
+class _Fused:
+    """Each question's chunks in ``fused_order``, searched once per run (a ranking, as
+    ``_Rankings`` is one)."""
+
+    def __init__(
+        self, chunk_search: Any, parent_search: Any, owners: list[int], parents: int, weight: float
+    ) -> None:
+        self._searches = chunk_search, parent_search
+        self._sizes = len(owners), parents
+        self._owners = owners
+        self._weight = weight
+        self._known: dict[str, list[int]] = {}
+
+    def __call__(self, query: str) -> list[int]:
+        if query not in self._known:
+            (chunks, parents), (n_chunks, n_parents) = self._searches, self._sizes
+            self._known[query] = fused_order(
+                chunks.search(query, n_chunks),
+                parents.search(query, n_parents),
+                self._owners,
+                self._weight,
+            )
+        return self._known[query]
 
 
 def _fill(pieces: Sequence[Document], tokenizer: _Counts, budget: int) -> list[Document]:
@@ -319,7 +369,7 @@ def rank_order_methods(
     corpus: Sequence[CorpusDocument],
     chunks: Sequence[Document],
     stores: dict[int, InMemoryStore],
-    ranking: _Rankings,
+    ranking: Callable[[str], list[int]],
     counts: _Counts,
 ) -> dict[str, Method]:
     """The ``--rank-order`` rows (``grow_in_rank_order``), by name."""
@@ -369,10 +419,13 @@ def methods(
     deliveries: Sequence[Delivery] = ("windows",),
     rules: Sequence[str] = ("first",),
     rank_order: bool = False,
+    fuse: Sequence[int] = (),
+    fuse_weight: float = 1.0,
 ) -> dict[str, Method]:
     """Each way to fill a context, by name."""
-    chunks, stores = chunk_documents(corpus, tokenizer, parent_budgets)
-    ranking = _Rankings(BM25Retriever().index([chunk.page_content for chunk in chunks]))
+    chunks, stores = chunk_documents(corpus, tokenizer, sorted({*parent_budgets, *fuse}))
+    chunk_search = BM25Retriever().index([chunk.page_content for chunk in chunks])
+    ranking = _Rankings(chunk_search)
     counts = _Counts(tokenizer)
     originals = [
         Document(c.metadata["text"], metadata={**c.metadata, "embedding_text": c.page_content})
@@ -408,8 +461,23 @@ def methods(
         found[name] = functools.partial(
             parents, parent_budget=parent_budget, deliver=deliver, rule=rule
         )
+    own = {budget: stores[budget] for budget in parent_budgets}
     if rank_order:
-        found |= rank_order_methods(corpus, chunks, stores, ranking, counts)
+        found |= rank_order_methods(corpus, chunks, own, ranking, counts)
+    for scorer in fuse:
+        ids = list(stores[scorer].yield_keys())
+        at = {parent_id: i for i, parent_id in enumerate(ids)}
+        owners = [at[chunk.metadata[f"{PARENT_ID}_{scorer}"]] for chunk in chunks]
+        parent_search = BM25Retriever().index([p.page_content for p in stores[scorer].mget(ids) if p])
+        fused = _Fused(chunk_search, parent_search, owners, len(ids), fuse_weight)
+        suffix = f", ranked with {scorer}-token parents"
+
+        def fused_chunks(query: str, budget: int, fused: _Fused = fused) -> list[Document]:
+            return _fill([originals[i] for i in fused(query)], counts, budget)
+
+        found["chunks" + suffix] = fused_chunks
+        grown = rank_order_methods(corpus, chunks, own, fused, counts)
+        found |= {name + suffix: grown[name] for name in grown if name.endswith("+next")}
     found["langchain PDR"] = langchain_pdr(corpus, counts)
     return found
 
@@ -443,6 +511,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="also the rows that spend the budget in the chunks' rank order",
     )
+    parser.add_argument(
+        "--fuse",
+        type=int,
+        nargs="+",
+        default=[],
+        metavar="N",
+        help="also rank chunks by their BM25 score plus --fuse-weight times their "
+        "N-token parent's (BM25 over the parents' text)",
+    )
+    parser.add_argument("--fuse-weight", type=float, default=1.0)
     args = parser.parse_args(argv)
     started = time.perf_counter()
     tokenizer = load_tokenization(MODEL)
@@ -451,8 +529,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     validate_against_corpus(questions, {d.doc_id: d.extracted_text for d in corpus})
     answerable = [q for q in questions_in_text(questions, corpus) if not q.no_source]
     table = methods(
-        corpus, tokenizer, args.parent_max_tokens, args.deliver, args.rank, args.rank_order
-    )
+        corpus, tokenizer, args.parent_max_tokens, args.deliver, args.rank, args.rank_order,
+        args.fuse, args.fuse_weight,
+    )  # fmt: skip
     print(f"{len(answerable)} questions over {len(corpus)} documents; context tokens: {MODEL}")
     print("| method | " + " | ".join(f"{b:,} tokens" for b in args.budgets) + " |")
     print("|---|" + "---:|" * len(args.budgets))

@@ -41,7 +41,7 @@ def test_each_method_gets_a_share_per_budget(
     parents.main(
         [str(LAW), "--questions", str(questions), "--budgets", "300", "1200",
          "--parent-max-tokens", "256", "600", "--deliver", "windows", "parents",
-         "--rank", "first", "sum@5", "--rank-order"]
+         "--rank", "first", "sum@5", "--rank-order", "--fuse", "600"]
     )  # fmt: skip
     out = capsys.readouterr().out.splitlines()
     rows = {line.split(" | ")[0].strip("| "): line for line in out[3:-2]}
@@ -54,8 +54,13 @@ def test_each_method_gets_a_share_per_budget(
     rank_order = {
         f"parents {size} rank-order windows{grow}" for size in (256, 600) for grow in ("", " +next")
     }
+    fused = {"chunks, ranked with 600-token parents"} | {
+        f"parents {size} rank-order windows +next, ranked with 600-token parents"
+        for size in (256, 600)
+    }
     assert (
-        set(rows) == {"chunks", "chunks, overlap once", "langchain PDR"} | parent_rows | rank_order
+        set(rows)
+        == {"chunks", "chunks, overlap once", "langchain PDR"} | parent_rows | rank_order | fused
     )
     ceiling = re.findall(r"N=(\d+) ([\d.]+)%", out[-2])
     assert [int(n) for n, _ in ceiling] == list(parents.CEILING_DEPTHS)
@@ -122,3 +127,19 @@ def test_stretches_are_counted_exactly_within_the_budget(
         assert stretch.tokens == WORDS.count_content(TEXTS["g"][1][stretch.start : stretch.end])
     if one_per_group:
         assert len(found) <= 1
+
+
+Hit = parents.ScoredPosition
+
+
+def test_a_chunk_ranks_by_its_score_plus_its_parents() -> None:
+    # chunks 0 and 1 belong to parent 0, chunk 2 to parent 1, chunk 3 to parent 2
+    chunk_hits = [Hit(0, 3.0), Hit(2, 2.5), Hit(1, 1.0)]
+    parent_hits = [Hit(1, 2.0), Hit(0, 0.5)]
+    owners = [0, 0, 1, 2]
+    assert parents.fused_order(chunk_hits, parent_hits, owners, 0.0) == [0, 2, 1, 3]
+    # 3.0 + 0.5, 2.5 + 2.0, 1.0 + 0.5, 0: the chunk of the stronger parent goes first
+    assert parents.fused_order(chunk_hits, parent_hits, owners, 1.0) == [2, 0, 1, 3]
+    # a chunk BM25 did not find still ranks by its parent; ties keep the chunks' order
+    assert parents.fused_order([], parent_hits, owners, 1.0) == [2, 0, 1, 3]
+    assert parents.fused_order(chunk_hits, parent_hits, owners, 1.0, depth=2) == [2, 0]
