@@ -468,7 +468,8 @@ def methods(
         ids = list(stores[scorer].yield_keys())
         at = {parent_id: i for i, parent_id in enumerate(ids)}
         owners = [at[chunk.metadata[f"{PARENT_ID}_{scorer}"]] for chunk in chunks]
-        parent_search = BM25Retriever().index([p.page_content for p in stores[scorer].mget(ids) if p])
+        texts = [p.page_content if p else "" for p in stores[scorer].mget(ids)]
+        parent_search = BM25Retriever().index(texts)
         fused = _Fused(chunk_search, parent_search, owners, len(ids), fuse_weight)
         suffix = f", ranked with {scorer}-token parents"
 

@@ -20,6 +20,7 @@ pytest.importorskip("bm25s", reason="the eval extra")
 pytest.importorskip("langchain_text_splitters", reason="the bench extra")
 
 from benchmarks import parents
+from langchain_asesoria.evaluation.retrievers import ScoredPosition
 
 ROOT = Path(__file__).resolve().parents[2]
 LAW = ROOT / "examples" / "data" / "BOE-A-1991-14392.md"
@@ -129,7 +130,7 @@ def test_stretches_are_counted_exactly_within_the_budget(
         assert len(found) <= 1
 
 
-Hit = parents.ScoredPosition
+Hit = ScoredPosition
 
 
 def test_a_chunk_ranks_by_its_score_plus_its_parents() -> None:
