@@ -399,3 +399,18 @@ def test_jobs_window_replays_a_long_file_holding_back_a_full_window() -> None:
     assert by_weight == pytest.approx(1.01)
     assert replay(sizes, 2, Window(2)) > by_weight + 0.05
     assert replay([], 2, Window(2)) == 0.0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="os.sendfile between files")
+def test_result_transfer_runs_both_ways(capsys: pytest.CaptureFixture[str]) -> None:
+    """Both ways of handing results back run (timings are never asserted): a row each,
+    and every file's bytes reach the output."""
+    from benchmarks import result_transfer
+
+    for way in result_transfer.WAYS:
+        got = result_transfer.run(way, files=3, size=70_000, seconds=0.001, workers=2)
+        assert got["wall"] > 0
+        assert got["workers"] > 0
+    result_transfer.main(["--files", "3", "--bytes", "1000", "--seconds", "0.001", "--repeat", "1"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ")]
+    assert [row.split(" | ")[0] for row in rows[1:]] == ["| pipe", "| scratch"]
