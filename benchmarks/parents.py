@@ -524,7 +524,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="also rank chunks by their BM25 score plus --fuse-weight times their "
         "N-token parent's (BM25 over the parents' text)",
     )
-    parser.add_argument("--fuse-weight", type=float, default=1.0)
+    parser.add_argument(
+        "--fuse-weight", type=float, default=1.0, help="the parent's score's weight (--fuse)"
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     tokenizer = load_tokenization(MODEL)
