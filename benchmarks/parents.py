@@ -198,31 +198,6 @@ def fused_order(
     )[:depth]
 
 
-class _Fused:
-    """Each question's chunks in ``fused_order``, searched once per run (a ranking, as
-    ``_Rankings`` is one)."""
-
-    def __init__(
-        self, chunk_search: Any, parent_search: Any, owners: list[int], parents: int, weight: float
-    ) -> None:
-        self._searches = chunk_search, parent_search
-        self._sizes = len(owners), parents
-        self._owners = owners
-        self._weight = weight
-        self._known: dict[str, list[int]] = {}
-
-    def __call__(self, query: str) -> list[int]:
-        if query not in self._known:
-            (chunks, parents), (n_chunks, n_parents) = self._searches, self._sizes
-            self._known[query] = fused_order(
-                chunks.search(query, n_chunks),
-                parents.search(query, n_parents),
-                self._owners,
-                self._weight,
-            )
-        return self._known[query]
-
-
 def _fill(pieces: Sequence[Document], tokenizer: _Counts, budget: int) -> list[Document]:
     """The pieces that fit, in rank order (the parents' retriever's rule)."""
     left, delivered = budget, []
@@ -470,16 +445,31 @@ def methods(
         owners = [at[chunk.metadata[f"{PARENT_ID}_{scorer}"]] for chunk in chunks]
         texts = [p.page_content if p else "" for p in stores[scorer].mget(ids)]
         parent_search = BM25Retriever().index(texts)
-        fused = _Fused(chunk_search, parent_search, owners, len(ids), fuse_weight)
-        suffix = f", ranked with {scorer}-token parents"
 
-        def fused_chunks(query: str, budget: int, fused: _Fused = fused) -> list[Document]:
+        @functools.cache
+        def fused(
+            query: str,
+            parent_search: Any = parent_search,
+            owners: list[int] = owners,
+            parents: int = len(texts),
+        ) -> list[int]:
+            """The question's chunks in ``fused_order``, searched once per run."""
+            return fused_order(
+                chunk_search.search(query, len(chunks)),
+                parent_search.search(query, parents),
+                owners,
+                fuse_weight,
+            )
+
+        def fused_chunks(query: str, budget: int, fused: Any = fused) -> list[Document]:
             return _fill([originals[i] for i in fused(query)], counts, budget)
 
+        def fused_ceiling(query: str, depth: int, fused: Any = fused) -> list[Document]:
+            return [originals[i] for i in fused(query)[:depth]]
+
+        suffix = f", ranked with {scorer}-token parents"
         found["chunks" + suffix] = fused_chunks
-        found[f"{CEILING}{suffix}"] = functools.partial(
-            lambda query, depth, fused: [originals[i] for i in fused(query)[:depth]], fused=fused
-        )
+        found[f"{CEILING}{suffix}"] = fused_ceiling
         grown = rank_order_methods(corpus, chunks, own, fused, counts)
         found |= {name + suffix: grown[name] for name in grown if name.endswith("+next")}
     found["langchain PDR"] = langchain_pdr(corpus, counts)

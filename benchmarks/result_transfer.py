@@ -71,16 +71,20 @@ def run(way: str, files: int, size: int, seconds: float, workers: int) -> dict[s
                     with open(path, "rb") as source:
                         offset = 0
                         while offset < size:
-                            offset += os.sendfile(out.fileno(), source.fileno(), offset, size)
+                            sent = os.sendfile(out.fileno(), source.fileno(), offset, size - offset)
+                            if sent == 0:
+                                raise RuntimeError(f"{path} ended {size - offset} bytes early")
+                            offset += sent
                     os.unlink(path)
-        out.flush()
-        if os.fstat(out.fileno()).st_size != files * size:
-            raise RuntimeError(f"{way}: the output holds the wrong number of bytes")
-        return {
+        times = {
             "wall": time.perf_counter() - started,
             "caller": time.process_time() - caller,
             "workers": _children_cpu() - children,
         }
+        out.flush()
+        if os.fstat(out.fileno()).st_size != files * size:
+            raise RuntimeError(f"{way}: the output holds the wrong number of bytes")
+        return times
 
 
 def main(argv: list[str] | None = None) -> None:
