@@ -19,6 +19,7 @@ from langchain_asesoria.engine._protocols import (
     ModelInput,
     TokenCounter,
     Tokenization,
+    WordEstimator,
 )
 from langchain_asesoria.pages import JoinedText, join_pages
 
@@ -30,6 +31,7 @@ __all__ = [
     "TokenCounter",
     "TokenIndex",
     "Tokenization",
+    "WordEstimator",
     "check_budget",
     "check_inputs",
     "chunk_document",

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from langchain_asesoria.engine._context import (
+    Estimate,
     FixedCosts,
     context_allowance,
     count_fixed,
@@ -27,7 +28,7 @@ from langchain_asesoria.engine._context import (
 )
 from langchain_asesoria.engine._context import contexts as section_contexts
 from langchain_asesoria.engine._estimate import TokenIndex
-from langchain_asesoria.engine._protocols import Tokenization
+from langchain_asesoria.engine._protocols import Tokenization, WordEstimator
 from langchain_asesoria.engine._section import SLACK, Section
 from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import ChunkingConfig, LeadSpan
@@ -39,7 +40,8 @@ __all__ = ["Sectioning", "build_sections", "sectioning", "whole_section"]
 class Sectioning:
     """What building a document's sections needs, fixed for the call: the text and its
     token index, the configuration, the leads, and ``fixed``, the exact count of every
-    context counted so far (sections share contexts; filled during the call only)."""
+    context counted so far (sections share contexts; filled during the call only);
+    ``estimate`` when the tokenization is also a ``WordEstimator``."""
 
     text: str
     config: ChunkingConfig
@@ -53,6 +55,8 @@ class Sectioning:
     per_token: float
     #: The most a compact context may cost (``context_allowance``).
     allowed: int
+    #: Which candidate contexts cannot fit, uncounted (``_context._reachable``).
+    estimate: Estimate | None
 
 
 def sectioning(
@@ -76,6 +80,7 @@ def sectioning(
         fixed,
         len(text) / max(1, index.tokens),
         context_allowance(config, tokenization, fixed),
+        tokenization.estimate_content if isinstance(tokenization, WordEstimator) else None,
     )
 
 
@@ -95,6 +100,7 @@ def build_sections(built: Sectioning, segments: Sequence[Segment]) -> list[Secti
         (),
         built.fixed,
         built.per_token,
+        built.estimate,
     )
     count_fixed(built.tokenization, built.fixed, openings)
     briefs = iter(openings)
@@ -133,9 +139,10 @@ def _brief_section(built: Sectioning, segment: Segment, opening: str) -> Section
 
 def _whole(built: Sectioning, segments: Sequence[Segment]) -> list[Section]:
     config, tokenization, fixed = built.config, built.tokenization, built.fixed
-    contexts = section_contexts(segments, config, tokenization, fixed, built.per_token)
+    per_token, estimate = built.per_token, built.estimate
+    contexts = section_contexts(segments, config, tokenization, fixed, per_token, estimate)
     openings = opening_contexts(
-        built.text, segments, config, tokenization, contexts, fixed, built.per_token
+        built.text, segments, config, tokenization, contexts, fixed, per_token, estimate
     )
     count_fixed(tokenization, fixed, [*contexts, *openings])
     inside = _segment_leads(segments, built.leads)
@@ -145,7 +152,9 @@ def _whole(built: Sectioning, segments: Sequence[Segment]) -> list[Section]:
         for lead in held
     ]
     chosen = iter(
-        lead_contexts(requests, config, tokenization, fixed, built.per_token) if requests else ()
+        lead_contexts(requests, config, tokenization, fixed, per_token, estimate)
+        if requests
+        else ()
     )
     with_leads = [[(lead.start, lead.end, next(chosen)) for lead in held] for held in inside]
     return [

@@ -3,8 +3,10 @@
 - ``TokenCounter``: exact counts, the only numbers the budget guarantee trusts.
 - ``ModelInput``: the model's input format (``prepare``) and its real limit.
 - ``Estimator``: where tokens start, to propose cuts; it may be approximate.
+- ``WordEstimator`` (optional): tokens of any text from its words' known counts, to
+  leave uncounted the candidate contexts that cannot fit.
 
-``Tokenization`` is all three: what ``chunk_document`` takes. A fake implements only
+``Tokenization`` is the first three: what ``chunk_document`` takes. A fake implements only
 what it fakes (``langchain_asesoria.testing`` derives everything from token starts).
 """
 
@@ -15,7 +17,7 @@ from typing import Protocol, runtime_checkable
 
 from langchain_asesoria.engine._estimate import TokenIndex
 
-__all__ = ["Estimator", "ModelInput", "TokenCounter", "Tokenization"]
+__all__ = ["Estimator", "ModelInput", "TokenCounter", "Tokenization", "WordEstimator"]
 
 
 @runtime_checkable
@@ -86,3 +88,19 @@ class Tokenization(TokenCounter, ModelInput, Estimator, Protocol):
     padding and no truncation; it is the only number the budget guarantee trusts.
     ``token_index`` and ``token_starts`` only propose boundaries.
     """
+
+
+@runtime_checkable
+class WordEstimator(Protocol):
+    """Optional, beside ``Tokenization``: an estimate of any text, not only of a
+    document's spans, from the tokens of its words met so far.
+
+    The engine uses it only to leave a candidate context uncounted when it is
+    estimated well over the share of the budget (``engine._context``); what it keeps
+    is counted exactly, like everything else.
+    """
+
+    def estimate_content(self, text: str) -> int | None:
+        """Content tokens of ``text`` as the sum of its whitespace-separated words'
+        tokens, or None when a word was never met (or nothing is known of words)."""
+        ...

@@ -26,7 +26,7 @@ from langchain_asesoria.tokenization._profiles import (
     profile_for,
     with_explicit_limit,
 )
-from langchain_asesoria.tokenization._word_index import WordCounts, word_index
+from langchain_asesoria.tokenization._word_index import WordCounts, estimate, word_index
 
 __all__ = [
     "HuggingFaceTokenization",
@@ -188,6 +188,15 @@ class HuggingFaceTokenization(TokenizationBase):
         """``token_starts`` of each text, encoded together on all cores."""
         encodings = self._tokenizer.encode_batch(texts, add_special_tokens=False)
         return [[start for start, _ in encoding.offsets] for encoding in encodings]
+
+    def estimate_content(self, text: str) -> int | None:
+        """Content tokens of ``text`` as the sum of its words' tokens (``WordEstimator``),
+        each measured once as the word index measures it: exact for WordPiece and most
+        Metaspace tokenizers, a token or two off where whitespace is a token; None when
+        the tokenizer does not measure words alone."""
+        if self._words is None:
+            return None
+        return estimate(self._words, self.token_starts_many, text)
 
     def token_index(self, text: str) -> TokenIndex:
         """Tokens per whitespace-delimited word, each distinct word tokenized once

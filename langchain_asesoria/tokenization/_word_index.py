@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 from langchain_asesoria.engine import TokenIndex, offsets_typecode
 from langchain_asesoria.tokenization._count_ahead import completed
 
-__all__ = ["StartsOf", "WordCounts", "word_index"]
+__all__ = ["StartsOf", "WordCounts", "estimate", "word_index"]
 
 #: Token starts of each text, in order: a family's ``token_starts_many``.
 StartsOf: TypeAlias = Callable[[list[str]], list[Sequence[int]]]
@@ -192,6 +192,21 @@ class WordCounts:
             return
         known_long.update(long_words)  # first: a word found counted has its tokens
         known_counts.update(counts)
+
+
+def estimate(known: WordCounts, starts_of: StartsOf, text: str) -> int:
+    """Content tokens of ``text`` as the sum of its words' tokens: the counts ``known``
+    holds, and the words it does not, measured as ``word_index`` measures them (after
+    a word and a space) and added to it. The same number whatever was met before."""
+    counts = known.counts
+    words = text.split()
+    try:
+        return sum(map(counts.__getitem__, words))
+    except KeyError:
+        pass
+    new, long_words = _word_tokens(starts_of, [w for w in dict.fromkeys(words) if w not in counts])
+    known.add(new, long_words)
+    return sum(new[word] if word in new else counts[word] for word in words)
 
 
 class _CallingThread(Executor):

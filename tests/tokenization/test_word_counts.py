@@ -11,8 +11,14 @@ import pytest
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
-from langchain_asesoria.tokenization import HuggingFaceTokenization, WordCounts, word_index
+from langchain_asesoria.tokenization import (
+    HuggingFaceTokenization,
+    ModelProfile,
+    WordCounts,
+    word_index,
+)
 from langchain_asesoria.tokenization._huggingface import measures_words_alone
+from langchain_asesoria.tokenization._word_index import estimate
 
 ROOT = Path(__file__).resolve().parents[2]
 LAWS = sorted((ROOT / "corpus" / "markdown").glob("*.md"))
@@ -184,3 +190,58 @@ def test_chunks_on_a_thread_pool_sharing_word_counts_are_those_of_one_thread(
             documents, config=config, tokenization=shared, mode="thread", workers=4
         )
         assert list(threads) == serial
+
+
+_TITLES = [
+    "Ley 19/1991, de 6 de junio, del Impuesto sobre el Patrimonio > … > Artículo 31. Límite",
+    "Real Decreto … > CAPÍTULO IV. Condiciones de autorización de los centros",
+    "Artículo 88. Acuerdo …\n3. b) Una memoria-programa en la … menos, los siguientes documentos:",
+    "Tabla | Importe (€) | Año 2024 | ñandú 😀",
+]
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_an_estimate_is_the_sum_of_its_words_whatever_was_met_before(
+    family: str, request: pytest.FixtureRequest
+) -> None:
+    """``estimate``: each word's tokens as the word index measures them, the words not
+    met measured then and kept; the same number on a fresh tokenization as after other
+    documents. Exact for WordPiece and the Unigram stand-in; byte-level BPE spends
+    tokens on line breaks and a first word without a space, so it may be below, and
+    never more than ``_ESTIMATE_SLACK`` above, the exact count."""
+    from langchain_asesoria.engine._context import _ESTIMATE_SLACK
+
+    source: HuggingFaceTokenization = request.getfixturevalue(family)
+    fresh = [
+        HuggingFaceTokenization(source.tokenizer, source.profile).estimate_content(title)
+        for title in _TITLES
+    ]
+    seasoned = HuggingFaceTokenization(source.tokenizer, source.profile)
+    for text in _texts():
+        seasoned.token_index(text)
+    assert [seasoned.estimate_content(title) for title in _TITLES] == fresh
+    for title, estimated in zip(_TITLES, fresh, strict=True):
+        exact = source.count_content(title)
+        assert estimated is not None
+        if family == "bpe_standin":
+            assert estimated - _ESTIMATE_SLACK <= exact
+        else:
+            assert estimated == exact
+
+
+def test_words_an_estimate_meets_are_kept_as_the_index_counts_them(
+    minilm: HuggingFaceTokenization,
+) -> None:
+    known = WordCounts()
+    text = "Artículo 31 … > Límite de la cuota íntegra 😀"
+    assert estimate(known, minilm.token_starts_many, text) == minilm.count_content(text)
+    assert set(text.split()) <= known.counts.keys()
+    indexed = WordCounts()
+    word_index(minilm.token_starts_many, text, helper=False, known=indexed)
+    assert known.counts == indexed.counts
+    assert estimate(known, minilm.token_starts_many, text) == minilm.count_content(text)
+
+
+def test_a_tokenizer_that_does_not_measure_words_alone_has_no_estimate() -> None:
+    tokenization = HuggingFaceTokenization(_tokenizer(None), ModelProfile(max_input_tokens=64))
+    assert tokenization.estimate_content("una frase") is None
