@@ -42,6 +42,7 @@ PARTS = {
     "count": "`count`: single exact counts of corrections",
     "count_many/content": "`count_many(content=True)`: the planned overlaps, exactly",
     "count_content": "`count_content`: single overlap counts of corrections",
+    "estimate_content": "`estimate_content`: context candidates' words summed",
 }
 
 #: The single-call methods observed as they are; ``count_many`` is observed by batch.
@@ -68,6 +69,9 @@ class Observed:
         self.prepare_query = inner.prepare_query
         for method in _SINGLE:
             setattr(self, method, self._observed(method, getattr(inner, method)))
+        estimate = getattr(inner, "estimate_content", None)  # an engine's WordEstimator
+        if estimate is not None:  # the engine sees one here too
+            self.estimate_content = self._observed("estimate_content", estimate)
 
     def _observed(self, method: str, call: Callable[..., Any]) -> Callable[..., Any]:
         def observed(*args: Any) -> Any:
@@ -141,12 +145,14 @@ class Replans:
         kept: Those that are the ``embedding_text`` of a chunk of the output.
         searched: Chunks not planned, found by the exact search (a correction) instead.
         singles: Single exact counts (``count``: the exact search's probes).
+        contexts: Section fixed costs counted in batches (context candidates).
     """
 
     planned: int = 0
     kept: int = 0
     searched: int = 0
     singles: int = 0
+    contexts: int = 0
 
     @property
     def replanned(self) -> int:
@@ -158,6 +164,7 @@ class Replans:
             self.kept + other.kept,
             self.searched + other.searched,
             self.singles + other.singles,
+            self.contexts + other.contexts,
         )
 
 
@@ -165,7 +172,8 @@ def replans(recorded: Recorded, chunks: Sequence[Any]) -> Replans:
     """The fate of one document's plans, from the texts the engine counted exactly."""
     planned = Counter(text for text in recorded.batched if text and not text[-1].isspace())
     kept = sum((planned & Counter(chunk.embedding_text for chunk in chunks)).values())
-    return Replans(sum(planned.values()), kept, len(chunks) - kept, recorded.singles)
+    contexts = len(recorded.batched) - sum(planned.values())
+    return Replans(sum(planned.values()), kept, len(chunks) - kept, recorded.singles, contexts)
 
 
 def run(
@@ -236,6 +244,7 @@ def run(
         "replanned": fate.replanned,
         "searched": fate.searched,
         "singles": fate.singles,
+        "contexts": fate.contexts,
     }
 
 
@@ -269,6 +278,7 @@ def table(rows: Sequence[tuple[int, bool, dict[str, float]]]) -> str:
     line("re-planned: planned, not kept (share of planned)", _replanned)
     line("chunks found by the exact search", lambda row: str(int(row["searched"])))
     line("single exact counts (`count`)", lambda row: str(int(row["singles"])))
+    line("context candidates counted exactly", lambda row: str(int(row.get("contexts", 0))))
     return "\n".join(lines)
 
 

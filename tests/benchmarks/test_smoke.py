@@ -242,6 +242,8 @@ def test_breakdown_accounts_for_the_whole_time(tmp_path: Path) -> None:
     assert lines[1] == "| part | 64 | 64 + headings |"
     for part in ("`token_index`", "`count_many`", "Python", "**total**", "chunks"):
         assert any(line.startswith(f"| {part}") for line in lines), part
+    without, with_headings = _cells(lines, "context candidates counted exactly")
+    assert 0 < without <= with_headings  # "" at least; a path's candidates with headings
 
 
 def _cells(lines: list[str], head: str) -> list[int]:
