@@ -58,9 +58,9 @@ def section_context(segment: Segment, mode: SectionContext) -> str:
     return PATH_SEPARATOR.join(segment.path) or segment.label or ""
 
 
-#: Content tokens of a text from its words' known counts, or None when a word is unknown
+#: Content tokens of a text from its words' counts, or None for no estimate
 #: (``WordEstimator.estimate_content``): which candidates are not worth counting.
-Estimate = Callable[[str], "int | None"]
+Estimate = Callable[[str], int | None]
 
 #: Exact tokens of ``prepare("", context)`` by context: a section's fixed cost, counted
 #: once per call for every context tried (the share check) or kept.
@@ -253,9 +253,9 @@ def _reachable(
 ) -> Callable[[str], bool]:
     """Whether a candidate context of ``room`` content tokens at most is worth an exact
     count: not far longer in characters (``_within_reach``), and, with ``estimate``,
-    not over ``room`` by more than ``_ESTIMATE_SLACK`` in its words' known tokens (a
-    candidate with an unknown word is counted). Two thirds of the candidates counted
-    in a law are over the share; most by more than that."""
+    not over ``room`` by more than ``_ESTIMATE_SLACK`` in its words' tokens (a
+    candidate without an estimate is counted). Two thirds of the candidates a law's
+    contexts tried were over the share, most of them by more than that."""
     longest = _within_reach(room, chars_per_token)
     if estimate is None:
         return lambda candidate: len(candidate) <= longest
