@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
 from langchain_asesoria.engine import WordEstimator
-from langchain_asesoria.engine._context import contexts, lead_contexts
+from langchain_asesoria.engine._context import _ESTIMATE_SLACK, contexts, lead_contexts
 from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import Chunk, LeadSpan
 from langchain_asesoria.testing import CountingTokenization, WordTokenization
@@ -166,7 +166,7 @@ def test_an_exact_estimate_chooses_as_counting_every_candidate(
     assert chosen == expected
     allowed = costs[""] + int(budget * config.context_share)
     room = allowed - costs[""]
-    assert all(plain.count_content(c) <= room + 4 for c in costs if c)
+    assert all(plain.count_content(c) <= room + _ESTIMATE_SLACK for c in costs if c)
 
     lead = LeadSpan(0, 1, " ".join(paths[0]) + ":")
     requests = [(s, context, lead) for s, context in zip(segments, expected, strict=True)]
