@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "langchain_asesoria"
 #: Each folder or top-level module of the package, by layer: a unit may import its own
 #: layer's other units only where listed in ``SIDEWAYS``, and any unit of a lower layer.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "settings", "_lazy", "_processes"}),
+    frozenset({"errors", "settings", "_lazy", "_processes", "numerals"}),
     frozenset({"models"}),
     frozenset({"records", "pages"}),
     frozenset({"engine", "structure"}),
