@@ -68,12 +68,12 @@ class BoeLaw:
     disposiciones: tuple[Article, ...]
 
     def expected_paths(self) -> list[tuple[str, ...]]:
-        """Each article's and disposición's path, then each quoted provision's, in order."""
+        """Each article's and disposición's path, in order. A quoted provision is text of
+        the article quoting it, never a section (issue 49)."""
         paths: list[tuple[str, ...]] = []
 
         def article(above: tuple[str, ...], item: Article) -> None:
             paths.append((*above, item.heading))
-            paths.extend((*above, item.heading, heading) for heading, _ in item.quoted)
 
         for titulo in self.titles:
             for item in titulo.articles:

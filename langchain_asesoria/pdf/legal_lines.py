@@ -10,20 +10,11 @@ from dataclasses import replace
 from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
-from langchain_asesoria.structure.legal_grammar import HEADING_LINES, legal_unit
+from langchain_asesoria.structure.legal_grammar import pdf_heading_line
 
-__all__ = ["HEADING_LINES", "pdf_legal_lines"]
+__all__ = ["pdf_legal_lines"]
 
-_MAX_TITLE: Final = 300
 _LINES: Final = re.compile(r"[^\n]*")
-
-
-def _is_heading(title: str) -> bool:
-    return (
-        len(title) <= _MAX_TITLE
-        and any(pattern.match(title) for pattern in HEADING_LINES)
-        and legal_unit(title) is not None
-    )
 
 
 def pdf_legal_lines(text: str) -> list[Heading]:
@@ -39,7 +30,7 @@ def pdf_legal_lines(text: str) -> list[Heading]:
         title = raw.strip()
         if not title:
             continue
-        if not _is_heading(title):
+        if not pdf_heading_line(title):
             if headings and headings[-1].body_is_empty:
                 headings[-1] = replace(headings[-1], body_is_empty=False)
             continue

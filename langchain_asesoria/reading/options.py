@@ -14,8 +14,9 @@ from langchain_asesoria.structure import legal
 
 __all__ = ["LEGAL_STRUCTURES", "LegalStructure", "ReadOptions"]
 
-#: When legal ranks decide the hierarchy: ``"auto"`` when the headings are a law's,
-#: ``"on"`` whenever a legal heading is found, ``"off"`` never (levels decide).
+#: When legal ranks decide the hierarchy: ``"auto"`` when the headings are a law's (one
+#: of them a provision: an article, a disposición), ``"on"`` whenever a legal heading is
+#: found, ``"off"`` never (levels decide).
 LegalStructure = Literal["auto", "on", "off"]
 LEGAL_STRUCTURES: tuple[LegalStructure, ...] = get_args(LegalStructure)
 

@@ -45,19 +45,19 @@ from langchain_asesoria.structure.front_matter import (
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.legal import (
+    candidate_line,
     formulas_as_text,
-    legal_lines,
+    law_headings,
     legal_unit,
-    lone_heading,
     named_units,
-    nest_quoted,
-    placed,
+    plain_lines,
     relevel,
 )
 from langchain_asesoria.structure.legal_grammar import quoted
-from langchain_asesoria.structure.markdown import LONE, comments, markdown_headings, marked_only
+from langchain_asesoria.structure.markdown import comments, markdown_headings, marked_only
 from langchain_asesoria.structure.markup import markup_spans
 from langchain_asesoria.structure.page_text import blank_lines, line_paragraphs, page_text
+from langchain_asesoria.structure.quotations import rebare
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -201,7 +201,7 @@ def _with_headings(
 ) -> DocumentPages:
     """``document`` with the sections ``headings`` open (in ``joined``, its pages joined by
     ``READING_SEPARATOR``), ranked by legal structure when ``legal``."""
-    ranked = nest_quoted(relevel(headings)) if legal else list(headings)
+    ranked = relevel(headings) if legal else list(headings)
     spans = sections_of(ranked, len(joined.text))
     starts = anchor_spans(document.pages, spans, READING_SEPARATOR, joined)
     found = replace(document, starts=starts, structure=name if starts else None)
@@ -225,27 +225,29 @@ def _markdown_headings(
     text = joined.text
     # Plain legal lines alone in their paragraph ("ANEXO", "Subsección 1.ª") are headings
     # in a law only.
-    marked = markdown_headings(text, glued=_is_legal_unit, lone=lone_heading)
-    # A formula or a table's line the source marks for its centring is text, in a law and
-    # in any document read with legal structure (a resolution's "### Tt = (To / Mo) Mt,");
-    # a note in parentheses ("### (Derogado)") in a law.
-    found = placed(text, formulas_as_text(marked, notes=True), LONE)
-    legal = options.legal([heading.title for heading in found])
-    if not legal:
+    marked = markdown_headings(text, glued=_is_legal_unit, lone=candidate_line)
+    legal = options.legal([heading.title for heading in marked])
+    if legal:
+        found = law_headings(text, marked)
+    else:
         found = marked_only(marked)
-    if not legal and any(_GLUED.match(text, h.start, h.end) for h in found):
-        found = markdown_headings(text)  # a glued "#####Artículo 16" is a heading in a law only
-    headings = found if legal or options.legal_structure == "off" else formulas_as_text(found)
-    return _with_headings(document, joined, headings, legal, MARKDOWN_HEADINGS.name)
+        if any(_GLUED.match(text, h.start, h.end) for h in found):
+            found = markdown_headings(text)  # a glued "#####Artículo 16" is a heading in a law only
+        if options.legal_structure != "off":
+            # A formula or a table's line the source marks for its centring is text in
+            # any document read with legal structure (a resolution's "### Tt = (To / Mo) Mt,").
+            found = formulas_as_text(found)
+    return _with_headings(document, joined, found, legal, MARKDOWN_HEADINGS.name)
 
 
 def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -> DocumentPages:
     if document.starts is not None or not document.pages:
         return document
     joined = document.joined(READING_SEPARATOR)
-    headings = legal_lines(joined.text)
-    if not options.legal([heading.title for heading in headings]):
+    candidates = plain_lines(joined.text)
+    if not options.legal([heading.title for heading in candidates]):
         return document
+    headings = law_headings(joined.text, candidates)
     return _with_headings(document, joined, headings, True, LEGAL_LINES.name)
 
 
@@ -267,9 +269,10 @@ def _paragraph_lines(document: DocumentPages, options: ReadOptions, _: FileExtra
         return document
     headings = named_units(found.headings)
     legal = options.legal([heading.title for heading in headings if not quoted(heading.title)])
-    return _with_headings(
-        document, document.joined(READING_SEPARATOR), headings, legal, PARAGRAPH_LINES.name
-    )
+    joined = document.joined(READING_SEPARATOR)
+    if legal:  # amended text an article quotes is its text, never a section
+        headings = rebare(joined.text, [h for h in headings if not quoted(h.title)])
+    return _with_headings(document, joined, headings, legal, PARAGRAPH_LINES.name)
 
 
 def _in_page(
@@ -297,6 +300,8 @@ def _html_headings(
     # are not the page's own, whatever their number.
     headings = named_units(headings)
     legal = options.legal([heading.title for heading in headings if not quoted(heading.title)])
+    if legal:  # amended text an article quotes is its text, never a section
+        headings = rebare(joined.text, [h for h in headings if not quoted(h.title)])
     return _with_headings(document, joined, headings, legal, HTML_HEADINGS.name)
 
 

@@ -1,10 +1,17 @@
 """Spanish legal structure: the ranks of a law's headings decide its hierarchy.
 
+``law_headings`` turns a law's text and its candidate headings (Markdown's marked ones,
+plain lines alone in their paragraph) into the law's own headings: quoted amended text
+and lines the law marks for their layout are text, a unit's name on the line after its
+number joins it, the law's title is the root of everything; ``relevel`` then ranks them
+(``legal_levels``) and ``headings.sections_of`` nests them.
+
 More: ``docs/design/structure.md``.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -14,8 +21,7 @@ from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
     APARTADO,
     NUMERAL,
-    QUOTE_CLOSE,
-    QUOTE_OPEN,
+    SIGNATURE,
     DisposicionKind,
     LegalUnit,
     Part,
@@ -23,31 +29,31 @@ from langchain_asesoria.structure.legal_grammar import (
     broken_line,
     disposicion_kind,
     formula_line,
+    heading_line,
     legal_unit,
     note_line,
     number_only,
     numeral_title,
     ordinal_apartado,
-    ordinal_article,
     ordinal_disposicion,
-    plain_heading,
     promulgation,
     quoted,
 )
+from langchain_asesoria.structure.markdown import LONE
+from langchain_asesoria.structure.quotations import own_headings, rebare
 
 __all__ = [
     "NUMERAL",
     "LegalUnit",
     "applies",
+    "candidate_line",
     "formulas_as_text",
+    "law_headings",
     "legal_levels",
-    "legal_lines",
     "legal_paths",
     "legal_unit",
-    "lone_heading",
     "named_units",
-    "nest_quoted",
-    "placed",
+    "plain_lines",
     "relevel",
 ]
 
@@ -55,15 +61,16 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class _Open:
     """An open heading: its ranked unit (``None``: not a legal unit), its own level
-    (``hint``), and whether it is a document title (``root``) or a heading that opens a
-    run of legal units (``container``: "REGLAMENTO DEL IMPUESTO…" before its TÍTULO I)."""
+    (``hint``), whether it is a document title (``root``) or a heading that opens a run
+    of legal units (``container``: "REGLAMENTO DEL IMPUESTO…" before its TÍTULO I), the
+    rank of the units it holds (``holds``), and whether it was met inside a provision's
+    text (``passing``: a table's caption, closed by the next unit)."""
 
     hint: int
     unit: LegalUnit | None = None
     root: bool = False
     container: bool = False
     kind: DisposicionKind | None = None
-    quoted: bool = False
     holds: int | None = None
     passing: bool = False
 
@@ -72,13 +79,17 @@ def _part(stack: Sequence[_Open]) -> Part | None:
     return next((item.unit.part for item in reversed(stack) if item.unit is not None), None)
 
 
+def _in_annex(stack: Sequence[_Open]) -> bool:
+    return any(item.unit is not None and item.unit.name == "anexo" for item in stack)
+
+
 def _ranked(unit: LegalUnit, stack: Sequence[_Open]) -> LegalUnit | None:
-    """The unit's part and rank where it stands: inside an ANEXO, what it holds is its;
-    a numeral is a part of the open unit (nothing outside one)."""
-    part = _part(stack)
+    """The unit's part and rank where it stands: inside an ANEXO, the articulado it
+    holds is its; a numeral is a part of the open unit (nothing outside one)."""
     if unit is NUMERAL:
+        part = _part(stack)
         return None if part is None else LegalUnit(unit.name, part, unit.rank)
-    if unit.part == "articulado" and part == "anexo":
+    if unit.part == "articulado" and _part(stack) == "anexo":
         return LegalUnit(unit.name, "anexo", unit.rank + 1)
     return unit
 
@@ -86,25 +97,18 @@ def _ranked(unit: LegalUnit, stack: Sequence[_Open]) -> LegalUnit | None:
 def _close_units(stack: list[_Open], unit: LegalUnit, kind: DisposicionKind | None) -> None:
     """Closes the legal units ``unit`` closes (a part change closes them all; a
     disposición of another ``kind`` closes the group it is not of), with what was
-    opened inside them."""
+    opened inside them. An ANEXO holds everything after it (an annexed text's
+    articles and disposiciones): only another ANEXO closes it."""
     for index, item in enumerate(stack):
-        if item.unit is not None and (
+        if item.unit is None:
+            continue
+        if item.unit.name == "anexo" and unit.name != "anexo":
+            continue
+        if (
             item.unit.part != unit.part
             or item.unit.rank >= unit.rank
             or (kind is not None and item.kind is not None and item.kind != kind)
         ):
-            del stack[index:]
-            return
-
-
-def _close_quotation(stack: list[_Open], title: str, unit: LegalUnit) -> None:
-    """An amending law's own article ("Artículo tercero.", "Artículo único.": amended
-    text numbers its articles) or disposición (quoted ones open with their «) closes the
-    quoted headings open before it, with what was opened inside them."""
-    if not ordinal_article(title) and unit.part != "disposiciones":
-        return
-    for index, item in enumerate(stack):
-        if item.quoted:
             del stack[index:]
             return
 
@@ -132,6 +136,29 @@ def _in_article(stack: Sequence[_Open]) -> bool:
     )
 
 
+def _in_articulado(stack: Sequence[_Open]) -> bool:
+    """Whether the innermost open unit is an article or one that groups articles (not a
+    disposición, nor an apartado: what follows the last of those may be an annexed
+    text)."""
+    unit = next((item.unit for item in reversed(stack) if item.unit is not None), None)
+    return unit is not None and (unit.name == "artículo" or unit.name in _CONTAINERS)
+
+
+#: The articulado's units that group articles (in an ANEXO too, where they rank there).
+_CONTAINERS: Final = frozenset({"libro", "título", "capítulo", "sección", "subsección"})
+
+
+def _at_container_level(stack: Sequence[_Open], hint: int) -> bool:
+    """Whether a heading at ``hint`` stands as high as an open TÍTULO, CAPÍTULO or
+    Sección: inside an article it is a caption ("### Cuadro C.2.1" at the CAPÍTULO's
+    ``###``), not a group of the articles after it ("#### Disposición general" below
+    its TÍTULO's ``##``)."""
+    return any(
+        item.unit is not None and item.unit.name in _CONTAINERS and item.hint >= hint
+        for item in stack
+    )
+
+
 def _close_numerals(stack: list[_Open], hint: int) -> None:
     """Before a legal unit, the headings that are not units and of its level or deeper
     close, and so does a passing heading at any level: a numeral ("III": a preamble's
@@ -145,14 +172,11 @@ def _close_numerals(stack: list[_Open], hint: int) -> None:
 
 
 def _close_containers(stack: list[_Open], unit: LegalUnit, hint: int) -> None:
-    """A unit of the articulado above the rank a container opened with closes it: "Disposición
-    general" before the articles of a TÍTULO is closed by its CAPÍTULO I; "REGLAMENTO…"
-    before TÍTULO I holds every TÍTULO. Inside an ANEXO its units do the same to the
-    containers opened in it and marked no higher than the unit ("### Objeto y funciones"
-    before two articles is closed by the annexed rules' "### CAPÍTULO II",
-    BOE-A-2019-18622); the approved text's title before the ANEXO ("REGLAMENTO…") holds
-    the ANEXO, and an annexed instruction ("## Instrucción técnica…") the "### CAPÍTULO I"
-    of its Secciones (BOE-A-2001-8971). An ANEXO itself closes none."""
+    """A unit of the articulado above the rank a container opened with closes it:
+    "Disposición general" before the articles of a TÍTULO is closed by its CAPÍTULO I;
+    "REGLAMENTO…" before TÍTULO I holds every TÍTULO. Inside an ANEXO its units do the
+    same to the containers opened in it and marked no higher than the unit; the approved
+    text's title before the ANEXO holds the ANEXO. An ANEXO itself closes none."""
     if unit.part == "disposiciones" or unit.name == "anexo":
         return
     first, highest = 0, 0
@@ -169,11 +193,15 @@ def _close_containers(stack: list[_Open], unit: LegalUnit, hint: int) -> None:
 _DISPOSICION: Final = LegalUnit("disposición", "disposiciones", 2)
 
 
-def _in_group(title: str, stack: Sequence[_Open]) -> LegalUnit | None:
-    """``"Primera."``, ``"Segunda. Entrada en vigor."`` is a disposición when a
-    disposiciones group is open, else nothing."""
+def _unit_of(title: str, stack: Sequence[_Open], apartados: bool) -> LegalUnit | None:
+    """The unit of a title that ``legal_unit`` does not rank: a disposición's ordinal
+    inside its group ("Primera."), or an apartado's in a text without articles."""
     grouped = any(item.unit is not None and item.unit.name == "disposiciones" for item in stack)
-    return _DISPOSICION if grouped and ordinal_disposicion(title) else None
+    if grouped and ordinal_disposicion(title):
+        return _DISPOSICION
+    if apartados and ordinal_apartado(title):
+        return _ranked(APARTADO, stack)
+    return None
 
 
 def _apartados(units: Sequence[LegalUnit | None]) -> bool:
@@ -182,31 +210,58 @@ def _apartados(units: Sequence[LegalUnit | None]) -> bool:
     return not any(unit is not None and unit.name == "artículo" for unit in units)
 
 
-def _unit_of(title: str, stack: Sequence[_Open], apartados: bool) -> LegalUnit | None:
-    """The unit of a title that ``legal_unit`` does not rank: a disposición's ordinal
-    inside its group ("Primera."), or an apartado's in a text without articles."""
-    grouped = _in_group(title, stack)
-    if grouped is None and apartados and ordinal_apartado(title):
-        return _ranked(APARTADO, stack)
-    return grouped
+@dataclass(frozen=True, slots=True)
+class _Titles:
+    """The headings ``legal_levels`` ranks: titles, own levels, bare flags, units."""
+
+    titles: Sequence[str]
+    hints: Sequence[int]
+    bare: Sequence[bool]
+    units: Sequence[LegalUnit | None]
+    top: int
 
 
-#: The units that quote the provisions they amend.
-_QUOTING: Final = frozenset({"artículo", "disposición"})
-
-
-def _quoting(stack: Sequence[_Open]) -> int | None:
-    """Where the open article or disposición that quotes amended text stands in
-    ``stack``: a quoted heading ("«TÍTULO II…", "### «CAPÍTULO IV…") is its leaf and
-    closes none of the law's own units, whatever its level; ``None`` outside one."""
-    return next(
-        (
-            index
-            for index in range(len(stack) - 1, -1, -1)
-            if (unit := stack[index].unit) is not None and unit.name in _QUOTING
-        ),
-        None,
+def _not_a_unit(titles: _Titles, index: int, stack: list[_Open]) -> tuple[_Open, bool]:
+    """The entry of a heading that is no legal unit, and whether it is a leaf (the
+    promulgation: its own level, nothing nests under it)."""
+    title, hint = titles.titles[index], titles.hints[index]
+    root = hint <= titles.top
+    if root:
+        stack.clear()
+    # A bare legal unit's own title on a heading of its own ("ANEXO", then "Normas de
+    # diligencia debida") is its child, whatever its level.
+    titled = index > 0 and titles.bare[index - 1] and bool(stack) and stack[-1].unit is not None
+    interrupts = _in_article(stack)
+    # In the articulado, a heading that is no unit is a rubric or a caption of its text.
+    caption = bool(title) and _in_articulado(stack) and not approved_text(title)
+    following = titles.units[index + 1] if index + 1 < len(titles.units) else None
+    leaf = not root and promulgation(title) is not None
+    opens = (
+        titles.bare[index]
+        and following is not None
+        and following is not NUMERAL
+        and not leaf
+        and not numeral_title(title)
+        and (titled or not _sibling(title, hint, titles.hints[index + 1]))
+        and not (caption and following.name == "artículo" and _at_container_level(stack, hint))
     )
+    passing = numeral_title(title) or (interrupts and not opens and not approved_text(title))
+    # A heading met in an article's text (a table's caption at a CAPÍTULO's level, even
+    # right before the next article) closes no unit: only the passing headings before it.
+    while (
+        stack
+        and not stack[-1].root
+        and stack[-1].hint >= hint
+        and not titled
+        and not (caption and not opens and stack[-1].unit is not None)
+    ):
+        stack.pop()
+    # The rank it holds is where that unit stands: inside an ANEXO, its own.
+    held = None
+    if opens and following is not None and following.part == "articulado":
+        ranked_following = _ranked(following, stack)
+        held = ranked_following.rank if ranked_following is not None else None
+    return _Open(hint, None, root, opens, holds=held, passing=passing), leaf
 
 
 def legal_levels(
@@ -220,9 +275,9 @@ def legal_levels(
     before a legal unit opens the run of units that follows it. The result nests as a
     stack does, so ``headings.sections_of`` builds the paths the ranks say.
     """
-    top = min(hints, default=1)
-    flags = list(bare) if bare is not None else [False] * len(titles)
     units = [legal_unit(title) for title in titles]
+    flags = list(bare) if bare is not None else [False] * len(titles)
+    table = _Titles(titles, hints, flags, units, min(hints, default=1))
     apartados = _apartados(units)
     stack: list[_Open] = []
     levels: list[int] = []
@@ -230,65 +285,14 @@ def legal_levels(
         ranked = (
             _ranked(unit, stack) if unit is not None else _unit_of(titles[index], stack, apartados)
         )
-        quoting = _quoting(stack) if ranked is None and quoted(titles[index]) else None
-        if quoting is not None:
-            del stack[quoting + 1 :]
-            levels.append(quoting + 2)
-            continue
         if ranked is None:
-            root = hint <= top
-            if root:
-                stack.clear()
-            # A bare legal unit's own title on a heading of its own ("ANEXO", then
-            # "Normas de diligencia debida") is its child, whatever its level.
-            titled = index > 0 and flags[index - 1] and stack and stack[-1].unit is not None
-            interrupts = _in_article(stack)
-            while stack and not stack[-1].root and stack[-1].hint >= hint and not titled:
-                stack.pop()
-            following = units[index + 1] if index + 1 < len(units) else None
-            # Neither a numeral ("5", "III") nor the promulgation ("DISPONGO:", "REY DE
-            # ESPAÑA") opens the legal units after it.
-            leaf = not root and promulgation(titles[index]) is not None
-            opens = (
-                flags[index]
-                and not quoted(titles[index])  # amended text's heading holds none of the law
-                and following is not None
-                and following is not NUMERAL
-                and not leaf
-                and not numeral_title(titles[index])
-                and (titled or not _sibling(titles[index], hint, hints[index + 1]))
-            )
-            # The rank it holds is where that unit stands: inside an ANEXO, its own.
-            held = (
-                ranked_following.rank
-                if opens
-                and following is not None
-                and following.part == "articulado"
-                and (ranked_following := _ranked(following, stack)) is not None
-                else None
-            )
-            entry = _Open(
-                hint,
-                None,
-                root,
-                opens,
-                quoted=quoted(titles[index]),
-                holds=held,
-                passing=numeral_title(titles[index])
-                or (
-                    interrupts
-                    and not opens
-                    and not quoted(titles[index])  # nested in its article afterwards
-                    and not approved_text(titles[index])
-                ),
-            )
+            entry, leaf = _not_a_unit(table, index, stack)
             if leaf:  # its own level, but nothing nests under it
                 levels.append(len(stack) + 1)
                 continue
         else:
             kind = disposicion_kind(titles[index]) if ranked.part == "disposiciones" else None
             _close_units(stack, ranked, kind)
-            _close_quotation(stack, titles[index], ranked)
             _close_containers(stack, ranked, hint)
             _close_numerals(stack, hint)
             entry = _Open(hint, ranked, kind=kind)
@@ -320,205 +324,224 @@ def relevel(headings: Sequence[Heading]) -> list[Heading]:
     return [replace(h, level=level) for h, level in zip(headings, levels, strict=True)]
 
 
-def lone_heading(line: str) -> bool:
-    """Whether a plain line alone in its paragraph may be a heading of a law whose other
-    headings are marked (``placed`` decides by its neighbours): a legal heading's shape
-    (``plain_heading``), a disposición's ordinal ("Primera.") or an approved text's title
-    in capitals ("TEXTO REFUNDIDO DE LA LEY…")."""
-    return plain_heading(line) or ordinal_disposicion(line) or approved_text(line)
-
-
-def placed(text: str, headings: Sequence[Heading], lone: int) -> list[Heading]:
-    """``headings`` of ``text``, where those of level ``lone`` are plain lines that
-    ``lone_heading`` took: each kept, with a level, only where it is one.
-
-    A plain line inside «quoted» amended text is text; "Primera." is a heading only
-    inside a disposiciones group; an approved text's title only right before a legal
-    unit, as the law's second document (the level under the law's title). A legal unit
-    takes the level of the marked heading before it. A line left out is body again, so
-    the heading before it is not bare.
-    """
-    marked = [h.level for h in headings if h.level != lone]
-    top = min(marked, default=1)
-    kept: list[Heading] = []
-    last = top + 1
-    quotes = _Quotes(text)
-    grouped = False
-    for index, heading in enumerate(headings):
-        if heading.level != lone:
-            kept.append(heading)
-            last = heading.level
-            grouped = _grouped(grouped, heading.title)
-            quotes.heading(heading)
-            continue
-        depth = quotes.depth_at(heading.start)
-        following = headings[index + 1] if index + 1 < len(headings) else None
-        level = _lone_level(heading, following, depth, grouped, top, last)
-        if level is None:
-            if kept and kept[-1].body_is_empty:
-                kept[-1] = replace(kept[-1], body_is_empty=False)
-            continue
-        grouped = _grouped(grouped, heading.title)
-        kept.append(replace(heading, level=level))
-    return kept
-
-
-def _grouped(grouped: bool, title: str) -> bool:
-    """Whether a disposiciones group is open after a heading of this title: it opens
-    one, or one was open and it is one of its "Primera."."""
-    unit = legal_unit(title)
-    if unit is not None:
-        return unit.name == "disposiciones"
-    return grouped and ordinal_disposicion(title)
-
-
-@dataclass(slots=True)
-class _Quotes:
-    """How many quotations are open at each plain line of ``text``, read in order (one
-    ``placed`` call): marks are counted from the last heading of the law's own units,
-    or, from a quoted heading ("«TÍTULO III…"), until its quotation closes."""
-
-    text: str
-    depth: int = 0
-    counted: int = 0
-    amended: bool = False
-
-    def heading(self, heading: Heading) -> None:
-        if quoted(heading.title):
-            self.depth = max(1, self.depth + _quote_depth(self.text, self.counted, heading.end))
-            self.amended, self.counted = True, heading.end
-        elif not self.amended and legal_unit(heading.title) is not None:
-            self.depth, self.counted = 0, heading.end
-
-    def depth_at(self, start: int) -> int:
-        self.depth = max(0, self.depth + _quote_depth(self.text, self.counted, start))
-        self.amended, self.counted = self.amended and self.depth > 0, start
-        return self.depth
-
-
-def _quote_depth(text: str, start: int, end: int) -> int:
-    """How many more quotations open than close in ``text[start:end]``."""
-    part = text[start:end]
-    opened = sum(part.count(mark) for mark in QUOTE_OPEN if mark not in QUOTE_CLOSE)
-    closed = sum(part.count(mark) for mark in QUOTE_CLOSE if mark not in QUOTE_OPEN)
-    return opened - closed
-
-
-#: The ranks of the articulado (LIBRO, TÍTULO, CAPÍTULO) whose plain line closes every
-#: open heading but the law's title and an approved text's.
-_HIGH_RANK: Final = 3
-
-
-def _lone_level(
-    heading: Heading,
-    following: Heading | None,
-    depth: int,
-    grouped: bool,
-    top: int,
-    last: int,
-) -> int | None:
-    """The level a plain line takes as a heading (``placed``), or ``None``: text."""
-    if depth > 0:
-        return None
-    if plain_heading(heading.title):
-        unit = legal_unit(heading.title)
-        high = unit is not None and (unit.part == "anexo" or unit.rank <= _HIGH_RANK)
-        return top + 1 if high else last
-    if ordinal_disposicion(heading.title):
-        return last + 1 if grouped else None
-    bare = heading.body_is_empty and following is not None
-    if bare and following is not None and legal_unit(following.title) is not None:
-        return top + 1
-    return None
-
-
-#: How many legal headings, articles or disposiciones among them, make a law.
-_MIN_UNITS: Final = 3
-_MIN_ARTICLES: Final = 2
+#: How many apartados ("Primero.", "Segundo.") make the provisions of a text without
+#: articles.
+_MIN_APARTADOS: Final = 2
+#: The units whose heading alone makes a text a law's.
+_LAW_UNITS: Final = frozenset({"artículo", "disposición", "anexo"})
 
 
 def applies(titles: Sequence[str]) -> bool:
-    """Whether headings with these titles are a law's: at least three legal units, two
-    of them articles or disposiciones, and legal units at least half of the headings,
-    or of those before the first ANEXO (an annex's own headings are the annex's). A
-    disposición numbered by its ordinal alone ("Primera.") counts as one. The
-    promulgation as a heading ("DISPONGO:", "REY DE ESPAÑA") with an article or a
-    disposición after it is a law's, whatever the count."""
-    units = [legal_unit(title) or _ordinal_unit(title) for title in titles]
-    if _apartados(units):
-        units = [
-            unit or (APARTADO if ordinal_apartado(t) else None)
-            for unit, t in zip(units, titles, strict=True)
-        ]
-    if _promulgated(titles, units):
+    """Whether headings with these titles are a law's: one of them is a provision (an
+    article, a disposición; "Artículo único." and its "Disposición final única." are a
+    law) or an ANEXO (a resolution's annexes), each in a heading's shape
+    (``heading_line``: "Anexo de tablas" is no ANEXO), or, in a text without articles, two
+    apartados ("Primero.", "Segundo."). There is no count of units: a one-article law is
+    a law."""
+    units = [legal_unit(title) if heading_line(title) else None for title in titles]
+    if any(unit is not None and unit.name in _LAW_UNITS for unit in units):
         return True
-    found = [unit for unit in units if unit is not None]
-    articles = [unit for unit in found if unit.name in _PROVISIONS]
-    annex = next((i for i, unit in enumerate(units) if unit and unit.part == "anexo"), None)
-    if len(found) < _MIN_UNITS or len(articles) < _MIN_ARTICLES:
-        return False
-    body = units[:annex] or units
-    return 2 * len(found) >= len(units) or 2 * sum(map(bool, body)) >= len(body)
+    return sum(map(ordinal_apartado, titles)) >= _MIN_APARTADOS
 
 
-def _promulgated(titles: Sequence[str], units: Sequence[LegalUnit | None]) -> bool:
-    """Whether the promulgation (the enacting formula, "DISPONGO:", or the Head of
-    State's title, "REY DE ESPAÑA") is a heading with an article or a disposición after
-    it: the law's own provisions follow it, whatever its annex's headings are."""
-    formula = next(
-        (index for index, title in enumerate(titles) if promulgation(title) is not None), None
-    )
-    return formula is not None and any(
-        unit is not None and unit.name in _PROVISIONS for unit in units[formula + 1 :]
-    )
-
-
-def _ordinal_unit(title: str) -> LegalUnit | None:
-    return _DISPOSICION if ordinal_disposicion(title) else None
+def candidate_line(line: str) -> bool:
+    """Whether a plain line alone in its paragraph may be a heading of a law
+    (``law_headings`` decides where it stands): a legal heading's shape
+    (``legal_grammar.heading_line``), a disposición's ordinal ("Primera.") or an approved
+    text's title in capitals ("TEXTO REFUNDIDO DE LA LEY…")."""
+    return heading_line(line) is not None or ordinal_disposicion(line) or approved_text(line)
 
 
 #: A line of plain text, with its line ending.
 _LINE: Final = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)?")
-#: The longest line taken for a heading (a disposición's title runs to 330 characters).
-_MAX_HEADING: Final = 500
 
 
-def _heading_line(title: str) -> bool:
-    """Whether a plain-text line alone in its paragraph is a heading: it opens with a
-    legal unit, and an article's line is only its number and title ("Artículo 5.",
-    "Artículo primero. Objeto", "Artículo 5"), never a sentence ("Artículo 5 de esta Ley
-    establece que…")."""
-    unit = legal_unit(title)
-    if unit is None:
-        return False
-    return unit.name != "artículo" or plain_heading(title) or plain_heading(title + ".")
-
-
-def legal_lines(text: str) -> list[Heading]:
-    """The heading lines of a plain-text law: a line alone in its paragraph (blank lines
-    or the text's ends around it) that opens with a legal unit (``legal_unit``).
-
-    Levels are all 1: ``relevel`` ranks them. A line inside a paragraph, or one that
-    mentions a unit in a sentence, is never a heading.
-    """
+def plain_lines(text: str) -> list[Heading]:
+    """The candidate heading lines of a plain-text law (``candidate_line``), each alone in
+    its paragraph (blank lines or the text's ends around it), at level ``LONE``
+    (``markdown.LONE``: the level of a plain line whose place ``law_headings`` decides)."""
     lines = [(m.start(), m.group()) for m in _LINE.finditer(text) if m.group()]
     headings: list[Heading] = []
     for index, (start, raw) in enumerate(lines):
         line = raw.rstrip("\r\n")
+        title = line.strip()
         before = lines[index - 1][1].strip() if index else ""
         after = lines[index + 1][1].strip() if index + 1 < len(lines) else ""
-        title = line.strip()
-        if before or after or not title or len(title) > _MAX_HEADING:
-            if title and headings and headings[-1].body_is_empty:
-                headings[-1] = replace(headings[-1], body_is_empty=False)
-            continue
-        if not _heading_line(title):
-            if headings and headings[-1].body_is_empty:
-                headings[-1] = replace(headings[-1], body_is_empty=False)
+        if not title or before or after or not candidate_line(title):
             continue
         offset = start + len(line) - len(line.lstrip())
-        headings.append(Heading(offset, start + len(line.rstrip()), 1, title))
+        headings.append(Heading(offset, start + len(line.rstrip()), LONE, title))
     return headings
+
+
+#: The ranks of the articulado (LIBRO, TÍTULO, CAPÍTULO) whose plain line takes the level
+#: under the law's title; other units take the level of the heading before them.
+_HIGH_RANK: Final = 3
+
+
+def _lone_level(
+    heading: Heading, following: Heading | None, grouped: bool, top: int, last: int
+) -> int | None:
+    """The level a plain candidate line takes as a heading, or ``None``: text."""
+    unit = legal_unit(heading.title) if heading_line(heading.title) is not None else None
+    if unit is not None:
+        high = unit.part in ("anexo", "disposiciones") and unit.rank == 1
+        high = high or (unit.part == "articulado" and unit.rank <= _HIGH_RANK)
+        return top + 1 if high else last
+    if ordinal_disposicion(heading.title):
+        return last + 1 if grouped else None
+    if heading.body_is_empty and following is not None and legal_unit(following.title):
+        return top + 1  # an approved text's title right before its units
+    return None
+
+
+def _placed(headings: Sequence[Heading]) -> list[Heading]:
+    """The headings with each plain candidate line (level ``LONE``) kept, with a level,
+    only where it is a heading (``_lone_level``); a line left out is text again."""
+    marked = [h.level for h in headings if h.level != LONE]
+    top = min(marked, default=1)
+    kept: list[Heading] = []
+    last, grouped = top + 1, False
+    for index, heading in enumerate(headings):
+        following = headings[index + 1] if index + 1 < len(headings) else None
+        level = (
+            heading.level
+            if heading.level != LONE
+            else _lone_level(heading, following, grouped, top, last)
+        )
+        if level is None:
+            continue
+        unit = legal_unit(heading.title)
+        grouped = (
+            unit.name == "disposiciones"
+            if unit is not None
+            else (grouped and ordinal_disposicion(heading.title))
+        )
+        kept.append(replace(heading, level=level))
+        last = level
+    return kept
+
+
+#: A unit's name on the line after its number: one line, no longer than this; with text
+#: after it, opening with a capital, no list item's label, ending as no lead-in does.
+_MAX_NAME: Final = 300
+_ITEM: Final = re.compile(r"(?:\d+|[a-zA-Z])[.)º]\s|[-–—•·]\s")  # noqa: RUF001 - dashes
+
+
+def _name_after(text: str, heading: Heading, following: int) -> tuple[int, int] | None:
+    """``[start, end)`` of the name a unit's number-only heading carries on the line
+    after it ("CAPÍTULO III", then "De la protección del dominio público hidráulico"),
+    before ``following`` (the next heading's start), or ``None``."""
+    match = re.compile(r"\s*\n[ \t]*\n?[ \t]*(?P<name>[^\n]+)").match(text, heading.end)
+    if match is None or match.start("name") >= following:
+        return None
+    start, end = match.span("name")
+    name = match.group("name").strip()
+    tail = text[end:following]
+    if tail.strip() and not re.match(r"[ \t]*\r?\n[ \t]*\r?\n", tail):
+        return None  # a paragraph of several lines
+    name = name.strip("*_ ")  # "**Disposiciones generales**"
+    if (
+        not (name[:1].isupper() or name[:1].isdigit())
+        or quoted(name)
+        or name.startswith((">", "|", "#"))
+    ):
+        return None
+    # Right before the next heading it can only be the name ("CAPÍTULO II", "02. Tasa
+    # por redacción de proyectos", however long); with text after it, it must not read
+    # as text.
+    if tail.strip() and (
+        len(name) > _MAX_NAME
+        or not name[:1].isupper()
+        or _ITEM.match(name)
+        or name.endswith((":", ";", ","))
+        or re.search(r"\.\s+\S", name.rstrip(". "))
+    ):
+        return None
+    return start, start + len(match.group("name").rstrip())
+
+
+def _named(text: str, headings: Sequence[Heading]) -> list[Heading]:
+    """The headings with a unit's name written on the line after its number-only heading
+    joined to it: one heading ("CAPÍTULO III. De la protección…") over both lines, so
+    that no section is a heading and its name alone."""
+    joined: list[Heading] = []
+    for index, heading in enumerate(headings):
+        following = headings[index + 1].start if index + 1 < len(headings) else len(text)
+        name = _name_after(text, heading, following) if number_only(heading.title) else None
+        if name is None:
+            joined.append(heading)
+            continue
+        title = f"{heading.title.rstrip(' .:')}. {text[name[0] : name[1]].strip(' *_')}"
+        joined.append(Heading(heading.start, name[1], heading.level, title))
+    return joined
+
+
+def _signed(text: str, headings: Sequence[Heading]) -> list[Heading]:
+    """The headings with an empty one at each signature (``legal_grammar.SIGNATURE``: a
+    paragraph "Dado en Madrid, el 16 de noviembre de 2007.") whose last heading before it
+    is a provision (an article, a disposición, an apartado): the law's provisions end
+    there. An empty heading closes the sections of its level and below
+    (``headings.sections_of``); a signature inside an ANEXO (a form's date) is text."""
+    if not headings:
+        return []
+    starts = [heading.start for heading in headings]
+    top = min(heading.level for heading in headings)
+    signed = list(headings)
+    for found in reversed(list(SIGNATURE.finditer(text))):
+        at = found.start()
+        if at and text[max(0, at - 2) : at].count("\n") < 2 and at > 1:
+            continue  # not a paragraph of its own
+        index = bisect.bisect_right(starts, at) - 1
+        if index < 0 or not _provision(headings[index].title):
+            continue
+        signed.insert(index + 1, Heading(at, found.end(), top + 1, "", body_is_empty=False))
+    return signed
+
+
+def _provision(title: str) -> bool:
+    unit = legal_unit(title)
+    if unit is not None:
+        return unit.name in ("artículo", "disposición")
+    return bool(ordinal_apartado(title) or ordinal_disposicion(title))
+
+
+def _rooted(headings: Sequence[Heading]) -> list[Heading]:
+    """A law's headings with its title the one root: a later heading at the title's
+    level (a Markdown law's inner ``#``: "# PARTE DISPOSITIVA", an instruction's title)
+    hangs below it."""
+    if not headings:
+        return []
+    top = headings[0].level
+    if top == LONE or any(h.level < top for h in headings):
+        return list(headings)
+    return [
+        headings[0],
+        *(replace(h, level=top + 1) if h.level == top else h for h in headings[1:]),
+    ]
+
+
+def law_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
+    """A law's own headings from the candidates of its ``text`` (marked headings with
+    their levels; plain lines alone in their paragraph at level ``LONE``), in text order,
+    before ranking (``relevel``):
+
+    * a marked formula, note or broken line is text (``formulas_as_text``);
+    * quoted amended text is text (``quotations.own_headings``);
+    * a plain line is a heading where its shape and place say so (``_placed``): a unit's
+      line, "Primera." inside a disposiciones group, an approved text's title right
+      before its units;
+    * a unit's name on the line after its number joins it (``_named``), as does a name
+      on a heading of its own (``named_units``);
+    * the place and date the law is signed at, right after a provision, ends it: an
+      empty heading there (``_signed``) closes its last disposición, so the signatures
+      and a text annexed without an ANEXO heading are cited under the law alone;
+    * the law's title is the root of every other heading (``_rooted``).
+    """
+    found = own_headings(text, formulas_as_text(headings, notes=True))
+    found = rebare(text, _placed(found))
+    found = rebare(text, named_units(_named(text, found)))
+    return _rooted(_signed(text, found))
 
 
 def named_units(headings: Sequence[Heading]) -> list[Heading]:
@@ -544,25 +567,6 @@ def named_units(headings: Sequence[Heading]) -> list[Heading]:
         else:
             merged.append(heading)
     return merged
-
-
-def nest_quoted(headings: Sequence[Heading]) -> list[Heading]:
-    """Ranked headings with each quoted provision ("«Artículo 20. …") one level under
-    the article or disposición that quotes it ("Artículo 3. Modificación de la Ley
-    35/2006"), never beside it: an amending law's text, not the law's own Art. 20. A
-    quoted heading outside any article keeps its level."""
-    nested: list[Heading] = []
-    quoting: Heading | None = None  # the open article or disposición
-    for heading in headings:
-        if quoted(heading.title):
-            if quoting is not None:
-                heading = replace(heading, level=quoting.level + 1)
-        elif (unit := legal_unit(heading.title)) is not None and unit.name in _QUOTING:
-            quoting = heading
-        elif quoting is not None and heading.level <= quoting.level:
-            quoting = None
-        nested.append(heading)
-    return nested
 
 
 def formulas_as_text(headings: Sequence[Heading], notes: bool = False) -> list[Heading]:

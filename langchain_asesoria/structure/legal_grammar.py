@@ -1,4 +1,23 @@
-"""The grammar of Spanish legal form: every pattern of a legal unit, in one module.
+"""The grammar of Spanish legal form, kept as data: one table of units, from which every
+reader's matchers are generated.
+
+``UNITS`` lists each unit of a law (its words and abbreviations, its part and rank, the
+numbering schemes it takes, whether it may stand without a number and whether its name
+may stand on the line after it); ``NUMBERINGS`` lists the numbering schemes, built on
+``langchain_asesoria.numerals``. A new shape of heading is a row or a scheme here, never
+a pattern in a reader. What the readers get:
+
+* ``legal_unit(title)``: the unit a heading's title opens with (a Markdown heading, a web
+  page's ``<hN>``, a PDF outline's title), lenient about what follows its label;
+* ``heading_line(line)``: a plain line that is a heading by its shape: a unit's label
+  followed by nothing, punctuation or a word in capitals, of any length ("Artículo 5 de
+  esta Ley…" is a sentence); ``label_of`` gives the label's unit and number;
+* ``pdf_heading_line(line)``: the stricter shape of a PDF's printed heading lines;
+* ``LEGAL_HEADINGS`` (a line start no page-furniture rule may take) and
+  ``HEADING_START`` (a line a list's lead-in never runs past);
+* the words of the promulgation, of a preamble's numerals, of an approved text's title,
+  of group headings and bare ordinals, and of the lines a law marks as headings but are
+  its text (formulas, notes, broken lines).
 
 More: ``docs/design/structure.md``.
 """
@@ -6,75 +25,56 @@ More: ``docs/design/structure.md``.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
+from langchain_asesoria.numerals import (
+    CARDINAL,
+    LATIN,
+    ORDINAL,
+    ROMAN,
+    WORD_NUMBER,
+    roman_value,
+    word_value,
+)
+
 __all__ = [
     "APARTADO",
-    "ARTICLE_LINE",
-    "HEADING_LINES",
     "HEADING_START",
     "LEGAL_HEADINGS",
+    "NUMBERINGS",
     "NUMERAL",
-    "PLAIN_HEADINGS",
     "QUOTE_CLOSE",
     "QUOTE_OPEN",
+    "SIGNATURE",
     "UNITS",
-    "WORD_NUMBER",
     "DisposicionKind",
+    "Label",
     "LegalUnit",
     "Part",
+    "UnitRow",
     "approved_text",
+    "broken_line",
     "disposicion_kind",
     "formula_line",
+    "group_heading",
+    "heading_line",
+    "label_of",
     "legal_unit",
     "note_line",
     "number_only",
     "numeral_title",
     "ordinal_apartado",
-    "ordinal_article",
     "ordinal_disposicion",
-    "plain_heading",
+    "parte_heading",
+    "pdf_heading_line",
     "promulgation",
     "quoted",
 ]
 
 Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
-
-#: Ordinals as units are numbered ("TÍTULO PRELIMINAR", "CAPÍTULO PRIMERO",
-#: "Disposición adicional vigésima segunda").
-ORDINAL: Final = (
-    r"(?:primer[oa]?|segund[oa]|tercer[oa]?|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
-    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s*\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
-    r"vig[ée]sim[oa](?:\s*\w+)?|trig[ée]sim[oa](?:\s*\w+)?|[úu]nic[oa]|preliminar)"
-)
-#: The ordinals of a disposición's heading line (full words, no "preliminar").
-DISPOSICION_ORDINAL: Final = (
-    r"(?:primer[oa]|segund[oa]|tercer[oa]|cuart[oa]|quint[oa]|sext[oa]|s[ée]ptim[oa]|"
-    r"octav[oa]|noven[oa]|d[ée]cim[oa](?:\s*\w+)?|und[ée]cim[oa]|duod[ée]cim[oa]|"
-    r"vig[ée]sim[oa](?:\s*\w+)?|trig[ée]sim[oa](?:\s*\w+)?|[úu]nic[oa])"
-)
-#: An article's number in words, as older and amending laws write it: an ordinal to
-#: "noveno" or beyond ("Artículo primero.", "Artículo decimoctavo."), or a cardinal from
-#: ten ("Artículo diez.", "Artículo veintiuno.", "Artículo treinta y dos.").
-WORD_NUMBER: Final = (
-    rf"(?:{DISPOSICION_ORDINAL}|diez|once|doce|trece|catorce|quince|dieci\w+|veint\w+"
-    r"|(?:treinta|cuarenta|cincuenta|sesenta|setenta|ochenta|noventa)(?:\s+y\s+\w+)?"
-    r"|ciento?(?:\s+\w+)?)"
-)
-ROMAN: Final = r"[IVXLCDM]+"
-NUMBER: Final = rf"(?:\d+|{ROMAN}|{ORDINAL})"
-#: Latin multipliers of inserted articles: "163 bis", "163 tervicies".
-LATIN: Final = r"(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies|[a-z]*vicies|[a-z]*tricies)"  # noqa: E501
-#: The multipliers a PDF's article line carries.
-_LINE_LATIN: Final = (
-    r"(?:\s+(?:bis|ter|quater|quinquies|sexies|septies|octies|nonies|[a-z]*decies))?"
-)
-_END: Final = r"(?=$|[\s.:,;\u2013\u2014-])"  # dashes: en, em, hyphen
-#: A Sección's number: "1.ª", "2", "IV", "Primera", or a letter as old regulations
-#: letter them ("Sección B) Operaciones al contado", "Sección A. «Aplicación…»").
-_SECTION_NUMBER: Final = rf"(?:\d+\.?\s?[ªº]?|{ROMAN}|{ORDINAL}|[A-Z]\)|[A-Z](?=\.\s))"
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,43 +86,230 @@ class LegalUnit:
     rank: int
 
 
-_TABLE: Final[tuple[tuple[str, Part, int, str], ...]] = (
-    ("libro", "articulado", 1, rf"libro\s+{NUMBER}{_END}"),
-    ("título", "articulado", 2, rf"t[íi]tulo\s+{NUMBER}{_END}"),
+#: The numbering schemes, each a pattern fragment matched at the number's start (the
+#: whole label is matched without case, except where a scheme says ``(?-i:…)``).
+NUMBERINGS: Final[Mapping[str, str]] = {
+    # code-style numbers of a code's articles: "511-1", "4.11-1", "000-1"; "1.1"; "10/2"
+    "code": r"\d+(?:[.\-/]\d+)+(?![.\-/]?\d)",
+    # "5", "1.ª", "1.º", "1ª", "1.a", "1.o"
+    "arabic": r"\d+(?:\s?\.?\s?[ªº°]|\.[ao](?![a-zñáéíóú]))?",
+    "roman": rf"(?-i:{ROMAN})(?![^\W\d_])",
+    "ordinal": rf"{ORDINAL}(?![^\W\d_])",
+    "cardinal": rf"{CARDINAL}(?![^\W\d_])",
+    # a letter as old regulations letter their Secciones: "B)", "A. Name" ("Sección A"
+    # alone is a word, not a number)
+    "letter": r"(?-i:[A-Z])(?=\)|\.\s)",
+    # an annex's letter, which may stand alone: "ANEXO B", "ANEXO C."
+    "annex letter": r"(?-i:[A-Z])(?=\)|\.\s|\.?$)",
+    "único": r"[úu]nic[oa](?![^\W\d_])",
+    "preliminar": r"preliminar(?![^\W\d_])",
+}
+#: What may follow a number: a Latin multiplier however joined ("106 quáter", "2.bis",
+#: "33-bis", "I bis") and the BOE's bracketed notes ("17[Sic]").
+_SUFFIX: Final = rf"(?:[\s.\-]*{LATIN}(?![^\W\d_]))?(?:\s*\[[^\]\n]{{0,20}}\])?"
+#: A range of units under one heading ("Arts. 48 a 50.", "Artículos 9 y 10").
+_RANGE: Final = r"\s+(?:a|al|y)\s+"
+
+
+@dataclass(frozen=True, slots=True)
+class UnitRow:
+    """One row of the grammar: a unit and how the BOE writes its heading.
+
+    Attributes:
+        unit: The unit (name, part, rank).
+        words: The words that open its heading (a pattern; accents optional,
+            misspellings the BOE prints included).
+        numbering: The schemes its number takes, tried in order (``NUMBERINGS``).
+        bare: It may stand without a number ("ANEXO", "Disposición adicional.").
+        named: Its name may stand on the line after its number ("CAPÍTULO III", then
+            "De la protección del dominio público hidráulico").
+        plural: The words of a heading of several ("Artículos 9 a 12", "Arts. 48 a 50").
+    """
+
+    unit: LegalUnit
+    words: str
+    numbering: tuple[str, ...] = ()
+    bare: bool = False
+    named: bool = False
+    plural: str = ""
+
+
+#: The kinds of disposición and how their group heading writes them ("Disposiciones
+#: adicionales"); "modificativa" as the Basque and Navarrese laws group their amendments.
+_DISPOSICION_GROUPS: Final[Mapping[str, str]] = {
+    "adicional": "adicionales",
+    "transitoria": "transitorias",
+    "derogatoria": "derogatorias",
+    "final": "finales",
+    "modificativa": "modificativas",
+}
+_DISPOSICION_KINDS: Final = tuple(_DISPOSICION_GROUPS)
+DisposicionKind = Literal["adicional", "transitoria", "derogatoria", "final", "modificativa"]
+_GROUP_WORDS: Final = "|".join(_DISPOSICION_GROUPS.values())
+_RANKED: Final = ("code", "arabic", "roman", "ordinal", "único", "preliminar")
+
+#: The units of Spanish legislation, in the order tried (a longer word before a shorter
+#: one that opens it: "Subsección" before "Sección", "Disposiciones" before
+#: "Disposición").
+UNITS: Final[tuple[UnitRow, ...]] = (
+    UnitRow(LegalUnit("libro", "articulado", 1), r"libro", _RANKED, named=True),
+    UnitRow(LegalUnit("título", "articulado", 2), r"t[íi]tulo", _RANKED, named=True),
     # "Capítuo IV bis", "CÁPITULO III": misspelt in the BOE's own text.
-    ("capítulo", "articulado", 3, rf"c[áa]p[íi]tul?o\s+{NUMBER}{_END}"),
-    ("sección", "articulado", 4, rf"secci[óo]n\s+{_SECTION_NUMBER}{_END}"),
-    ("subsección", "articulado", 5, rf"subsecci[óo]n\s+{_SECTION_NUMBER}{_END}"),
+    UnitRow(
+        LegalUnit("capítulo", "articulado", 3), r"c[áa]p[íi]tul?o|cap[íi]tuo", _RANKED, named=True
+    ),
+    UnitRow(
+        LegalUnit("subsección", "articulado", 5),
+        r"subsecci[óo]n",
+        (*_RANKED, "letter"),
+        named=True,
+    ),
+    UnitRow(LegalUnit("sección", "articulado", 4), r"secci[óo]n", (*_RANKED, "letter"), named=True),
     # The Código Civil's unnumbered division among its TÍTULOs.
-    ("disposición preliminar", "articulado", 2, rf"disposici[óo]n\s+preliminar{_END}"),
-    (
-        "artículo",
-        "articulado",
-        6,
-        rf"(?:art[íi]culos?|art\.)\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER}){_END}",
+    UnitRow(
+        LegalUnit("disposición preliminar", "articulado", 2),
+        r"disposici[óo]n\s+preliminar",
+        bare=True,
     ),
-    ("preámbulo", "preamble", 1, rf"pre[áa]mbulo{_END}"),
-    ("exposición de motivos", "preamble", 1, rf"exposici[óo]n\s+de\s+motivos{_END}"),
-    (
-        "disposiciones",
-        "disposiciones",
-        1,
-        rf"disposiciones\s+(?:adicionales|transitorias|derogatorias|finales){_END}",
+    UnitRow(
+        LegalUnit("artículo", "articulado", 6),
+        r"art[íi]culo|art\.",
+        # a treaty's Roman and lettered articles too: "Artículo IV.", "Artículo A."
+        ("code", "arabic", "roman", "ordinal", "cardinal", "único", "letter"),
+        plural=r"art[íi]culos|arts\.",
     ),
-    (
-        "disposición",
-        "disposiciones",
-        2,
-        rf"disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final){_END}",
+    UnitRow(LegalUnit("preámbulo", "preamble", 1), r"pre[áa]mbulo", bare=True),
+    UnitRow(
+        LegalUnit("exposición de motivos", "preamble", 1),
+        r"exposici[óo]n\s+de\s+motivos",
+        bare=True,
     ),
-    ("anexo", "anexo", 1, rf"anexo(?:\s+(?:{NUMBER}|[A-Z]))?{_END}"),
+    UnitRow(
+        LegalUnit("disposiciones", "disposiciones", 1),
+        rf"disposiciones\s+(?:{_GROUP_WORDS})(?:\s*(?:,|y|e)\s*(?:{_GROUP_WORDS}))*",
+        bare=True,
+    ),
+    UnitRow(
+        LegalUnit("disposición", "disposiciones", 2),
+        r"disposici[óo]n\s+(?:" + "|".join(_DISPOSICION_KINDS) + ")",
+        ("ordinal", "arabic", "único", "cardinal"),
+        bare=True,
+    ),
+    UnitRow(
+        LegalUnit("anexo", "anexo", 1),
+        r"anexos?|anejos?",
+        ("arabic", "roman", "ordinal", "único", "annex letter"),
+        bare=True,
+        named=True,
+    ),
 )
 
-#: Each legal unit and the pattern a heading's title opens with, in the order tried.
-UNITS: Final[tuple[tuple[LegalUnit, re.Pattern[str]], ...]] = tuple(
-    (LegalUnit(name, part, rank), re.compile(pattern, re.IGNORECASE))
-    for name, part, rank, pattern in _TABLE
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """A unit's label at a heading's start: the unit, its number as written (``""``
+    for a bare unit), and where the label ends in the text it was read from."""
+
+    unit: LegalUnit
+    number: str
+    end: int
+
+    @property
+    def value(self) -> tuple[int, str] | None:
+        """The number's value and Latin multiplier (``"106 quáter"`` -> ``(106,
+        "quáter")``; Roman numerals and words read; ``None``: no value (a code-style
+        number, a letter, none))."""
+        return number_value(self.number)
+
+
+_NUMBER_OF: Final = re.compile(
+    rf"(?P<base>.+?)(?P<suffix>[\s.\-]*{LATIN})?(?:\s*\[.*\])?$", re.IGNORECASE
 )
+
+
+def number_value(number: str) -> tuple[int, str] | None:
+    """A unit's number read: ``"IV"``, ``"cuarto"``, ``"4.º"`` -> ``(4, "")``; ``"10
+    bis"`` -> ``(10, "bis")``; ``"único"`` -> ``(1, "")``; ``None`` for a code-style
+    number, a letter or nothing."""
+    found = _NUMBER_OF.match(number.strip())
+    if found is None:
+        return None
+    base = found.group("base").strip(" .")
+    suffix = (found.group("suffix") or "").strip(" .-").lower()
+    digits = re.match(r"\d+(?=\s?\.?\s?[ªº°ao]?$)", base)
+    if digits is not None:
+        return int(digits.group()), suffix
+    if base.lower() in ("único", "única", "unico", "unica"):
+        return 1, suffix
+    value = roman_value(base) if re.fullmatch(ROMAN, base) else word_value(base)
+    return (value, suffix) if value is not None else None
+
+
+def _label_pattern(row: UnitRow) -> str:
+    numbers = "|".join(NUMBERINGS[name] for name in row.numbering)
+    one = rf"(?:{numbers}){_SUFFIX}"
+    parts = []
+    if row.numbering:
+        # "Artículo. 20." as printed; a range under one word: "Artículo 11 a 20."
+        parts.append(rf"(?:{row.words})(?:\.\s+|\s*)(?P<number>{one})(?:{_RANGE}(?P<upto>{one}))?")
+        if row.plural:
+            parts.append(rf"(?:{row.plural})\s*(?P<first>{one})(?:{_RANGE}(?P<last>{one}))?")
+    if row.bare:
+        parts.append(rf"(?:{row.words})(?![^\W\d_])")
+    return "|".join(parts)
+
+
+_LABELS: Final[tuple[tuple[UnitRow, re.Pattern[str]], ...]] = tuple(
+    (row, re.compile(rf"(?:{_label_pattern(row)})", re.IGNORECASE)) for row in UNITS
+)
+#: The words that open some unit's label (a cheap test before the patterns).
+_OPENING: Final = re.compile(
+    r"(?:libro|t[íi]tulo|c[áa]p[íi]tul?o|cap[íi]tuo|(?:sub)?secci[óo]n|disposici"
+    r"|art[íi]culo|arts?\.|pre[áa]mbulo|exposici[óo]n|anexo|anejo)",
+    re.IGNORECASE,
+)
+#: What ends a label in a heading's title: its end, a space or punctuation, or the name
+#: glued to an ordinal's mark ("Sección 2.ªÓrganos de Gobierno").
+_END: Final = re.compile(r"$|[\s.:,;\u2013\u2014\-)\[(»”\"]|(?<=[ªº°])(?=[^\W\d_])")
+#: Emphasis, heading and bracket marks around a title ("*Sección 1.ª*", "[Disposiciones
+#: adicionales]", a Markdown law's "CAPÍTULO **I**.").
+_EMPHASIS: Final = "*_ "
+_SPACES: Final = re.compile(r"[\s\u00a0\u2000-\u200b\u202f\u205f\u3000]+")
+
+
+def _clean(title: str) -> str:
+    """A title without emphasis marks and brackets around it, its spaces one space."""
+    return _SPACES.sub(" ", title.replace("*", "").replace("_", " ")).strip().strip("[]").strip()
+
+
+#: The numbers that make a label opening in lower case a unit's: an ordinal's mark or a
+#: Roman numeral, as no sentence numbers what it cites.
+_LOWER_NUMBER: Final = re.compile(r"[ªº°]|^[IVXLCDM]+$")
+
+
+def label_of(title: str) -> Label | None:
+    """The unit's label a title opens with (emphasis marks aside), or ``None``: the
+    first row of ``UNITS`` whose words and number match, the label followed by its end,
+    a space or punctuation. A label in lower case needs an ordinal's mark or a Roman
+    numeral ("sección 3.ª"). ``Label.end`` is a position in the cleaned title."""
+    stripped = _clean(title)
+    if _OPENING.match(stripped) is None:
+        return None
+    for row, pattern in _LABELS:
+        found = pattern.match(stripped)
+        if found is None or _END.match(stripped, found.end()) is None:
+            continue
+        number = found.group("number") if "number" in pattern.groupindex else None
+        if not stripped[:1].isupper() and not _LOWER_NUMBER.search(number or ""):
+            return None  # "sección 3.ª De los…" is one; "artículo 5 de esta Ley" none
+        if number is not None and found.group("upto"):
+            number = f"{number} a {found.group('upto')}"
+        if number is None and "first" in pattern.groupindex and found.group("first"):
+            last = found.group("last")
+            number = found.group("first") + (f" a {last}" if last else "")
+        return Label(row.unit, (number or "").strip(), found.end())
+    return None
+
 
 #: A title that is only a Roman numeral: a part of the unit it stands in.
 _NUMERAL: Final = re.compile(rf"{ROMAN}\.?")
@@ -133,33 +320,188 @@ NUMERAL: Final = LegalUnit("numeral", "articulado", 9)
 def legal_unit(title: str) -> LegalUnit | None:
     """The legal unit a heading's title opens with, or ``None``.
 
-    ``"Artículo 163 tervicies. Tipo"`` is an article, ``"TÍTULO II"`` a título,
-    ``"[Disposiciones adicionales]"`` (a BOE outline's group) their group heading,
-    ``"ANEXO I"`` an anexo, ``"*Sección 1.ª Infracciones*"`` and ``"CAPÍTULO **I**."`` (a
-    Markdown law's emphasis marks) a sección and a capítulo; ``"el artículo 5 de esta
-    Ley"`` and ``"Títulos valores"`` are nothing. A title that is only a Roman numeral
-    (``"II"``) is a *numeral* (``NUMERAL``): a part of the unit it stands in (the "I",
-    "II" of an exposición de motivos).
+    ``"Artículo 163 tervicies. Tipo"`` is an article, ``"[Disposiciones adicionales]"``
+    (a BOE outline's group) their group heading, ``"ANEXO I"`` an anexo, ``"*Sección 1.ª
+    Infracciones*"`` and ``"CAPÍTULO **I**."`` (a Markdown law's emphasis marks) a
+    sección and a capítulo; ``"el artículo 5 de esta Ley"`` and ``"Títulos valores"``
+    are nothing. A title that is only a Roman numeral (``"II"``) is a *numeral*
+    (``NUMERAL``): a part of the unit it stands in.
     """
-    stripped = title.replace("*", "").strip().strip("[]_").strip()
-    if not stripped[:1].isupper():
-        return None
+    stripped = _clean(title)
     if _NUMERAL.fullmatch(stripped):
         return NUMERAL
-    for unit, pattern in UNITS:
-        if pattern.match(stripped):
-            return unit
-    return None
+    label = label_of(stripped)
+    return None if label is None else label.unit
 
 
-#: A title that is only a numeral, Roman or Arabic: "III", "5", "IV.".
-_NUMERAL_TITLE: Final = re.compile(rf"(?:{ROMAN}|\d{{1,3}})\.?")
+#: What follows a label in a heading line: nothing, punctuation, a bracketed note, or a
+#: word that opens in capitals, a digit or a quotation ("Artículo 1. Objeto", "CAPÍTULO
+#: I Disposiciones generales"); a word in lower case is a sentence's.
+_GOES_ON: Final = re.compile(r"\s*(?:$|[.:;,\-\u2013\u2014)(\[«“\"¿¡]|[A-ZÁÉÍÓÚÑÜ0-9])")
+
+
+@lru_cache(maxsize=16384)
+def heading_line(line: str) -> Label | None:
+    """The label of a plain line that is a legal heading by its shape, or ``None``.
+
+    A unit's label (``label_of``) followed by nothing, punctuation or a word in
+    capitals, of any length: ``"Sección primera. Preparación"``, ``"Artículo 511-1.
+    Objeto"``, ``"Art. 5."``, ``"TÍTULO I bis"``, ``"Artículo 1.º El presente Real
+    Decreto…"``; ``"Artículo 5 de esta Ley establece…"`` is not. A line opening with
+    a quotation mark is quoted text, never one.
+    """
+    stripped = _clean(line)
+    label = label_of(stripped)
+    if label is None or _GOES_ON.match(stripped, label.end) is None:
+        return None
+    return label
+
+
+#: A PDF prints a LIBRO, TÍTULO or CAPÍTULO as its label alone in capitals, an article
+#: and a disposición with a period after their number, a Sección with its "ª" or period.
+_PDF_ALONE: Final = frozenset({"libro", "título", "capítulo", "disposiciones", "anexo"})
+_PDF_PERIOD: Final = re.compile(r"\.(?:\s|$)")
+
+
+def pdf_heading_line(line: str) -> bool:
+    """Whether a line of a PDF's text is a printed legal heading: LIBRO, TÍTULO,
+    CAPÍTULO, a group heading, ANEXO and the preamble's labels alone on their line (in
+    capitals), an article or a numbered disposición with a period after its number
+    ("Artículo 5.", "Disposición final primera."), a Sección with "1.ª" or "1."."""
+    stripped = " ".join(line.split())
+    label = heading_line(stripped)
+    if label is None:
+        return False
+    rest = stripped[label.end :]
+    name = label.unit.name
+    if name in _PDF_ALONE or label.unit.part == "preamble":
+        return not rest.strip(" .") and stripped[: label.end].isupper()
+    if name in ("sección", "subsección"):
+        return bool(re.search(r"[ªº]$|\.$", label.number)) or _PDF_PERIOD.match(rest) is not None
+    if name == "disposición":
+        return bool(label.number) and _PDF_PERIOD.match(rest) is not None
+    return name == "artículo" and _PDF_PERIOD.match(rest) is not None
+
+
+def _upper(pattern: str) -> str:
+    """A pattern of lower-case words in capitals (escapes kept: ``\\s`` stays)."""
+    return re.sub(r"(?<!\\)[a-záéíóúñ]", lambda m: m.group().upper(), pattern)
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """A pattern's top-level alternatives (``|`` outside groups and classes)."""
+    parts, depth, start, escaped, in_class = [], 0, 0, False, False
+    for index, char in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:index])
+            start = index + 1
+    return [*parts, pattern[start:]]
+
+
+def _capitalized(pattern: str) -> str:
+    """A pattern of words with each top-level alternative's first letter in capitals."""
+    return "|".join(_upper(part[:1]) + part[1:] for part in _alternatives(pattern))
+
+
+def _row(name: str) -> UnitRow:
+    return next(row for row in UNITS if row.unit.name == name)
+
+
+def _printed(name: str, after: str, capitals_only: bool = False) -> str:
+    """How the BOE prints a unit's heading at a line's start: its words in capitals (or,
+    unless ``capitals_only``, with a capital initial), then ``after``."""
+    words = _row(name).words
+    if capitals_only:
+        return rf"(?:{_upper(words)}){_upper(after)}"
+    return rf"(?:{_upper(words)}|{_capitalized(words)}){after}"
+
+
+_NUMBER: Final = rf"\s+(?:\d+|{ROMAN}(?![^\W\d_])|{ORDINAL}|[úu]nic[oa]|preliminar)"
+
+#: Headings of Spanish legislation at a line start, as the BOE prints them (LIBRO,
+#: TÍTULO and CAPÍTULO in capitals; an article, a Sección, a disposición, ANEXO): a line
+#: that opens with one is never page furniture.
+LEGAL_HEADINGS: Final = tuple(
+    re.compile(pattern)
+    for pattern in (
+        _printed("artículo", r"\s+\d+"),
+        "|".join(_printed(name, _NUMBER, True) for name in ("libro", "título", "capítulo")),
+        "|".join(_printed(name, r"\s+\d+") for name in ("subsección", "sección")),
+        _printed("disposición", ""),
+        _printed("anexo", rf"(?:\s+(?:{ROMAN}|\d+|[úu]nico)\b|\s*$)", True),
+    )
+)
+
+#: Marks that open quoted amended text, and those that close it.
+QUOTE_OPEN: Final = '«"“'
+QUOTE_CLOSE: Final = '»"”'
+
+#: A line that opens a heading (a Markdown mark, an article, a TÍTULO, a CAPÍTULO, a
+#: disposición), quoted or not: a list's lead-in never runs past it.
+HEADING_START: Final = re.compile(
+    rf"\s*[{QUOTE_OPEN}]?(?:#|"
+    + "|".join(
+        (
+            _printed("artículo", r"\s+\d"),
+            _printed("capítulo", r"\s", True),
+            _printed("título", r"\s", True),
+            _capitalized(_row("disposición").words),
+        )
+    )
+    + ")"
+)
+
+
+def number_only(title: str) -> bool:
+    """Whether a heading is a unit whose name may follow it (``UnitRow.named``: LIBRO,
+    TÍTULO, CAPÍTULO, Sección, Subsección, ANEXO) with its label and nothing else
+    (``"TÍTULO I"``, ``"Capítulo II."``, ``"Sección 1.ª"``, ``"ANEXO"``): its name, when
+    it has one, is the heading or the line that follows."""
+    stripped = _clean(title)
+    label = label_of(stripped)
+    if label is None or not any(row.named and row.unit == label.unit for row in UNITS):
+        return False
+    return not stripped[label.end :].strip(" .:ªº-")
+
+
+def group_heading(title: str) -> bool:
+    """Whether a title is a disposiciones group heading ("DISPOSICIONES FINALES")."""
+    unit = legal_unit(title)
+    return unit is not None and unit.name == "disposiciones"
+
+
+_KIND: Final = re.compile(
+    r"disposici(?:[óo]n|ones)\s+(" + "|".join(_DISPOSICION_KINDS) + ")", re.IGNORECASE
+)
+
+
+def disposicion_kind(title: str) -> DisposicionKind | None:
+    """The kind of a disposición or of its group ("DISPOSICIONES TRANSITORIAS":
+    ``"transitoria"``), or ``None``: a disposición of another kind closes a group."""
+    found = _KIND.match(_clean(title))
+    if found is None:
+        return None
+    kind = found.group(1).lower()
+    assert kind in _DISPOSICION_KINDS
+    return kind  # type: ignore[return-value]
 
 
 def numeral_title(title: str) -> bool:
     """Whether a heading's title is only a numeral ("III", "5"): a part of the text it
     stands in (a preamble's), never the parent of a law's units."""
-    return _NUMERAL_TITLE.fullmatch(title.strip()) is not None
+    return re.fullmatch(rf"(?:{ROMAN}|\d{{1,3}})\.?", title.strip()) is not None
 
 
 #: The enacting formula, alone as a heading: "DISPONGO:", "D I S P O N G O :",
@@ -186,6 +528,17 @@ _ROYAL: Final = re.compile(
 )
 
 
+#: The place and date a law is signed at, a paragraph of its own after its provisions:
+#: "Dado en Madrid, el 16 de noviembre de 2007.", "Madrid, 27 de mayo de 2005.",
+#: "Palacio de la Zarzuela, Madrid, a 29 de junio de 1984.", "Barcelona, 3 de marzo de 2020".
+SIGNATURE: Final = re.compile(
+    r"[ \t*_]*(?:Dado\s+en\s[^\n]{1,120}?\d{4}"
+    r"|(?:[A-ZÁÉÍÓÚ][\w'\u2019 .-]{1,60},\s*)+(?:a\s+)?\d{1,2}\s+de\s+[a-záéíóú]+\s+de\s+\d{4})"
+    r"\.?[ \t*_]*$",
+    re.MULTILINE,
+)
+
+
 def promulgation(title: str) -> Literal["enacting", "royal"] | None:
     """Whether a heading's title is the enacting formula (``"enacting"``), the Head of
     State's title (``"royal"``), or neither (``None``). Neither is ever the parent of
@@ -196,115 +549,6 @@ def promulgation(title: str) -> Literal["enacting", "royal"] | None:
     if _ROYAL.fullmatch(stripped):
         return "royal"
     return None
-
-
-#: The shape of each kind of heading line of a PDF's text, tried in order: an article's
-#: number and a period, LIBRO/TÍTULO/CAPÍTULO and its number alone in capitals, a
-#: Sección's number with "ª"/"º" or a period, a disposición's ordinal and a period, and
-#: the groups, ANEXO and preamble labels alone on their line.
-HEADING_LINES: Final = (
-    re.compile(rf"Art[íi]culo\s+(?:\d+{_LINE_LATIN}|[úu]nico)\.(?:\s|$)"),
-    re.compile(r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+|\d+|PRELIMINAR|[ÚU]NICO)\s*$"),
-    re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+(?:\.\s?[ªº]?|[ªº])(?:\s|$)"),
-    re.compile(
-        rf"Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final)\s+{DISPOSICION_ORDINAL}"
-        r"\.(?:\s|$)"
-    ),
-    re.compile(
-        r"(?:DISPOSICIONES\s+(?:ADICIONALES|TRANSITORIAS|DEROGATORIAS|FINALES)"
-        r"|ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO))?|PRE[ÁA]MBULO|EXPOSICI[ÓO]N DE MOTIVOS)\s*$"
-    ),
-)
-
-#: A disposición's heading line opens so, in capitals or not.
-_DISPOSICION_LINE: Final = (
-    r"(?:Disposici[óo]n|DISPOSICI[ÓO]N)\s+"
-    r"(?:adicional|transitoria|derogatoria|final|ADICIONAL|TRANSITORIA|DEROGATORIA|FINAL)"
-)
-
-#: Headings of Spanish legislation at a line start (the ranks BOE prints in capitals):
-#: a line that opens with one is never page furniture.
-LEGAL_HEADINGS: Final = (
-    re.compile(r"(?:Art[íi]culo|ART[ÍI]CULO)\s+\d+"),
-    re.compile(
-        r"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:[IVXLCDM]+\b|\d+|PRELIMINAR|[ÚU]NICO|PRIMERO)"
-    ),
-    re.compile(r"(?:Sub)?[Ss]ecci[óo]n\s+\d+|(?:SUB)?SECCI[ÓO]N\s+\d+"),
-    re.compile(_DISPOSICION_LINE),
-    re.compile(r"ANEXO(?:\s+(?:[IVXLCDM]+|\d+|[ÚU]NICO)\b|\s*$)"),
-)
-
-#: Marks that open quoted amended text, and those that close it.
-QUOTE_OPEN: Final = '«"“'
-QUOTE_CLOSE: Final = '»"”'
-
-#: A line that opens a heading (a Markdown mark, an article, a TÍTULO, a disposición),
-#: quoted or not: a list's lead-in never runs past it.
-HEADING_START: Final = re.compile(
-    rf"\s*[{QUOTE_OPEN}]?(?:#|Art[íi]culo\s+\d|ART[ÍI]CULO\s+\d|CAP[ÍI]TULO\s|T[ÍI]TULO\s"
-    r"|Disposici[óo]n\s+(?:adicional|transitoria|derogatoria|final))"
-)
-
-
-#: The units whose heading may be their name and number alone, their title on a
-#: heading of its own ("TÍTULO I", then "Delimitación del hecho imponible").
-_NAMED_UNITS: Final = frozenset({"libro", "título", "capítulo", "sección", "subsección"})
-
-
-def number_only(title: str) -> bool:
-    """Whether a heading is a LIBRO, TÍTULO, CAPÍTULO, Sección or Subsección with its
-    number and nothing else (``"TÍTULO I"``, ``"Capítulo II."``, ``"Sección 1.ª"``): its
-    name, when it has one, is the heading that follows."""
-    stripped = title.strip()
-    for unit, pattern in UNITS:
-        found = pattern.match(stripped)
-        if found is not None and unit.name in _NAMED_UNITS:
-            return not stripped[found.end() :].strip(" .:ªº")
-    return False
-
-
-#: The shapes of a legal heading written as a plain paragraph of its own in a text that
-#: marks other headings (a Markdown law's "ANEXO", "Subsección 1.ª", "TÍTULO V",
-#: "Artículo primero."): the whole line, strict, so that a sentence that opens with a
-#: unit ("Artículo 5 de esta Ley establece…") is never one.
-_PLAIN_TITLE: Final = r"(?:\s*[.:\u2013\u2014-]\s*(?:\S.*)?)?"
-_CAPITAL_ORDINAL: Final = (
-    r"(?:PRIMER[OA]?|SEGUND[OA]|TERCER[OA]?|CUART[OA]|QUINT[OA]|SEXT[OA]|S[ÉE]PTIM[OA]|"
-    r"OCTAV[OA]|NOVEN[OA]|D[ÉE]CIM[OA]|[ÚU]NIC[OA]|PRELIMINAR)"
-)
-PLAIN_HEADINGS: Final = (
-    re.compile(rf"ANEXOS?(?:\s+(?:{ROMAN}|\d+|[A-Z]|[ÚU]NICO))?{_PLAIN_TITLE}"),
-    re.compile(rf"Anexos?(?:\s+(?:{ROMAN}|\d+|[A-Z]|[úu]nico))?{_PLAIN_TITLE}"),
-    re.compile(
-        rf"(?:LIBRO|T[ÍI]TULO|CAP[ÍI]TULO)\s+(?:{ROMAN}|\d+|{_CAPITAL_ORDINAL}){_PLAIN_TITLE}"
-    ),
-    re.compile(rf"(?:Libro|T[íi]tulo|Cap[íi]tulo)\s+(?:{ROMAN}|preliminar){_PLAIN_TITLE}"),
-    re.compile(
-        rf"(?:(?:Sub)?[Ss]ecci[óo]n|(?:SUB)?SECCI[ÓO]N)\s+"
-        rf"(?:\d+\.?\s?[ªº](?:{_PLAIN_TITLE}|\s+\S.*)|{ROMAN}{_PLAIN_TITLE})"
-    ),
-    re.compile(rf"Art[íi]culo\s+(?:\d+(?:\s+{LATIN})?|{WORD_NUMBER})\.(?:\s+\S.*)?"),
-    re.compile(
-        _DISPOSICION_LINE + rf"(?:\s+(?:{DISPOSICION_ORDINAL}|{_CAPITAL_ORDINAL}))?\.?(?:\s+\S.*)?"
-    ),
-    re.compile(
-        r"(?:DISPOSICIONES\s+(?:ADICIONALES|TRANSITORIAS|DEROGATORIAS|FINALES)"
-        r"|Disposiciones\s+(?:adicionales|transitorias|derogatorias|finales))\.?"
-    ),
-)
-#: The longest plain line taken for a heading (an article's heading and its title).
-_PLAIN_MAX: Final = 300
-
-
-def plain_heading(line: str) -> bool:
-    """Whether a plain line, alone in its paragraph, is a legal heading by its shape
-    (``PLAIN_HEADINGS``) and a unit by ``legal_unit``: ``"ANEXO"``, ``"Subsección 1.ª
-    Disposiciones generales"``, ``"TÍTULO V"``, ``"Artículo primero. Modificación…"``;
-    ``"Artículo 5 de esta Ley establece que…"`` is not."""
-    stripped = line.strip()
-    if len(stripped) > _PLAIN_MAX or legal_unit(stripped) is None:
-        return False
-    return any(pattern.fullmatch(stripped) for pattern in PLAIN_HEADINGS)
 
 
 #: The title of a text a decree approves, as a plain line in capitals: "TEXTO REFUNDIDO
@@ -322,39 +566,39 @@ def approved_text(line: str) -> bool:
     return _APPROVED_TEXT.fullmatch(line.strip().strip("*").strip()) is not None
 
 
-#: A disposición numbered by its ordinal alone, inside its group: "Primera.", "Segunda.
-#: Entrada en vigor.", "Única."
-_ORDINAL_DISPOSICION: Final = re.compile(
-    r"(?:Primera|Segunda|Tercera|Cuarta|Quinta|Sexta|S[ée]ptima|Octava|Novena|D[ée]cima"
-    r"(?:\s+\w+)?|Und[ée]cima|Duod[ée]cima|Vig[ée]sima(?:\s+\w+)?|Trig[ée]sima(?:\s+\w+)?"
-    r"|[ÚU]nica|PRIMERA|SEGUNDA|TERCERA|CUARTA|QUINTA|SEXTA|S[ÉE]PTIMA|OCTAVA|NOVENA"
-    r"|[ÚU]NICA)\.(?:\s+\S.*)?"
+#: A provision numbered by its ordinal alone: "Primera.", "Segunda. Entrada en vigor.",
+#: "Única." (a disposición inside its group); "Primero.", "Decimocuarto. Información…",
+#: "Único." (an apartado of an order or a resolution).
+_FEMININE: Final = re.compile(rf"(?:{ORDINAL}|[úu]nica)\.(?:\s+\S.*)?", re.IGNORECASE)
+_MASCULINE: Final = re.compile(rf"(?:{ORDINAL}|[úu]nico)\.(?:\s+\S.*)?", re.IGNORECASE)
+#: A circular's or an instruction's provision numbered "Norma 1.", "Norma 1.ª", "Norma
+#: primera.", "Regla 4.": an apartado too.
+_NUMBERED_APARTADO: Final = re.compile(
+    rf"(?:Norma|Regla|NORMA|REGLA)\s+(?:\d+(?:\.\s?[ªº]|[ªº]|\.)|(?:{ORDINAL}|[úu]nica)\.)(?:\s+\S.*)?",
+    re.IGNORECASE,
 )
+#: An apartado holds a provision as an article does, at an article's rank.
+APARTADO: Final = LegalUnit("apartado", "articulado", 6)
+
+
+def _ordinal_word(title: str, feminine: bool) -> bool:
+    stripped = title.strip()
+    word = stripped.split(".", 1)[0].strip()
+    if not stripped[:1].isupper() or not word:
+        return False
+    ending = ("a",) if feminine else ("o", "r")
+    if word.lower() not in ("única", "unica", "único", "unico") and not word.lower().endswith(
+        ending
+    ):
+        return False
+    pattern = _FEMININE if feminine else _MASCULINE
+    return pattern.fullmatch(stripped) is not None
 
 
 def ordinal_disposicion(title: str) -> bool:
     """Whether a title is a disposición numbered by its ordinal alone ("Primera.",
     "Segunda. Entrada en vigor."): one only inside a disposiciones group."""
-    stripped = title.strip()
-    return len(stripped) <= _PLAIN_MAX and _ORDINAL_DISPOSICION.fullmatch(stripped) is not None
-
-
-#: An apartado numbered by its ordinal alone, as orders, resolutions and circulars number
-#: their provisions where a law has articles: "Primero.", "Decimocuarto. Información que
-#: se solicita.", "Único."
-_ORDINAL_APARTADO: Final = re.compile(
-    r"(?:Primero|Segundo|Tercero|Cuarto|Quinto|Sexto|S[ée]ptimo|Octavo|Noveno|D[ée]cimo"
-    r"(?:\s*\w+)?|Und[ée]cimo|Duod[ée]cimo|Vig[ée]simo(?:\s*\w+)?|Trig[ée]simo(?:\s*\w+)?"
-    r"|[ÚU]nico|PRIMERO|SEGUNDO|TERCERO|CUARTO|QUINTO|SEXTO|S[ÉE]PTIMO|OCTAVO|NOVENO"
-    r"|D[ÉE]CIMO|[ÚU]NICO)\.(?:\s+\S.*)?"
-)
-#: A circular's or an instruction's provision numbered "Norma 1.", "Norma 1.ª",
-#: "Norma primera.", "Regla 4.": an apartado too.
-_NUMBERED_APARTADO: Final = re.compile(
-    rf"(?:Norma|Regla|NORMA|REGLA)\s+(?:\d+(?:\.\s?[ªº]|[ªº]|\.)|{DISPOSICION_ORDINAL}\.)(?:\s+\S.*)?"
-)
-#: An apartado holds a provision as an article does, at an article's rank.
-APARTADO: Final = LegalUnit("apartado", "articulado", 6)
+    return _ordinal_word(title, feminine=True)
 
 
 def ordinal_apartado(title: str) -> bool:
@@ -363,16 +607,16 @@ def ordinal_apartado(title: str) -> bool:
     provision of a text without articles (an order, a resolution, a circular), at an
     article's rank there; a text with articles never has one."""
     stripped = title.strip()
-    return len(stripped) <= _PLAIN_MAX and (
-        _ORDINAL_APARTADO.fullmatch(stripped) is not None
-        or _NUMBERED_APARTADO.fullmatch(stripped) is not None
+    return _ordinal_word(stripped, feminine=False) or (
+        _NUMBERED_APARTADO.fullmatch(stripped) is not None
     )
 
 
 #: A treaty's or a code's PARTE: "PARTE VI. Disposiciones finales", "SEXTA PARTE. Otras
 #: disposiciones", "PARTE PRIMERA".
 _PARTE: Final = re.compile(
-    rf"(?:parte\s+(?:{ROMAN}|{ORDINAL}|\d+)|{ORDINAL}\s+parte){_END}", re.IGNORECASE
+    rf"(?:parte\s+(?:(?-i:{ROMAN})|{WORD_NUMBER}|\d+)|{ORDINAL}\s+parte)(?=$|[\s.:,;\u2013\u2014-])",
+    re.IGNORECASE,
 )
 
 
@@ -381,7 +625,7 @@ def parte_heading(title: str) -> bool:
     TÍTULOs or articles. No unit of ``UNITS``: as one, a "Parte II. Condiciones del
     reembolso…" quoted inside a budget law's article closed its TÍTULO I
     (BOE-A-2002-25412), so a PARTE stands where its heading's marks put it."""
-    return _PARTE.match(title.strip().strip(_EMPHASIS + "[]").strip()) is not None
+    return _PARTE.match(_clean(title)) is not None
 
 
 #: A title that opens with a word in lower case: the tail of a line broken in two. A
@@ -410,45 +654,10 @@ def note_line(title: str) -> bool:
     return len(stripped) > 2 and stripped[0] == "(" and stripped[-1] == ")"
 
 
-DisposicionKind = Literal["adicional", "transitoria", "derogatoria", "final"]
-_KIND: Final = re.compile(
-    r"disposici(?:[óo]n|ones)\s+(adicional|transitoria|derogatoria|final)", re.IGNORECASE
-)
-
-
-def disposicion_kind(title: str) -> DisposicionKind | None:
-    """The kind of a disposición or of its group ("DISPOSICIONES TRANSITORIAS":
-    ``"transitoria"``), or ``None``: a disposición of another kind closes a group."""
-    found = _KIND.match(title.strip().strip("[]").strip())
-    if found is None:
-        return None
-    kind = found.group(1).lower()
-    assert kind in ("adicional", "transitoria", "derogatoria", "final")
-    return kind  # type: ignore[return-value]
-
-
-#: Emphasis marks a heading's title may open with ("*«Sección 1.ª…*").
-_EMPHASIS: Final = "*_ "
-
-
 def quoted(title: str) -> bool:
     """Whether a heading's title opens with a quotation mark (``QUOTE_OPEN``): the
     heading of amended text quoted in an amending law, never a unit of the law itself."""
-    return title.strip().lstrip(_EMPHASIS)[:1] in QUOTE_OPEN
-
-
-_ORDINAL_ARTICLE: Final = re.compile(rf"art[íi]culo\s+{WORD_NUMBER}{_END}", re.IGNORECASE)
-
-
-def ordinal_article(title: str) -> bool:
-    """Whether a heading is an article numbered by an ordinal word ("Artículo tercero.",
-    "Artículo único."), as an amending law numbers its own articles."""
-    return _ORDINAL_ARTICLE.match(title.strip()) is not None
-
-
-#: An article's heading line of a text with one line per paragraph: its number, any
-#: multiplier (the BOE's own spellings too: "140 cuarter", "140 quinque"), a period.
-ARTICLE_LINE: Final = re.compile(r"Art[íi]culo\s+(?:\d+(?:\s+[a-z]+)?|[úu]nico)\.(?:\s|$)")
+    return title.strip().lstrip(_EMPHASIS + "#").lstrip(_EMPHASIS)[:1] in QUOTE_OPEN
 
 
 #: A formula's signs: "C = B.i. x T", a product's sign, a sum, a root, an inequality.
@@ -458,10 +667,12 @@ _TABLE_UNIT: Final = re.compile(
     r"\(?(?:(?:miles|millones)\s+de\s+)?(?:euros|pesetas|€|%|porcentajes?|importes?)\)?\.?",
     re.IGNORECASE,
 )
-#: An amount: thousands or decimals marked ("1.234", "0,95"), or a number and its unit.
+#: An amount: thousands or decimals marked ("1.234", "0,95"), or a number and its unit;
+#: a rate as the BOE writes it ("25 por 100 del importe…").
 _AMOUNT: Final = re.compile(
     r"[-+]?(?:(?:\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+,\d+)(?:\s*(?:€|euros|pesetas|%))?"
-    r"|\d+\s*(?:€|euros|pesetas|%))\.?",
+    r"|\d+\s*(?:€|euros|pesetas|%))\.?"
+    r"|\d+(?:,\d+)?\s+por\s+(?:100|ciento|mil)\b.*",
     re.IGNORECASE,
 )
 #: A run of figures: "37, 220, 404, ........ 412.359." (a comma and three numbers at least).
@@ -471,10 +682,10 @@ _FIGURES: Final = re.compile(
 
 
 def formula_line(title: str) -> bool:
-    """Whether a heading's title is a formula, a table's unit line, an amount, a run of
-    figures or a separator ("k = N / n", "Miles de euros", "1.234,56 euros", "37, 220,
-    404", "***"): a line the source marks as a heading for its centring, text all the
-    same. A legal unit's title never is one."""
+    """Whether a heading's title is a formula, a table's unit line, an amount, a rate, a
+    run of figures or a separator ("k = N / n", "Miles de euros", "1.234,56 euros", "25
+    por 100 del importe…", "37, 220, 404", "***"): a line the source marks as a heading
+    for its centring, text all the same. A legal unit's title never is one."""
     if title.strip() and not any(character.isalnum() for character in title):
         return True  # signs alone: a separator ("### ***", "* * *")
     stripped = title.strip().strip("|*_ ").strip()

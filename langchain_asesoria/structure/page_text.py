@@ -13,10 +13,8 @@ from typing import Final
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.html import report_lines
 from langchain_asesoria.structure.legal_grammar import (
-    ARTICLE_LINE,
-    HEADING_LINES,
     QUOTE_OPEN,
-    legal_unit,
+    heading_line,
     number_only,
     quoted,
 )
@@ -61,8 +59,7 @@ _LAW_TITLE: Final = re.compile(
 _SITE: Final = "Agencia Estatal Boletín Oficial del Estado"
 #: The last line of the page's metadata, before its menus: the ELI permalink.
 _PERMALINK: Final = re.compile(r"https?://www\.boe\.es/eli/\S+")
-#: The longest line taken for a heading, and for a unit's name after its number.
-_MAX_HEADING: Final = 500
+#: The longest line taken for a unit's name after its number.
 _MAX_NAME: Final = 200
 
 
@@ -131,17 +128,10 @@ def _chrome(lines: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
 
 
 def _heading_line(line: str) -> bool:
-    """Whether a paragraph line is a legal heading: a unit's number alone ("TÍTULO I",
-    "Capítulo II"), or a heading line's shape ("Artículo 4. Hecho imponible.",
-    "Disposición final primera. …", "ANEXO"), quoted or not."""
-    unquoted = line.lstrip(QUOTE_OPEN)
-    if len(line) > _MAX_HEADING or legal_unit(unquoted) is None:
-        return False
-    return (
-        number_only(unquoted)
-        or ARTICLE_LINE.match(unquoted) is not None
-        or any(p.match(unquoted) for p in HEADING_LINES)
-    )
+    """Whether a paragraph line is a legal heading by its shape (``heading_line``: "TÍTULO
+    I", "Artículo 4. Hecho imponible.", "Disposición final primera. …", "ANEXO"), quoted
+    or not."""
+    return heading_line(line.lstrip(QUOTE_OPEN)) is not None
 
 
 def _name_line(line: str) -> bool:

@@ -1,7 +1,7 @@
 """The BOE's consolidated pages (``act.php``): the law's title is the root of every path;
 the disclaimer, the version shown, the version and jump menus, "Subir" and the block
 markers are in no chunk and no path, and listed once per kind; a TÍTULO's number and
-name are one title; a quoted amended provision stays inside the article quoting it."""
+name are one title; a quoted amended provision is text of the article quoting it."""
 
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ def test_a_generated_consolidated_page_gets_the_laws_paths_and_no_chrome(law: Bo
     sections = document.sections() or []
     paths = list(dict.fromkeys(s.section_path for s in sections))
     assert _unit_paths(paths) == law.expected_paths()
+    assert not any(title.startswith("«") for path in paths for title in path)
     assert {s.section_path[0] for s in sections} == {law.title}
     labels = [line.split(":")[0] for line in document.report.chrome]
     for kind in BOE_KINDS:
@@ -89,11 +90,14 @@ def test_the_vat_laws_titulos_are_one_title_each() -> None:
 
 
 def test_a_quoted_article_stays_inside_the_article_amending_it() -> None:
-    paths, _, _ = _chunks(DATA / "rdl-4-2024-trimmed.html")
-    quoting = [p for p in paths if p and p[-1].startswith("«Artículo 20.")]
+    """The amended «Artículo 20.» is text of the Artículo 3 quoting it: its chunks are
+    under that article, and no quoted heading is a section (issue 49)."""
+    paths, texts, _ = _chunks(DATA / "rdl-4-2024-trimmed.html")
+    quoting = [p for p, text in zip(paths, texts, strict=True) if "«Artículo 20." in text]
     assert quoting
     for path in quoting:
-        assert path[-2].startswith("Artículo 3. Modificación de la Ley 35/2006")
+        assert path[-1].startswith("Artículo 3. Modificación de la Ley 35/2006")
+    assert not any(title.startswith("«") for path in paths if path for title in path)
     own = [p for p in paths if p and p[-1].startswith("Artículo 4.")]
     assert own
     assert all(not any(t.startswith("Artículo 3.") for t in p) for p in own)

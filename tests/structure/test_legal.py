@@ -14,11 +14,13 @@ from langchain_asesoria.structure.headings import sections_of
 from langchain_asesoria.structure.legal import (
     NUMERAL,
     applies,
-    legal_lines,
+    law_headings,
     legal_paths,
     legal_unit,
+    plain_lines,
     relevel,
 )
+from langchain_asesoria.structure.legal_grammar import heading_line
 from langchain_asesoria.structure.markdown import markdown_headings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +69,6 @@ LAWS = sorted((ROOT / "corpus" / "markdown").glob("*.md"))
         ("Artículo", None),
         ("Art.", None),
         ("Arte y cultura", None),
-        ("Anexos y cuadros", None),
         ("Disposiciones generales del impuesto", None),
         ("REY DE ESPAÑA", None),
         ("Ley 49/2002, de 23 de diciembre", None),
@@ -77,6 +78,27 @@ LAWS = sorted((ROOT / "corpus" / "markdown").glob("*.md"))
 def test_legal_units_are_recognised_by_strict_patterns(title: str, unit: str | None) -> None:
     found = legal_unit(title)
     assert (found.name if found else None) == unit
+
+
+@pytest.mark.parametrize(
+    ("title", "lenient", "strict"),
+    [
+        # A Markdown heading's title opens with its unit whatever follows (legal_unit);
+        # a plain line is a heading only in a heading's shape (heading_line).
+        ("Anexos y cuadros", "anexo", None),
+        ("Anexo de tablas", "anexo", None),
+        ("ANEXO", "anexo", "anexo"),
+        ("Artículo 5 de esta Ley establece", "artículo", None),
+        ("Títulos valores y otros activos", None, None),
+    ],
+)
+def test_a_markdown_title_is_read_leniently_a_plain_line_strictly(
+    title: str, lenient: str | None, strict: str | None
+) -> None:
+    found = legal_unit(title)
+    label = heading_line(title)
+    assert (found.name if found else None) == lenient
+    assert (label.unit.name if label else None) == strict
 
 
 def _paths(markdown: str, legal: bool = True) -> list[tuple[str, ...]]:
@@ -139,9 +161,15 @@ def test_a_heading_glued_to_its_marks_is_a_legal_heading() -> None:
 
 
 def test_auto_needs_a_laws_evidence() -> None:
+    """A provision or an ANEXO in a heading's shape is a law's evidence; there is no
+    count of units (a one-article law is a law, issue 49)."""
     assert applies(["Ley", "TÍTULO I", "Artículo 1", "Artículo 2"])
+    assert applies(["Ley 3/2024", "Artículo único. Modificación.", "Disposición final única."])
+    assert applies(["Resolución", "ANEXO"])
+    assert applies(["Orden", "Primero.", "Segundo."])  # two apartados, no article
+    assert not applies(["Orden", "Primero.", "Resumen"])
     assert not applies(["Capítulo 12. Integración", "Introducción", "Caso práctico"])
-    assert not applies(["Artículo 1", "Resumen", "Notas", "Anexos y cuadros", "Fin"])
+    assert not applies(["Guía", "Anexo de tablas", "Artículo 5 de esta Ley establece"])
 
 
 def test_a_plain_text_law_gets_its_heading_lines_never_a_cross_reference() -> None:
@@ -150,7 +178,7 @@ def test_a_plain_text_law_gets_its_heading_lines_never_a_cross_reference() -> No
         "artículo 5 de esta Ley.\nArtículo 2. Esto sigue el párrafo y no es un título.\n\n"
         "Artículo 2. Ámbito.\n\nSe aplica en España.\n\nDisposición final única. Vigor.\n\nYa.\n"
     )
-    titles = [heading.title for heading in legal_lines(text)]
+    titles = [heading.title for heading in law_headings(text, plain_lines(text))]
     assert titles == [
         "TÍTULO I",
         "Artículo 1. Objeto.",
@@ -256,7 +284,15 @@ def test_the_boe_pages_anexo_and_disposiciones_hang_from_the_law(page: Path) -> 
             assert not {"título", "capítulo"} & set(names), span.section_path
         if "anexo" in names:
             assert "disposición" not in names, span.section_path
-    assert any("ANEXO" in span.section_path for span in spans)
+    annexes = {title for span in spans for title in span.section_path if "ANEXO" in title}
+    if page.name == "rd-1021-2015.html":
+        # The ANEXO's name, a heading of its own on the page, joins its path element.
+        assert annexes == {"ANEXO. Normas de diligencia debida"}
+    else:
+        # An ANEXO that is only its name (its form is an image) at the law's end has no
+        # text of its own: it is no section alone, it stays with the text before it.
+        assert annexes == set()
+        assert spans[-1].section_label == "Disposición final única.\u2003Entrada en vigor."
 
 
 @pytest.mark.parametrize(
@@ -294,21 +330,19 @@ def test_a_disposicions_path_is_the_law_and_the_disposicion(path: Path) -> None:
         "GENERALÍSIMO DE LOS EJÉRCITOS NACIONALES",
     ],
 )
-def test_the_enacting_formula_before_an_article_makes_a_law(formula: str) -> None:
-    """A decree of two articles is a law when its promulgation (the enacting formula, the
-    Head of State's title) heads them, however many unmarked headings its annex has; the
-    promulgation holds none of them."""
+def test_the_enacting_formula_before_an_article_holds_none_of_them(formula: str) -> None:
+    """A decree of two articles is a law (its articles say so, whatever the promulgation
+    or the annex's unmarked headings); the promulgation (the enacting formula, the Head of
+    State's title) holds none of its articles."""
     titles = ["Real Decreto 54/1977", formula, "Artículo primero.", "Artículo segundo."]
     assert applies(titles + ["Tabla"] * 20)
-    assert not applies(["Real Decreto 54/1977", "Artículo primero.", "Artículo segundo."])
-    # Its articles unnumbered ("Artículo uno."): its disposiciones after it are the law's.
+    assert applies(["Real Decreto 54/1977", "Artículo primero.", "Artículo segundo."])
     assert applies(["Real Decreto", formula, "Artículo uno.", "Disposición final.", "Tabla"])
-    # Nothing of a law after it, or a sentence that is no formula: no evidence.
-    assert not applies(["Artículo 1.", "Artículo 2.", formula, *["Tabla"] * 9])
-    assert not applies(["Guía", "Dispongo que se cumpla", "Artículo 1.", "Artículo 2."])
+    assert not applies(["Guía", formula, "Tabla", "Notas"])  # a formula alone is no law
     law = f"# Real Decreto 54/1977\n\n### {formula}\n\n##### Artículo primero.\n\nTexto.\n"
     sections = read_text_document(law + "\n##### Artículo segundo.\n\nTexto.\n", "markdown")
     paths = [span.section_path for span in sections.sections() or []]
+    assert paths[-2] == ("Real Decreto 54/1977", "Artículo primero.")
     assert paths[-1] == ("Real Decreto 54/1977", "Artículo segundo.")
 
 

@@ -1,5 +1,5 @@
 """A unit's number and name as one heading (``legal.named_units``), and quoted amended
-provisions inside the article quoting them (``legal.nest_quoted``)."""
+provisions as text of the article quoting them (``legal.law_headings``: never sections)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import PROFILE, examples
 
+from langchain_asesoria.reading import read_text_document
 from langchain_asesoria.structure.headings import Heading
-from langchain_asesoria.structure.legal import named_units, nest_quoted, relevel
+from langchain_asesoria.structure.legal import named_units
 from langchain_asesoria.structure.legal_grammar import number_only, quoted
 
 
@@ -23,7 +24,8 @@ from langchain_asesoria.structure.legal_grammar import number_only, quoted
         ("LIBRO PRIMERO", True),
         ("TÍTULO I. Delimitación del hecho imponible", False),
         ("Artículo 4", False),
-        ("ANEXO I", False),
+        ("ANEXO I", True),  # an ANEXO's name may follow it too (issue 49)
+        ("ANEXO I. Tarifas", False),
         ("Títulos valores", False),
     ],
 )
@@ -81,27 +83,44 @@ def test_what_is_not_a_units_name_stays_apart(titles: list[tuple[int, str, bool]
 
 
 @settings(PROFILE, max_examples=examples(60), deadline=None)
-@given(st.lists(st.tuples(st.integers(1, 99), st.lists(st.integers(100, 200), max_size=3))))
-def test_quoted_provisions_nest_under_the_article_quoting_them(
-    articles: list[tuple[int, list[int]]],
+@given(
+    st.lists(st.tuples(st.integers(1, 99), st.lists(st.integers(100, 200), max_size=3))),
+    st.sampled_from(["#####", "####", "###", ""]),
+)
+def test_quoted_provisions_are_text_of_the_article_quoting_them(
+    articles: list[tuple[int, list[int]]], marks: str
 ) -> None:
-    """A law's articles, each quoting the provisions it amends: every quoted one is a
-    child of its quoting article, every article of the law a sibling of the others."""
-    titles: list[tuple[int, str, bool]] = [(3, "Ley 1/2024.", True), (4, "TÍTULO I", True)]
-    for number, quoted_numbers in articles:
-        titles.append((5, f"Artículo {number}. Modificación.", False))
-        titles += [(5, f"«Artículo {n}. Objeto.", False) for n in quoted_numbers]
-    nested = nest_quoted(relevel(_headings(titles)))
-    own_level = None
-    for heading in nested[2:]:
-        if heading.title.startswith("«"):
-            assert own_level is not None
-            assert heading.level == own_level + 1
-        else:
-            own_level = own_level or heading.level
-            assert heading.level == own_level
+    """A law's articles, each quoting the provisions it amends (marked as headings, at
+    any level, or plain lines): every quoted one is text of its quoting article, never a
+    section; every article of the law is a section under its TÍTULO."""
+    law = "Ley 1/2024, de reforma"
+    parts = [f"# {law}", "## TÍTULO I"]
+    expected: list[tuple[str, ...]] = []
+    for position, (_, quoted_numbers) in enumerate(articles, start=1):
+        own = f"Artículo {position}. Modificación."
+        parts += [f"##### {own}", "Se modifica la Ley 9/1999, que queda redactada así:"]
+        for number in quoted_numbers:
+            parts += [f"{marks} «Artículo {number}. Objeto.".strip(), "Texto del año 1999.»"]
+        expected.append((law, "TÍTULO I", own))
+    parts += ["##### Disposición final única. Entrada en vigor.", "Texto."]
+    text = "\n\n".join(parts) + "\n"
+    sections = read_text_document(text, "markdown").sections() or []
+    paths = [span.section_path for span in sections if span.section_label != "TÍTULO I"]
+    assert paths == [*expected, (law, "Disposición final única. Entrada en vigor.")]
+    assert not any("«" in title for span in sections for title in span.section_path)
+    for span, (_, quoted_numbers) in zip(sections, articles, strict=False):
+        body = text[span.start : span.end]
+        assert all(f"«Artículo {n}. Objeto." in body for n in quoted_numbers)
 
 
-def test_a_quoted_heading_outside_any_article_keeps_its_level() -> None:
-    headings = relevel(_headings([(3, "Ley 1/2024.", True), (5, "«Artículo 2. Objeto.", False)]))
-    assert nest_quoted(headings) == headings
+def test_a_quoted_heading_outside_any_article_is_text() -> None:
+    text = (
+        "# Ley 1/2024.\n\nPreámbulo con la cita:\n\n##### «Artículo 2. Objeto.\n\nTexto.»\n\n"
+        "##### Disposición final única.\n\nVigor.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    assert [span.section_path for span in sections] == [
+        ("Ley 1/2024.",),
+        ("Ley 1/2024.", "Disposición final única."),
+    ]
+    assert "«Artículo 2. Objeto." in text[sections[0].start : sections[0].end]

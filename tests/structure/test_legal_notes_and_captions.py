@@ -113,14 +113,19 @@ def test_the_tail_of_a_broken_heading_joins_it(tail: str) -> None:
 
 def test_a_broken_line_at_the_top_level_still_opens_a_document() -> None:
     """A treaty's protocol whose subtitle is a top-level heading in lower case
-    (BOE-A-1999-10148, "# reconociendo ciertos derechos…"): it stays the root of the
-    protocol's articles, which never join the convention's TÍTULO III; a plain "ANEXO"
-    line before it changes nothing."""
+    (BOE-A-1999-10148, "# reconociendo ciertos derechos…"): it hangs below the law's
+    title (every path starts there) and encloses the protocol's articles, which never
+    join the convention's TÍTULO III nor the plain "ANEXO" line before it."""
     text = (
         f"# {LAW}\n\n## TÍTULO III. Disposiciones diversas\n\n##### Artículo 5. Firma.\n\n"
-        "Texto.\n\nANEXO\n\nTexto.\n\n# reconociendo ciertos derechos\n\nTexto.\n\n"
+        "Texto.\n\nANEXO\n\nModelo de declaración\n\nTexto.\n\n"
+        "# reconociendo ciertos derechos\n\nTexto.\n\n"
         "##### Artículo 1. Deudas.\n\n"
         "Nadie puede ser privado de su libertad.\n"
     )
     sections = read_text_document(text, "markdown").sections() or []
-    assert sections[-1].section_path == ("reconociendo ciertos derechos", "Artículo 1. Deudas.")
+    assert sections[-1].section_path == (
+        LAW,
+        "reconociendo ciertos derechos",
+        "Artículo 1. Deudas.",
+    )

@@ -1,5 +1,5 @@
-"""Plain legal lines of a Markdown law (``structure.legal.placed``, the grammar's
-``plain_heading``): an ANEXO, a Subsección, a TÍTULO, "Primera." inside a disposiciones
+"""Plain legal lines of a Markdown law (``structure.legal.law_headings``, the grammar's
+``heading_line``): an ANEXO, a Subsección, a TÍTULO, "Primera." inside a disposiciones
 group, an ordinal article or an approved text's title written as a paragraph of its own
 are structure; a sentence that opens with a unit, or a line inside «quoted» amended text,
 is not. On tables of lines, generated laws and four real laws (``laws/SOURCES.md``)."""
@@ -13,12 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from langchain_asesoria.reading import read_document, read_text_document
-from langchain_asesoria.structure.legal import applies, legal_paths, legal_unit
+from langchain_asesoria.structure.legal import applies, candidate_line, legal_paths, legal_unit
 from langchain_asesoria.structure.legal_grammar import (
     approved_text,
     disposicion_kind,
+    heading_line,
     ordinal_disposicion,
-    plain_heading,
     quoted,
 )
 
@@ -48,11 +48,13 @@ LAWS = Path(__file__).parent / "laws"
         ("Sección II de la ley", False),
         ("El anexo I recoge las tarifas.", False),
         ("ANEXO I del Reglamento, que queda redactado así:", False),
-        ("Artículo 5." + " texto" * 80, False),  # a paragraph, not a heading line
+        # A heading of any length is a heading when its shape says so (issue 49).
+        ("Artículo 5. Objeto" + " y ámbito de aplicación" * 20 + ".", True),
     ],
 )
-def test_plain_heading(line: str, expected: bool) -> None:
-    assert plain_heading(line) is expected
+def test_heading_line(line: str, expected: bool) -> None:
+    assert (heading_line(line) is not None) is expected
+    assert candidate_line(line) is expected
 
 
 @pytest.mark.parametrize(
@@ -170,7 +172,7 @@ def _plain_laws(draw: st.DrawFn) -> _Case:
     body()
     paths.append((*document, final))
     if draw(st.booleans()):
-        lines.extend(["ANEXO", "", "Tabla de valores.", ""])
+        lines.extend(["ANEXO", "", "Tabla de valores", "", "Valores en euros: 1.000 €.", ""])
     return "\n".join(lines), paths
 
 
@@ -183,8 +185,8 @@ def test_every_unit_of_a_generated_law_has_its_path(case: _Case) -> None:
     assert found == expected
     titles = {title for span in sections for title in span.section_path}
     assert not titles & set(_SENTENCES)  # a sentence is never a section
-    if "\nANEXO\n" in law:
-        assert sections[-1].section_path == (*expected[-1][:-1], "ANEXO")  # the final's text
+    if "\nANEXO\n" in law:  # its name on the next line joins it (issue 49)
+        assert sections[-1].section_path == (*expected[-1][:-1], "ANEXO. Tabla de valores")
 
 
 @given(st.sampled_from(_SENTENCES), st.sampled_from(["ANEXO", "TÍTULO II", "Artículo 3. Fin."]))
@@ -211,7 +213,9 @@ def test_a_line_inside_quoted_amended_text_is_text(sentence: str, line: str) -> 
 @pytest.mark.parametrize(
     ("law", "label", "path"),
     [
-        ("BOE-A-1977-20499.md", "ANEXO", ("Real Decreto 2157/1977", "ANEXO")),
+        ("BOE-A-1977-20499.md", "ANEXO. Características y modelo del distintivo de la Casa "
+         "de Su Majestad el Rey", ("Real Decreto 2157/1977", "ANEXO. Características y modelo "
+         "del distintivo de la Casa de Su Majestad el Rey")),
         ("BOE-A-1977-20499.md", "Artículo segundo.", ("Real Decreto 2157/1977",
                                                       "Artículo segundo.")),
         ("BOE-A-1979-696.md", "Segunda.", ("Ley 73/1978", "DISPOSICIONES ADICIONALES",
@@ -240,12 +244,13 @@ def test_real_laws(law: str, label: str, path: tuple[str, ...]) -> None:
     assert tuple(rest) == path[1:]
 
 
-def test_a_law_is_judged_by_the_headings_before_its_annex() -> None:
-    """A decree of three articles and a long annex of its own headings is a law."""
+def test_a_law_is_judged_by_its_provisions_however_long_its_annex() -> None:
+    """A decree of two articles and a long annex of its own headings is a law; so is a
+    resolution that is only its ANEXO. No count of units decides (issue 49)."""
     titles = ["Real Decreto 1/2000", "DISPONGO:", "Artículo 1.", "Artículo 2.", "ANEXO"]
     assert applies(titles + [f"Tabla {n}" for n in range(20)])
-    guide = ["Guía", "Introducción", "Contexto", "Método", "Artículo 1.", "Artículo 2."]
-    assert not applies([*guide, "ANEXO", *["Tabla"] * 20])
+    assert applies(["Resolución de 3 de marzo", "ANEXO", *["Tabla"] * 20])
+    assert not applies(["Guía", "Introducción", "Contexto", "Anexo de tablas", "Tabla"])
 
 
 def test_a_bare_division_before_articles_closes_at_a_higher_unit() -> None:
@@ -268,8 +273,9 @@ def test_a_bare_division_before_articles_closes_at_a_higher_unit() -> None:
 
 def test_inside_an_anexo_a_bare_division_closes_at_a_higher_unit_of_the_anexo() -> None:
     """A CNMV resolution's annexed rules (BOE-A-2019-18622): "Objeto y funciones" at a
-    CAPÍTULO's level holds two articles, and the next CAPÍTULO closes it instead of
-    nesting under it. A container opened before the ANEXO (the approved "REGLAMENTO…",
+    CAPÍTULO's level, met in an article's text right before the next article, is a caption
+    of that text: it holds no article, and the next CAPÍTULO closes its CAPÍTULO. A
+    container opened before the ANEXO (the approved "REGLAMENTO…",
     BOE-A-2001-8971) still holds the ANEXO and what it holds, and an annexed instruction
     the CAPÍTULO marked under it."""
     titles = ["Resolución", "Artículo único.", "ANEXO. Reglamento", "CAPÍTULO I. Generales"]
@@ -278,7 +284,7 @@ def test_inside_an_anexo_a_bare_division_closes_at_a_higher_unit_of_the_anexo() 
     hints = [1, 6, 2, 3, 6, 3, 6, 3, 4, 6]
     bare = [False, False, True, True, False, True, False, True, True, False]
     paths = legal_paths(titles, hints, bare)
-    assert paths[6] == ("Resolución", "ANEXO. Reglamento", "Objeto y funciones", "Artículo 3.")
+    assert paths[6] == ("Resolución", "ANEXO. Reglamento", "CAPÍTULO I. Generales", "Artículo 3.")
     assert paths[-1] == (
         "Resolución",
         "ANEXO. Reglamento",
