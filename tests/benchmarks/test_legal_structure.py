@@ -1,5 +1,6 @@
-"""The structure report's counts (``benchmarks.legal_structure``), on small hand-made laws
-whose expected numbers are worked out by hand."""
+"""The positive structure report (``benchmarks.legal_structure``) and the reference it
+checks against (``benchmarks.legal_oracle``), on small hand-made laws whose chains and
+counts are worked out by hand."""
 
 from __future__ import annotations
 
@@ -7,231 +8,452 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import legal_oracle as oracle
 from benchmarks import legal_structure as ls
+from benchmarks.legal_oracle import Unit
 from langchain_asesoria.models import SectionSpan
 
 LAW = "Ley 1/2000, de prueba"
 
 
 @pytest.mark.parametrize(
-    ("path", "counted", "foreign", "disposicion", "rank", "not_title"),
+    ("line", "kind", "number"),
     [
-        ((LAW, "TÍTULO I", "CAPÍTULO I", "Artículo 1. Objeto."), True, (), False, False, False),
-        ((LAW, "Artículo 1. Objeto.", "1. Primero"), True, (), False, False, False),
-        ((LAW, "DISPONGO:", "Artículo 1."), True, ("DISPONGO:",), False, False, False),
-        ((LAW, "REY DE ESPAÑA", "TÍTULO I", "Artículo 2."), True, ("REY DE ESPAÑA",), 0, 0, 0),
-        ((LAW, "PREÁMBULO", "Artículo 1."), True, ("PREÁMBULO",), False, False, False),
-        ((LAW, "5", "TÍTULO VII", "Artículo 91."), True, ("5",), False, False, False),
-        ((LAW, "PREÁMBULO", "III"), False, (), False, False, False),  # preamble text: not counted
-        ((LAW, "Reglamento del Impuesto", "TÍTULO I", "Artículo 1."), True, (), 0, 0, 0),
-        ((LAW, "ANEXO", "Artículo 1."), True, (), False, False, False),
-        (
-            (LAW, "DISPOSICIONES ADICIONALES", "Disposición adicional primera."),
-            True,
-            (),
-            False,
-            False,
-            False,
-        ),
-        ((LAW, "TÍTULO V", "Disposición final primera."), True, (), True, False, False),
-        ((LAW, "CAPÍTULO I", "TÍTULO II", "Artículo 3."), True, (), False, True, False),
-        ((LAW, "Artículo 1.", "Artículo 2."), True, (), False, True, False),
-        ((LAW, "Reglamento", "TÍTULO I", "Reglamento anexo", "TÍTULO I"), False, (), 0, 0, 0),
-        ((LAW, "Miles de euros"), False, (), False, False, True),
-        ((LAW, "Artículo 4.", "ECIIEE(k)p = PCIIEE × 0,95"), True, (), 0, 0, True),  # noqa: RUF001
-        ((LAW,), False, (), False, False, False),
-        # unnumbered divisions of the articulado (the Código Civil, the Reglamento
-        # Hipotecario, a technical regulation's numbered rubrics) are structure
-        (
-            (LAW, "CAPÍTULO II. De la accesión", "Disposición general", "Artículo 353."),
-            1,
-            (),
-            0,
-            0,
-            0,
-        ),
-        (
-            (LAW, "TÍTULO I. Del Registro", "Del recurso gubernativo", "Artículo 112."),
-            1,
-            (),
-            0,
-            0,
-            0,
-        ),
-        ((LAW, "CAPÍTULO IV. Trabajos", "10.2 Utilización.", "Artículo 40."), 1, (), 0, 0, 0),
-        (
-            (LAW, "TÍTULO I. De la Mesa", "*Sección 1.ª De las funciones*", "Artículo 2."),
-            1,
-            (),
-            0,
-            0,
-            0,
-        ),
-        # but not above an articulado's unit, nor a broken line, a caption, a note
-        (
-            (LAW, "Del recurso gubernativo", "Artículo 112."),
-            1,
-            ("Del recurso gubernativo",),
-            0,
-            0,
-            0,
-        ),
-        (
-            (LAW, "TÍTULO I. Prestaciones", "y accidente no laboral", "Artículo 9."),
-            1,
-            ("y accidente no laboral",),
-            0,
-            0,
-            0,
-        ),
-        (
-            (LAW, "TÍTULO II. Tasas", "Tabla número 2", "Artículo 9."),
-            1,
-            ("Tabla número 2",),
-            0,
-            0,
-            0,
-        ),
-        ((LAW, "TÍTULO II. Tasas", "(Derogado)", "Artículo 9."), 1, ("(Derogado)",), 0, 0, 0),
-        ((LAW, "TÍTULO II. Tasas", "III", "Artículo 9."), 1, ("III",), 0, 0, 0),
-        ((LAW, "TÍTULO II. Tasas", "DISPONGO:", "Artículo 9."), 1, ("DISPONGO:",), 0, 0, 0),
-        (
-            (LAW, "TÍTULO II. Tasas", "500 pesetas/TPM", "Artículo 9."),
-            1,
-            ("500 pesetas/TPM",),
-            0,
-            0,
-            0,
-        ),
-        ((LAW, "PREÁMBULO", "Del objeto", "Artículo 1."), 1, ("PREÁMBULO", "Del objeto"), 0, 0, 0),
-        # a treaty's PARTE is structure
-        ((LAW, "PARTE VI. Disposiciones finales", "Artículo 30."), 1, (), 0, 0, 0),
-        ((LAW, "SEXTA PARTE. Otras disposiciones", "Artículo 9."), 1, (), 0, 0, 0),
+        ("Artículo 5. Objeto.", "artículo", "5"),
+        ("**Artículo 3.**", "artículo", "3"),
+        ("##### Artículo\u00a01.\u2003Objeto.", "artículo", "1"),  # NBSP and em space
+        ("Art. 5.", "artículo", "5"),
+        ("Arts. 48 a 50.", "artículo", "48-50"),
+        ("Artículo 511-1. Objeto.", "artículo", "511-1"),
+        ("Artículo 4.11-1", "artículo", "4.11-1"),
+        ("Artículo 106 quáter. Tipo.", "artículo", "106quater"),
+        ("Artículo 2.bis.", "artículo", "2bis"),
+        ("Artículo 33-bis.", "artículo", "33bis"),
+        ("Artículo único. Aprobación.", "artículo", "u"),
+        ("Artículo decimotercero. Salvaguarda.", "artículo", "13"),
+        ("Artículo treinta y dos.", "artículo", "32"),
+        ("TÍTULO I bis", "título", "1bis"),
+        ("TÍTULO PRELIMINAR", "título", "p"),
+        ("TÍTULO Ill", "título", "3"),  # ells written for capital Is
+        ("CAPÍTULO III", "capítulo", "3"),
+        ("CAPITULO IV. Base imponible", "capítulo", "4"),
+        ("Libro primero", "libro", "1"),
+        ("Sección primera.", "sección", "1"),
+        ("Sección 1.ª De los derechos", "sección", "1"),
+        ("Sección 1.a", "sección", "1"),
+        ("Sección 1.", "sección", "1"),
+        ("*Sección 2.ª*", "sección", "2"),
+        ("Subsección 2.ª Estimación directa", "subsección", "2"),
+        ("Disposición adicional decimotercera.", "disposición adicional", "13"),
+        ("Disposición final única. Entrada en vigor.", "disposición final", "u"),
+        ("DISPOSICIÓN DEROGATORIA", "disposición derogatoria", ""),
+        ("ANEXO", "anexo", ""),
+        ("ANEXO SEGUNDO", "anexo", "2"),
+        ("ANEXO II. Tarifas", "anexo", "2"),
+        ("ANEXO. Estatutos de la Federación", "anexo", ""),
     ],
 )
-def test_path_faults(
-    path: tuple[str, ...],
-    counted: bool | int,
-    foreign: tuple[str, ...],
-    disposicion: bool,
-    rank: bool,
-    not_title: bool,
+def test_the_oracle_reads_a_units_label_whatever_its_spelling(
+    line: str, kind: str, number: str
 ) -> None:
-    faults = ls.path_faults(path)
-    assert faults.counted is bool(counted)
-    assert faults.foreign == foreign
-    assert faults.disposicion_under_articulado is bool(disposicion)
-    assert faults.rank_order is bool(rank)
-    assert faults.not_a_title is bool(not_title)
-    assert faults.wrong is bool(foreign or disposicion or rank or not_title)
+    assert oracle.unit_of(line) == Unit(kind, number)
 
 
 @pytest.mark.parametrize(
-    ("title", "expected"),
+    "line",
     [
-        ("Miles de euros", True),
-        ("(Euros)", True),
-        ("1.234,56 euros", True),
-        ("0,95", True),
-        ("12 %", True),
-        ("A = B + C", True),
-        ("5", False),  # a numeral of a preamble, not an amount
-        ("III", False),
-        ("Artículo 5. Tipo del 21 por ciento.", False),
-        ("TÍTULO II", False),
-        # a chapter's name with a formula's sign names its chapter (BOE-A-2016-2827)
-        ("CAPÍTULO III. Recipientes cuyo producto PS × V sea superior a 50 bar.L", False),  # noqa: RUF001
-        ("", False),
+        "Artículo 5 de esta Ley establece que el plazo es de un mes.",
+        "«Artículo 20. Hecho imponible.",  # quoted: the amended law's, never a unit
+        "“TÍTULO III. Mercado",
+        "DISPOSICIONES FINALES",  # a group heading, no unit
+        "Títulos valores y otros activos",
+        "El anexo I recoge las tarifas.",
+        "",
     ],
 )
-def test_is_not_a_title(title: str, expected: bool) -> None:
-    assert ls.is_not_a_title(title) is expected
+def test_what_the_oracle_reads_as_no_unit(line: str) -> None:
+    assert oracle.unit_of(line) is None
 
 
-def _span(text: str, heading: str, end: int, path: tuple[str, ...]) -> SectionSpan:
+def test_group_and_preamble_labels() -> None:
+    assert oracle.group_heading("DISPOSICIONES ADICIONALES")
+    assert oracle.group_heading("Disposiciones transitorias y finales")
+    assert not oracle.group_heading("Disposición adicional primera.")
+    assert oracle.preamble_label("EXPOSICIÓN DE MOTIVOS")
+    assert oracle.preamble_label("PREÁMBULO")
+
+
+def test_path_units_reads_a_paths_units_the_laws_title_aside() -> None:
+    path = (LAW, "TÍTULO I. Objeto", "CAPÍTULO II", "Sección 1.ª Régimen", "Artículo 5. Tipo.")
+    assert oracle.path_units(path) == (
+        Unit("título", "1"),
+        Unit("capítulo", "2"),
+        Unit("sección", "1"),
+        Unit("artículo", "5"),
+    )
+    assert oracle.path_units((LAW, "DISPONGO:", "Notas del editor")) == ()
+    assert oracle.counted((Unit("título", "1"), Unit("artículo", "5")))
+    assert oracle.counted((Unit("disposición final", "1"),))
+    assert not oracle.counted((Unit("título", "1"), Unit("capítulo", "2")))
+
+
+#: A plain-line law: TÍTULO and CAPÍTULO with their names on the next line, Secciones
+#: spelled two ways, a group, disposiciones, an ANEXO holding articles of its own.
+PLAIN = (
+    "\n\n".join(
+        [
+            "Ley 1/2000, de prueba",
+            "EXPOSICIÓN DE MOTIVOS",
+            "El legislador explica la ley.",
+            "TÍTULO I",
+            "Disposiciones generales",
+            "CAPÍTULO I",
+            "Objeto",
+            "Artículo 1. Objeto.",
+            "Esta ley regula el impuesto.",
+            "Sección primera. Del hecho imponible",
+            "Artículo 2. Hecho.",
+            "Está sujeta la entrega de bienes.",
+            "Sección 2.ª De la base",
+            "Artículo 3. Base.",
+            "La base es el importe: 100 €.",
+            "CAPÍTULO II",
+            "Artículo 4. Tipo.",
+            "El tipo es del 21 por ciento.",
+            "DISPOSICIONES ADICIONALES",
+            "Disposición adicional primera. Régimen.",
+            "Texto de la disposición.",
+            "Disposición final única. Entrada en vigor.",
+            "Entra en vigor mañana.",
+            "ANEXO",
+            "Artículo 1. Del anexo.",
+            "Texto del anexo.",
+        ]
+    )
+    + "\n"
+)
+
+
+def _at(text: str, needle: str) -> int:
+    return text.index(needle)
+
+
+def test_chain_at_is_the_chain_of_units_in_force() -> None:
+    source = oracle.read_source(PLAIN)
+    title, chapter = Unit("título", "1"), Unit("capítulo", "1")
+    assert source.chain_at(_at(PLAIN, "El legislador")) == ()
+    assert source.chain_at(_at(PLAIN, "Esta ley regula")) == (title, chapter, Unit("artículo", "1"))
+    assert source.chain_at(_at(PLAIN, "Está sujeta")) == (
+        title,
+        chapter,
+        Unit("sección", "1"),
+        Unit("artículo", "2"),
+    )
+    # A Sección closes the one before it.
+    assert source.chain_at(_at(PLAIN, "La base es")) == (
+        title,
+        chapter,
+        Unit("sección", "2"),
+        Unit("artículo", "3"),
+    )
+    # A CAPÍTULO closes the Sección of the CAPÍTULO before.
+    assert source.chain_at(_at(PLAIN, "El tipo es")) == (
+        title,
+        Unit("capítulo", "2"),
+        Unit("artículo", "4"),
+    )
+    # A disposición closes every unit of the articulado; a group holds no unit.
+    assert source.chain_at(_at(PLAIN, "Texto de la disposición")) == (
+        Unit("disposición adicional", "1"),
+    )
+    assert source.chain_at(_at(PLAIN, "Entra en vigor")) == (Unit("disposición final", "u"),)
+    # An ANEXO closes everything and holds what follows it.
+    assert source.chain_at(_at(PLAIN, "Texto del anexo")) == (
+        Unit("anexo", ""),
+        Unit("artículo", "1"),
+    )
+
+
+def test_body_start_skips_heading_lines_and_names() -> None:
+    source = oracle.read_source(PLAIN)
+    titulo = _at(PLAIN, "TÍTULO I")
+    article = _at(PLAIN, "Artículo 1. Objeto.")
+    # "TÍTULO I", its name, "CAPÍTULO I", its name: headings only.
+    assert source.body_start(titulo, article) is None
+    assert source.body_start(titulo, len(PLAIN)) == _at(PLAIN, "Esta ley regula")
+    assert source.body_start(_at(PLAIN, "Sección 2.ª"), len(PLAIN)) == _at(PLAIN, "La base es")
+
+
+def test_a_heading_inside_a_paragraph_is_text() -> None:
+    text = "Ley\n\nArtículo 1. Objeto.\n\nSegún el\nArtículo 2. que sigue, todo.\n"
+    source = oracle.read_source(text)
+    assert [unit for _, unit, _ in source.headings] == [Unit("artículo", "1")]
+
+
+QUOTING = (
+    "\n\n".join(
+        [
+            "Ley 2/2020, de reforma",
+            "Artículo primero. Modificación de la Ley 1/2000.",
+            "Se modifica el artículo 20, que queda redactado así:",
+            "«Artículo 20. Hecho imponible.",
+            "CAPÍTULO IV",
+            "Texto del artículo 20.»",
+            "Artículo segundo. Modificación de la Ley 3/2001.",
+            "Se añade un artículo 7 bis:",
+            "«Artículo 7 bis. Exenciones.",
+            "Texto que nunca cierra la comilla.",
+            "Artículo 8. También citado.",
+            "Texto citado.",
+            "Artículo tercero. Entrada en vigor.",
+            "Texto propio.",
+            "Disposición final única. Vigor.",
+            "Ya.",
+        ]
+    )
+    + "\n"
+)
+
+
+def test_quoted_amended_text_is_the_quoting_articles() -> None:
+    source = oracle.read_source(QUOTING)
+    first, second = Unit("artículo", "1"), Unit("artículo", "2")
+    assert source.chain_at(_at(QUOTING, "Texto del artículo 20")) == (first,)
+    # A quotation left open: "Artículo 8" is no number of this law (it numbers in words)…
+    assert source.chain_at(_at(QUOTING, "Texto citado")) == (second,)
+    # …"Artículo tercero" is: its numbering going on ends the quotation.
+    assert source.chain_at(_at(QUOTING, "Texto propio")) == (Unit("artículo", "3"),)
+    assert source.chain_at(_at(QUOTING, "Ya.")) == (Unit("disposición final", "u"),)
+    own = [unit for _, unit, _ in source.headings]
+    assert own == [first, second, Unit("artículo", "3"), Unit("disposición final", "u")]
+
+
+def test_a_quotation_closed_with_the_wrong_mark_ends_at_the_laws_next_article() -> None:
+    text = "\n\n".join(
+        [
+            "Ley 3/2021",
+            "Artículo 1. Modificación.",
+            "Se modifica así:",
+            "“Artículo 5. Caja de Ahorrosˮ",  # the BOE's modifier letter closes it
+            "Texto.»",  # a closing mark too many: no quotation left
+            "Artículo 2. Otro.",
+            "Texto dos.",
+        ]
+    )
+    source = oracle.read_source(text)
+    assert source.chain_at(_at(text, "Texto dos")) == (Unit("artículo", "2"),)
+
+
+def _section(text: str, heading: str, end: str | None, path: tuple[str, ...]) -> SectionSpan:
     start = text.index(heading)
-    return SectionSpan(start, end, heading.lstrip("# "), path, title_end=start + len(heading))
+    stop = text.index(end) if end is not None else len(text)
+    return SectionSpan(start, stop, path[-1], path, title_end=start + len(heading))
 
 
-def test_missed_articles_counts_heading_lines_no_section_has() -> None:
-    text = (
-        "# Ley\n\n"  # 0..6
-        "##### Artículo 1. Objeto.\n\n"
-        "Texto.\n\n"
-        "Artículo 2. Ámbito.\n\n"  # a plain line: a heading no section has
-        "Según el\nArtículo 3. que sigue\n\n"  # inside a paragraph: not a heading line
-        "«Artículo 4. Citado.\n\n"  # opens a quotation...
-        "Artículo 5. Citado también.»\n\n"  # ...still inside it
-        "Artículo 6. Otro.\n"  # a heading line again, no section
+def _items(text: str, sections: list[SectionSpan]) -> list[ls.Item]:
+    return [ls.Item(s.start, s.end, s.section_path, text[s.start : s.end]) for s in sections]
+
+
+SMALL = (
+    "\n\n".join(
+        [
+            LAW,
+            "TÍTULO I",
+            "Objeto",
+            "Sección 1.ª",
+            "Artículo 1. Objeto.",
+            "Texto uno.",
+            "Artículo 2. Ámbito.",
+            "Texto dos.",
+            "Disposición final única. Vigor.",
+            "Texto final.",
+        ]
     )
-    one = _span(text, "##### Artículo 1. Objeto.", len(text), ("Ley", "Artículo 1. Objeto."))
-    assert ls.missed_articles(text, [one]) == 2
-    six = _span(text, "Artículo 6. Otro.", len(text), ("Ley", "Artículo 6. Otro."))
-    assert ls.missed_articles(text, [one, six]) == 1
+    + "\n"
+)
 
 
-def test_missed_articles_takes_a_section_carrying_its_title_before_it() -> None:
-    text = "## TÍTULO I\n\n##### Artículo 1. Objeto.\n\nTexto."
-    heading = "##### Artículo 1. Objeto."
-    carried = SectionSpan(
-        0, len(text), "Artículo 1.", ("TÍTULO I", "Artículo 1."), title_end=len(heading) + 13
-    )
-    assert text[: carried.title_end].endswith(heading)
-    assert ls.missed_articles(text, [carried]) == 0
-
-
-def test_out_of_order_finds_an_ancestor_after_its_descendant() -> None:
-    text = "Ley\n\nArtículo 1.\n\nTexto.\n\nTÍTULO I\n\nArtículo 2.\n\nTexto."
-    first = text.index("Artículo 1.")
-    second = text.index("Artículo 2.")
-    right = [
-        SectionSpan(first, second, "Artículo 1.", ("Ley", "Artículo 1."), title_end=first + 11),
-        SectionSpan(second, len(text), "Artículo 2.", ("Ley", "TÍTULO I", "Artículo 2.")),
-    ]
-    assert ls.out_of_order(text, right) == 0
-    wrong = [  # TÍTULO I stands after Artículo 1 in the text
-        SectionSpan(first, second, "Artículo 1.", ("Ley", "TÍTULO I", "Artículo 1.")),
-        right[1],
-    ]
-    assert ls.out_of_order(text, wrong) == 1
-    unknown = [SectionSpan(first, second, "Artículo 1.", ("Ley", "Nada así", "Artículo 1."))]
-    assert ls.out_of_order(text, unknown) == 0  # a title the text does not hold is skipped
-
-
-def test_measure_sections_weighs_each_section_by_its_chunks() -> None:
-    text = "Ley\n\nDISPONGO:\n\nArtículo 1.\n\nUno.\n\nArtículo 2.\n\nDos."
-    a1, a2 = text.index("Artículo 1."), text.index("Artículo 2.")
+def _small(
+    second: tuple[str, ...] = (LAW, "TÍTULO I. Objeto", "Sección 1.ª", "Artículo 2. Ámbito."),
+    final: tuple[str, ...] = (LAW, "Disposición final única. Vigor."),
+    heading_alone: bool = False,
+) -> list[SectionSpan]:
+    first_start = "TÍTULO I" if not heading_alone else "Artículo 1. Objeto."
     sections = [
-        SectionSpan(a1, a2, "Artículo 1.", ("Ley", "DISPONGO:", "Artículo 1."), title_end=a1 + 11),
-        SectionSpan(a2, len(text), "Artículo 2.", ("Ley", "Artículo 2."), title_end=a2 + 11),
+        _section(
+            SMALL,
+            first_start,
+            "Artículo 2.",
+            (LAW, "TÍTULO I. Objeto", "Sección 1.ª", "Artículo 1. Objeto."),
+        ),
+        _section(SMALL, "Artículo 2.", "Disposición final", second),
+        _section(SMALL, "Disposición final", None, final),
     ]
-    law = ls.measure_sections("ley.md", text, sections, weights=[3, 2])
-    assert (law.chunks, law.units, law.foreign, law.wrong) == (5, 5, 3, 3)
-    assert law.ancestors == {"DISPONGO:": 3}
+    if heading_alone:  # the TÍTULO and its Sección, a section of their own
+        sections.insert(
+            0, _section(SMALL, "TÍTULO I", "Artículo 1.", (LAW, "TÍTULO I. Objeto", "Sección 1.ª"))
+        )
+    return sections
+
+
+def test_measure_items_right_paths() -> None:
+    sections = _small()
+    law = ls.measure_items(
+        "ley.md", oracle.read_source(SMALL), _items(SMALL, sections), sections, LAW
+    )
+    assert (law.chunks, law.units, law.wrong, law.missed) == (3, 3, 0, 0)
+    assert (law.heading_only, law.notes_only, law.unrooted) == (0, 0, 0)
+    assert law.headings == 5  # TÍTULO, Sección, two articles, the disposición
+    assert not law.any_wrong
+
+
+def test_measure_items_counts_a_path_missing_a_seccion_as_wrong() -> None:
+    sections = _small(second=(LAW, "TÍTULO I. Objeto", "Artículo 2. Ámbito."))
+    source = oracle.read_source(SMALL)
+    law = ls.measure_items("ley.md", source, _items(SMALL, sections), sections, LAW, show=5)
+    assert (law.units, law.wrong, law.missed) == (3, 1, 0)
     assert law.any_wrong
-    summed = ls.total([law, ls.measure_sections("otra.md", text, sections[1:])])
-    assert (summed.chunks, summed.units, summed.wrong) == (6, 6, 3)
-    right, laws_wrong = ls.shares([law, ls.measure_sections("otra.md", text, sections[1:])])
-    assert right == pytest.approx(0.5)
-    assert laws_wrong == pytest.approx(0.5)
+    assert "expected título 1 > sección 1 > artículo 2" in law.examples[0]
+
+
+def test_measure_items_counts_a_disposicion_under_a_titulo_as_wrong() -> None:
+    sections = _small(final=(LAW, "TÍTULO I. Objeto", "Disposición final única. Vigor."))
+    source = oracle.read_source(SMALL)
+    law = ls.measure_items("ley.md", source, _items(SMALL, sections), sections, LAW)
+    assert (law.units, law.wrong) == (3, 1)
+
+
+def test_measure_items_counts_a_heading_no_section_names_as_missed() -> None:
+    # The second article's heading taken for text: the first article's section runs on.
+    sections = _small()
+    merged = [
+        SectionSpan(
+            sections[0].start, sections[1].end, "Artículo 1. Objeto.", sections[0].section_path
+        ),
+        sections[2],
+    ]
+    source = oracle.read_source(SMALL)
+    law = ls.measure_items("ley.md", source, _items(SMALL, merged), merged, LAW)
+    assert law.missed == 1
+    assert law.any_wrong
+    assert law.wrong == 0  # the item's body starts in Artículo 1: its path is right there
+
+
+def test_measure_items_counts_a_chunk_that_is_only_headings() -> None:
+    sections = _small(heading_alone=True)
+    source = oracle.read_source(SMALL)
+    law = ls.measure_items("ley.md", source, _items(SMALL, sections), sections, LAW)
+    assert law.heading_only == 1
+    assert law.chunks == 4
+    assert law.units == 3  # the heading-only chunk is in no article: not counted
+    # a last item that is only a heading is not counted (nothing follows to join)
+    tail = SMALL + "\nANEXO\n"
+    sections = [*_small(), _section(tail, "ANEXO", None, (LAW, "ANEXO"))]
+    law = ls.measure_items(
+        "ley.md", oracle.read_source(tail), _items(tail, sections), sections, LAW
+    )
+    assert law.heading_only == 0
+
+
+def test_measure_items_counts_chunks_not_rooted_at_the_title() -> None:
+    sections = _small()
+    moved = [
+        SectionSpan(s.start, s.end, s.section_label, ("Otra ley", *s.section_path[1:]))
+        if index == 2
+        else s
+        for index, s in enumerate(sections)
+    ]
+    source = oracle.read_source(SMALL)
+    law = ls.measure_items("ley.md", source, _items(SMALL, moved), moved, LAW)
+    assert law.unrooted == 1
+    # Without a front matter title, the first item's root is the title.
+    law = ls.measure_items("ley.md", source, _items(SMALL, moved), moved, None)
+    assert law.unrooted == 1
+    # Case, accents and emphasis aside, the root is the title.
+    law = ls.measure_items(
+        "ley.md", source, _items(SMALL, sections), sections, "LEY 1/2000, DE PRUEBA"
+    )
+    assert law.unrooted == 0
+
+
+def test_measure_items_counts_chunks_of_notes_alone() -> None:
+    text = SMALL + "\n> Se modifica el apartado 1 por la Ley 2/2020.\n"
+    sections = _small()
+    notes_start = text.index("> Se modifica")
+    items = [
+        *_items(text, sections[:2]),
+        ls.Item(
+            sections[2].start,
+            notes_start,
+            sections[2].section_path,
+            text[sections[2].start : notes_start],
+        ),
+        ls.Item(notes_start, len(text), sections[2].section_path, text[notes_start:]),
+    ]
+    law = ls.measure_items("ley.md", oracle.read_source(text), items, sections, LAW)
+    assert law.notes_only == 1
+
+
+def test_total_and_shares() -> None:
+    right = ls.LawStructure("a.md", chunks=10, units=8, headings=4)
+    wrong = ls.LawStructure("b.md", chunks=10, units=2, wrong=1, missed=1, headings=4, unrooted=1)
+    summed = ls.total([right, wrong])
+    assert (summed.chunks, summed.units, summed.wrong, summed.missed) == (20, 10, 1, 1)
+    share = ls.shares([right, wrong])
+    assert share["right"] == pytest.approx(0.9)
+    assert share["laws_wrong"] == pytest.approx(0.5)
+    assert share["rooted"] == pytest.approx(0.95)
+    assert share["found"] == pytest.approx(7 / 8)
+    assert ls.shares([]) == {"right": 1.0, "laws_wrong": 0.0, "rooted": 1.0, "found": 1.0}
+    row = ls.folder_row("es-pv", [right, wrong])
+    assert row.startswith("| es-pv | 2 | 20 | 10 | 90.00% | 1 (50.00%) | 1 of 8 |")
+    wrong.folder = "es-pv"
+    assert ls.law_row(wrong).startswith("| es-pv/b.md | units 2 | wrong 1 | missed 1 |")
+
+
+def test_measure_file_reads_a_law_as_the_splitter_does(tmp_path: Path) -> None:
+    law = tmp_path / "es-xx" / "BOE-A-2000-1.md"
+    law.parent.mkdir()
+    # As legalize-es writes a law: front matter, the title as a "#" heading, plain lines.
+    law.write_text(f'---\ntitle: "{LAW}"\n---\n# ' + SMALL, encoding="utf-8")
+    measured = ls.measure_file(law, chunked=False)
+    assert measured.error == ""
+    assert measured.folder == "es-xx"
+    assert (measured.units, measured.wrong, measured.missed, measured.unrooted) == (3, 0, 0, 0)
+    assert measured.heading_only == 0
 
 
 def test_the_report_runs_on_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "ley.md").write_text(
-        "# Ley 2/2001\n\n### DISPONGO:\n\n##### Artículo 1. Objeto.\n\nTexto uno.\n\n"
-        "##### Artículo 2. Ámbito.\n\nTexto dos.\n\n##### Artículo 3. Fin.\n\nTexto tres.\n",
+    folder = tmp_path / "es-xx"
+    folder.mkdir()
+    (folder / "ley.md").write_text(
+        '---\ntitle: "Ley 2/2001, de prueba"\n---\n# Ley 2/2001, de prueba\n\n'
+        "TÍTULO I\n\nObjeto\n\nArtículo 1. Objeto.\n\nTexto uno.\n\n"
+        "Artículo 2. Ámbito.\n\nTexto dos.\n\nDisposición final única. Vigor.\n\nYa.\n",
         encoding="utf-8",
     )
-    (tmp_path / "otra.md").write_text(
-        "# Ley 3/2001\n\n### Notas del editor\n\n##### Artículo 1. Objeto.\n\nTexto uno.\n\n"
+    (folder / "otra.md").write_text(
+        "# Ley 3/2001\n\n##### Artículo 1. Objeto.\n\nTexto uno.\n\n"
         "##### Artículo 2. Ámbito.\n\nTexto dos.\n",
         encoding="utf-8",
     )
-    (tmp_path / "ley.html.extracted.md").write_text("# No", encoding="utf-8")
-    assert ls.files([tmp_path], (".html",)) == []
-    assert ls.main([str(tmp_path), "--sections", "--laws", "all", "--suffix", ".md"]) == 0
+    (folder / "ley.html.extracted.md").write_text("# No", encoding="utf-8")
+    assert ls.files([folder], (".html",)) == []
+    assert [p.name for p in ls.files([folder], (".md",))] == [
+        "ley.html.extracted.md",
+        "ley.md",
+        "otra.md",
+    ]
+    dump = tmp_path / "dump.tsv"
+    argv = [str(folder / "ley.md"), str(folder / "otra.md"), "--sections", "--laws", "all"]
+    assert ls.main([*argv, "--dump", str(dump)]) == 0
     out = capsys.readouterr().out
-    assert "# 3 laws, sections" in out
-    assert "| ley.md | 3 | 3 | 0 | 0 | 0 | 0 | 0 | 0 | 0 |" in out  # DISPONGO: holds nothing
-    assert "| otra.md | 2 | 2 | 2 | 0 | 0 | 0 | 2 | 0 | 0 |" in out  # an editor's heading does
-    assert "'Notas del editor' 2" in out
+    assert "# 2 laws, sections" in out
+    assert "| es-xx/ley.md | units 3 | wrong 0 | missed 0 | heading only 0 | unrooted 0 |" in out
+    assert "| es-xx/otra.md | units 2 | wrong 0 | missed 0 | heading only 0 | unrooted 0 |" in out
+    assert ls.HEADER in out
+    assert "| es-xx | 2 | " in out
+    assert "article and disposición sections right: 100.00%" in out
+    assert "laws with any wrong path: 0.00%" in out
+    rows = dump.read_text(encoding="utf-8").splitlines()
+    assert rows == ["es-xx/ley.md\t3\t0\t0\t0\t0\t", "es-xx/otra.md\t2\t0\t0\t0\t0\t"]
