@@ -233,6 +233,7 @@ def _request(asked: _Asked, options: FetchOptions) -> bytes | tuple[str, float |
             body: bytes = answer.read()
             return body
     except urllib.error.HTTPError as error:
+        error.close()  # its body is not read: the connection is let go now
         if error.code in _RETRIED:
             return f"{error.code} {error.reason}", _retry_after(error.headers.get("Retry-After"))
         raise _http_error(asked, error.code) from error
