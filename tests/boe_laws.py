@@ -62,6 +62,15 @@ def img(number: int = 1) -> str:
     return f'<img src="/datos/imagenes/disp/2030/1/99999_{number}.png"/>'
 
 
+def _cell(tag: str, css_class: str, text: str) -> list[str]:
+    return [f"<{tag}>", f'  <p class="{css_class}">{text}</p>', f"</{tag}>"]
+
+
+def _row(tag: str, css_class: str, cells: Sequence[str]) -> list[str]:
+    inner = [f"  {line}" for cell in cells for line in _cell(tag, css_class, cell)]
+    return ["<tr>", *inner, "</tr>"]
+
+
 def table(
     rows: Sequence[Sequence[str]],
     *,
@@ -69,19 +78,20 @@ def table(
     caption: str | None = None,
     css_class: str = "tabla",
 ) -> str:
-    """A table: an optional header row in ``<thead>`` (``<th>`` cells), then rows."""
+    """A table as the BOE indents it: an optional header row in ``<thead>`` (``<th>``
+    cells, text escaped), then rows (cells' markup as given), an element per line."""
     lines = [f'<table class="{css_class}">']
     if caption is not None:
-        lines.append(f'  <caption><p class="centro_redonda">{escape(caption)}</p></caption>')
+        lines += [
+            "  <caption>",
+            f'    <p class="centro_redonda">{escape(caption)}</p>',
+            "  </caption>",
+        ]
     if header:
-        cells = "".join(f'<th><p class="cabeza_tabla">{escape(c)}</p></th>' for c in header)
-        lines.append(f"  <thead><tr>{cells}</tr></thead>")
-    lines.append("  <tbody>")
-    for row in rows:
-        cells = "".join(f'<td><p class="cuerpo_tabla_centro">{c}</p></td>' for c in row)
-        lines.append(f"    <tr>{cells}</tr>")
-    lines.append("  </tbody>")
-    lines.append("</table>")
+        head = _row("th", "cabeza_tabla", [escape(cell) for cell in header])
+        lines += ["  <thead>", *(f"    {line}" for line in head), "  </thead>"]
+    body = [line for row in rows for line in _row("td", "cuerpo_tabla_centro", row)]
+    lines += ["  <tbody>", *(f"    {line}" for line in body), "  </tbody>", "</table>"]
     return f"\n{_INDENT}".join(lines)
 
 
