@@ -53,17 +53,33 @@ def read_content(element: _Element, read_day: DayReader) -> tuple[Content, ...]:
     return tuple(items)
 
 
+def _table_item(element: _Element, _: DayReader) -> Iterator[Content]:
+    table = _table(element)
+    if table.header or table.rows or table.caption:
+        yield table
+
+
+def _note_item(element: _Element, read_day: DayReader) -> Iterator[Content]:
+    yield _note(element, read_day)
+
+
+def _image_item(element: _Element, _: DayReader) -> Iterator[Content]:
+    yield Paragraph(IMAGE, element.get("class"), 1)
+
+
+#: The elements of a wording that are not read as a paragraph, and how they are read.
+_ITEMS: Final[dict[str, Callable[[_Element, DayReader], Iterator[Content]]]] = {
+    "table": _table_item,
+    "blockquote": _note_item,
+    "img": _image_item,
+}
+
+
 def _items(element: _Element, read_day: DayReader) -> Iterator[Content]:
-    tag = element.tag
-    if tag == "table":
-        table = _table(element)
-        if table.header or table.rows or table.caption:
-            yield table
-    elif tag == "blockquote":
-        yield _note(element, read_day)
-    elif tag == "img":
-        yield Paragraph(IMAGE, element.get("class"), 1)
-    elif tag in _CONTAINERS or any(child.tag in _BLOCKS for child in element):
+    reader = _ITEMS.get(str(element.tag))
+    if reader is not None:
+        yield from reader(element, read_day)
+    elif element.tag in _CONTAINERS or any(child.tag in _BLOCKS for child in element):
         yield from read_content(element, read_day)
     else:
         paragraph = _paragraph(element)
@@ -97,21 +113,44 @@ def _fragments(element: _Element, *, flat: bool) -> Iterator[str | None]:
     if element.text:
         yield element.text
     for child in element:
-        tag = child.tag
-        if tag == "img":
-            yield f" {IMAGE} "
-        elif tag == "br":
-            yield " " if flat else _BREAK
-        elif tag == "table":
-            yield f" {NESTED_ROW_SEPARATOR.join(_table(child).rows)} "
-        elif isinstance(tag, str):
-            if tag in _BLOCKS:
-                yield " " if flat else _BREAK
-            yield from _fragments(child, flat=flat)
-            if tag in _BLOCKS:
-                yield " " if flat else _BREAK
+        if isinstance(child.tag, str):
+            yield from _INLINE.get(child.tag, _inline_element)(child, flat)
         if child.tail:
             yield child.tail
+
+
+def _edge(flat: bool) -> str | None:
+    return " " if flat else _BREAK
+
+
+def _inline_image(_: _Element, __: bool) -> Iterator[str | None]:
+    yield f" {IMAGE} "
+
+
+def _inline_break(_: _Element, flat: bool) -> Iterator[str | None]:
+    yield _edge(flat)
+
+
+def _inline_table(element: _Element, _: bool) -> Iterator[str | None]:
+    yield f" {NESTED_ROW_SEPARATOR.join(_table(element).rows)} "
+
+
+def _inline_element(element: _Element, flat: bool) -> Iterator[str | None]:
+    """An element's text; a paragraph-like one (``_BLOCKS``) on lines of its own."""
+    block = element.tag in _BLOCKS
+    if block:
+        yield _edge(flat)
+    yield from _fragments(element, flat=flat)
+    if block:
+        yield _edge(flat)
+
+
+#: Inline elements that are not read for their text, and what they give.
+_INLINE: Final[dict[str, Callable[[_Element, bool], Iterator[str | None]]]] = {
+    "img": _inline_image,
+    "br": _inline_break,
+    "table": _inline_table,
+}
 
 
 def _lines(fragments: Iterator[str | None]) -> list[str]:
