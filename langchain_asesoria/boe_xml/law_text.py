@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 
 from langchain_asesoria.boe_xml.metadata_fields import law_fields, section_fields
 from langchain_asesoria.boe_xml.model import Law
@@ -30,6 +30,7 @@ from langchain_asesoria.boe_xml.select import (
     on_day,
     out_of_order,
 )
+from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.models import LeadSpan, SectionSpan
 from langchain_asesoria.records import MetadataValue
 
@@ -154,10 +155,27 @@ def law_as_of(law: Law, day: date) -> LawText:
 
     Blocks not yet in force, or no longer, are left out and listed in the report; notes
     shown only until a day are in the text when ``day`` is before it.
+
+    Raises:
+        ConfigurationError: ``day`` is not a ``datetime.date`` (a ``datetime`` gives its
+            day).
     """
+    day = _day(day)
     chosen, left_out = on_day(law, day)
     units = [_Unit(placed, _render(placed, day)) for placed in place(chosen)]
     return _law_text(law, units, day, left_out, carry=True)
+
+
+def _day(day: object) -> date:
+    if isinstance(day, datetime):
+        return day.date()
+    if not isinstance(day, date):
+        raise ConfigurationError(
+            f"the day to read the law on must be a datetime.date, got {day!r}: "
+            "date(2023, 12, 31), or date.fromisoformat('2023-12-31').",
+            expected="a datetime.date",
+        )
+    return day
 
 
 def law_all_versions(law: Law) -> LawText:

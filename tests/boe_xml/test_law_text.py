@@ -3,7 +3,7 @@ leads and report."""
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from itertools import pairwise
 
 import pytest
@@ -19,6 +19,7 @@ from langchain_asesoria.boe_xml import (
     read_law_file,
 )
 from langchain_asesoria.boe_xml.model import IMAGE
+from langchain_asesoria.errors import ConfigurationError
 
 REGLAMENTO = "REGLAMENTO DEL IMPUESTO SOBRE LOS DEPÓSITOS DE AGUA"
 TITULO = "TÍTULO I. Normas generales del impuesto"
@@ -282,3 +283,9 @@ def test_two_wordings_of_one_day_are_reported_and_both_kept_with_every_wording()
     assert every.text == "Primera.\n\nCorrección."
     assert every.report.never_in_force == ("a1@20100101.1",)
     assert dict(every.sections[0].fields)["valid_to_day"] == 20100101
+
+
+def test_a_datetime_reads_its_day_and_anything_else_is_refused(law: Law) -> None:
+    assert law_as_of(law, datetime(2010, 6, 1, 12, 30)) == law_as_of(law, date(2010, 6, 1))
+    with pytest.raises(ConfigurationError, match="datetime.date"):
+        law_as_of(law, "2010-06-01")  # type: ignore[arg-type]
