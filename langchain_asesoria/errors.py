@@ -21,7 +21,15 @@
     │   ├── DamagedDocumentError              a truncated or corrupt PDF
     │   ├── NoTextLayerError                  a PDF with no extractable text (scanned)
     │   ├── NoPagesError                      a PDF with no pages at all
-    │   └── TextEncodingError (UnicodeError)  a text file that is not UTF-8
+    │   ├── TextEncodingError (UnicodeError)  a text file that is not UTF-8
+    │   └── LawXmlError                       a BOE consolidated law's XML that cannot be read
+    │       ├── NotBoeResponseError           not the BOE's answer for a law's text or metadata
+    │       ├── DamagedXmlError               XML cut short or not well formed (line, column)
+    │       ├── BlockWithoutVersionsError     a block of the law with no wording at all
+    │       └── LawDateError (ValueError)     a date of the law that does not parse
+    ├── LawFetchError (OSError)               a law the BOE's open-data API did not give
+    │   ├── LawNotFoundError                  the BOE has no consolidated law with that id
+    │   └── BoeUnreachableError               no answer: network down, timeout, retries spent
     ├── MissingDependencyError (ImportError)  an optional extra that is not installed
     ├── OutputError (OSError)                 a command's output cannot be written
     ├── StrictModeError                       ``asesoria-split --strict``: a file failed
@@ -37,7 +45,9 @@ Every error carries its context as attributes, and its message is built from the
   joined text, or in the named page; in a file that is not a document, such as a
   sidecar, in the file; in the line a ``"file:line"`` source names, the column from 0),
   ``expected``: what would have worked;
-- ``detail``: what went wrong and how to fix it.
+- ``detail``: what went wrong and how to fix it;
+- a BOE law's errors also ``law_id`` (``"BOE-A-2003-23514"``) and, when one block is at
+  fault, ``block_id`` (``"a48"``); a download's, ``url`` and the HTTP ``status``.
 
 ``str(error)`` is ``"<source>: <detail>"`` (``"document '<doc_id>': <detail>"`` without
 a source, ``detail`` alone without either). Callers read the attributes, never the
@@ -54,10 +64,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AsesoriaError",
+    "BlockWithoutVersionsError",
+    "BoeUnreachableError",
     "BudgetError",
     "ConfigurationError",
     "ContextTooLongError",
     "DamagedDocumentError",
+    "DamagedXmlError",
     "DocumentChunkingError",
     "DocumentReadError",
     "EncryptedDocumentError",
@@ -65,11 +78,16 @@ __all__ = [
     "IndivisibleCharacterError",
     "InvalidPagesError",
     "InvalidSectionsError",
+    "LawDateError",
+    "LawFetchError",
+    "LawNotFoundError",
+    "LawXmlError",
     "MissingDependencyError",
     "MissingSettingError",
     "ModelLimitError",
     "NoPagesError",
     "NoTextLayerError",
+    "NotBoeResponseError",
     "OutlineUnavailableWarning",
     "OutputError",
     "PrivacyError",
@@ -244,6 +262,96 @@ class NoPagesError(DocumentReadError):
 
 class TextEncodingError(DocumentReadError, UnicodeError):
     """A text or Markdown file that is not valid UTF-8."""
+
+
+class LawXmlError(DocumentReadError):
+    """A BOE consolidated law's XML (its ``/texto`` or ``/metadatos`` answer) that cannot
+    be read: the message names the file, and the block when one is at fault.
+
+    Attributes:
+        law_id: The law's BOE identifier (``"BOE-A-2003-23514"``), when known.
+        block_id: The block at fault (``"a48"``), when one is.
+    """
+
+    law_id: str | None
+    block_id: str | None
+
+    def __init__(
+        self,
+        detail: str = "",
+        *,
+        law_id: str | None = None,
+        block_id: str | None = None,
+        **context: Any,
+    ) -> None:
+        super().__init__(detail, **context)
+        self.law_id = law_id
+        self.block_id = block_id
+
+
+class NotBoeResponseError(LawXmlError):
+    """A file or an answer that is not the BOE's ``/texto`` or ``/metadatos`` response
+    (another XML, a web page, the API's own error answer saved as a law)."""
+
+
+class DamagedXmlError(LawXmlError):
+    """XML cut short (an interrupted download) or not well formed.
+
+    ``source`` is ``"<file>:<line>"`` and ``position`` the column (from 0) in that line,
+    as for every ``file:line`` error; ``line`` holds the line (from 1) too.
+    """
+
+    line: int | None
+
+    def __init__(self, detail: str = "", *, line: int | None = None, **context: Any) -> None:
+        super().__init__(detail, **context)
+        self.line = line
+
+
+class BlockWithoutVersionsError(LawXmlError):
+    """A block (``<bloque>``) with no wording (``<version>``): nothing says what it held."""
+
+
+class LawDateError(LawXmlError, ValueError):
+    """A date of the law (``fecha_vigencia``, ``fecha_caducidad``...) that is not a real
+    day written ``YYYYMMDD``."""
+
+
+class LawFetchError(AsesoriaError, OSError):
+    """A law the BOE's open-data API did not give (the message names the id and the fix).
+
+    Attributes:
+        law_id: The identifier asked for.
+        url: The address asked.
+        status: The HTTP status of the last answer, when there was one.
+    """
+
+    law_id: str | None
+    url: str | None
+    status: int | None
+
+    def __init__(
+        self,
+        detail: str = "",
+        *,
+        law_id: str | None = None,
+        url: str | None = None,
+        status: int | None = None,
+        **context: Any,
+    ) -> None:
+        super().__init__(detail, **context)
+        self.law_id = law_id
+        self.url = url
+        self.status = status
+
+
+class LawNotFoundError(LawFetchError):
+    """The BOE has no consolidated law with that identifier (its answer is 404)."""
+
+
+class BoeUnreachableError(LawFetchError):
+    """The BOE could not be reached, or kept failing: the network is down, the answer
+    timed out, or every retry of a 429 or 5xx answer was spent."""
 
 
 class FieldsError(ConfigurationError):

@@ -15,15 +15,23 @@ from typing import Final
 from langchain_asesoria.models import Chunk
 
 __all__ = [
+    "AMENDED_BY",
+    "AMENDMENT_PUBLISHED",
+    "BLOCK_ID",
+    "BLOCK_TYPE",
     "CHUNK_ID",
     "CHUNK_INDEX",
     "DOCUMENT_FIELDS",
     "DOCUMENT_FIELD_TYPES",
     "DOC_ID",
     "DOC_TYPE",
+    "ELI",
     "EMBEDDING_TEXT",
     "END_INDEX",
     "FISCAL_YEAR",
+    "LAST_UPDATED",
+    "NORM_ID",
+    "OPEN_END_DAY",
     "OVERLAP_TOKENS",
     "PAGE",
     "PAGE_END",
@@ -35,9 +43,16 @@ __all__ = [
     "SOURCE",
     "SOURCE_SCOPE",
     "START_INDEX",
+    "STATUS",
     "TAX",
     "TEXT",
     "TOKEN_COUNT",
+    "URL",
+    "VALID_FROM",
+    "VALID_FROM_DAY",
+    "VALID_TO",
+    "VALID_TO_DAY",
+    "VERSION_ID",
     "VIGENCIA",
     "MetadataValue",
     "chunk_fields",
@@ -87,6 +102,40 @@ DOCUMENT_FIELD_TYPES: Final[Mapping[str, type]] = {
 DOCUMENT_FIELDS: Final = tuple(DOCUMENT_FIELD_TYPES)
 
 SECTION_PATH_SEPARATOR: Final = " > "
+
+# A law's provenance (a BOE consolidated law read from its XML: ``boe_xml``). The law's:
+#: Its BOE identifier ("BOE-A-2003-23514").
+NORM_ID: Final = "norm_id"
+#: ``"in_force"`` or ``"repealed"``, as the law's metadata says.
+STATUS: Final = "status"
+#: The day the BOE last updated its consolidated text (ISO date).
+LAST_UPDATED: Final = "last_updated"
+#: Its European Legislation Identifier ("https://www.boe.es/eli/es/rd/2003/11/21/1428").
+ELI: Final = "eli"
+# Each wording's (a chunk holds one wording of one block):
+#: The BOE page of the law anchored at the chunk's block (``act.php?id=...#a48``).
+URL: Final = "url"
+#: The block's id in the BOE's XML and the anchor of its page ("a48").
+BLOCK_ID: Final = "block_id"
+#: The block's type as the XML names it ("precepto", "encabezado", "preambulo"...).
+BLOCK_TYPE: Final = "block_type"
+#: The wording's own id, stable across runs, other for every wording ("a48@20190129").
+VERSION_ID: Final = "version_id"
+#: The first day the wording applies (ISO date; the BOE's ``fecha_vigencia``).
+VALID_FROM: Final = "valid_from"
+#: The first day it no longer applies (ISO date, exclusive); absent while it has no end.
+VALID_TO: Final = "valid_to"
+#: ``VALID_FROM`` as a number, YYYYMMDD (vector stores compare numbers: ``$lte``).
+VALID_FROM_DAY: Final = "valid_from_day"
+#: ``VALID_TO`` as a number, YYYYMMDD, and ``OPEN_END_DAY`` while the wording has no end,
+#: so that ``valid_from_day <= D < valid_to_day`` selects the wordings in force on day D.
+VALID_TO_DAY: Final = "valid_to_day"
+#: The ``VALID_TO_DAY`` of a wording with no end yet: 31 December 9999.
+OPEN_END_DAY: Final = 99991231
+#: The act that gave the wording (the version's ``id_norma``, "BOE-A-2018-18002").
+AMENDED_BY: Final = "amended_by"
+#: The day that act was published in the BOE (ISO date; ``fecha_publicacion``).
+AMENDMENT_PUBLISHED: Final = "amendment_published"
 
 
 def default_doc_id(source: str) -> str:

@@ -143,13 +143,13 @@ def test_families_are_distinct(first: str, second: str):
 
 
 def test_errors_are_exported_from_the_package_or_the_subpackage_that_raises_them():
-    from langchain_asesoria import cli, evaluation
+    from langchain_asesoria import boe_xml, cli, evaluation
     from langchain_asesoria import langchain as adapters
 
     for name in errors.__all__:
         home = next(
             module
-            for module in (langchain_asesoria, cli, evaluation, adapters)
+            for module in (langchain_asesoria, cli, evaluation, adapters, boe_xml)
             if name in module.__all__
         )
         assert getattr(home, name) is getattr(errors, name)
@@ -336,6 +336,16 @@ def test_every_exception_class_is_defined_in_errors_py() -> None:
 #: the command line's and the evaluation's subpackages the errors only they raise.
 RE_EXPORTERS = {
     "langchain_asesoria.langchain": {"OutlineUnavailableWarning"},
+    "langchain_asesoria.boe_xml": {
+        "BlockWithoutVersionsError",
+        "BoeUnreachableError",
+        "DamagedXmlError",
+        "LawDateError",
+        "LawFetchError",
+        "LawNotFoundError",
+        "LawXmlError",
+        "NotBoeResponseError",
+    },
     "langchain_asesoria.cli": {"FieldsError", "OutputError", "StrictModeError", "UsageError"},
     "langchain_asesoria.evaluation": {
         "OutputError",
@@ -379,6 +389,7 @@ _OURS = frozenset({*errors.__all__, "_E"})
 #: the error's attributes instead (``error.detail``, ``error.source``...).
 TEXT_USES = {
     ("langchain_asesoria/cli/main.py", "main"): "the error line on stderr",
+    ("langchain_asesoria/cli/fetch.py", "main"): "the error line on stderr",
     ("langchain_asesoria/reading/loaded_pdf.py", "_pdf_file"): (
         "why a loader's PDF pages got no outline: chunks' outline_missing"
     ),

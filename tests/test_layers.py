@@ -18,7 +18,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"models"}),
     frozenset({"records", "pages"}),
     frozenset({"engine", "structure"}),
-    frozenset({"tokenization", "pdf"}),
+    frozenset({"tokenization", "pdf", "boe_xml"}),
     frozenset({"reading", "testing"}),
     frozenset({"parents"}),
     frozenset({"langchain", "parallel", "cli"}),

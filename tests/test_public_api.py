@@ -114,17 +114,31 @@ CLI_ERRORS = {"FieldsError", "OutputError", "StrictModeError", "UsageError"}
 EVALUATION_ERRORS = {"OutputError", "QuestionFileError", "SetupUnavailableError", "UsageError"}
 #: Warned by the LangChain classes only: exported by ``langchain_asesoria.langchain``.
 LANGCHAIN_WARNINGS = {"OutlineUnavailableWarning"}
+#: Raised reading or downloading a BOE law's XML: exported by ``langchain_asesoria.boe_xml``.
+BOE_XML_ERRORS = {
+    "BlockWithoutVersionsError",
+    "BoeUnreachableError",
+    "DamagedXmlError",
+    "LawDateError",
+    "LawFetchError",
+    "LawNotFoundError",
+    "LawXmlError",
+    "NotBoeResponseError",
+}
 #: At most this many names in the root namespace.
 ROOT_NAMES_AT_MOST = 40
 
 
 def test_every_error_is_exported_by_the_root_or_by_the_subpackage_that_raises_it():
-    from langchain_asesoria import cli, evaluation
+    from langchain_asesoria import boe_xml, cli, evaluation
     from langchain_asesoria import langchain as adapters
 
     root = set(errors.__all__) & set(langchain_asesoria.__all__)
-    assert root | CLI_ERRORS | EVALUATION_ERRORS | LANGCHAIN_WARNINGS == set(errors.__all__)
-    assert not root & (CLI_ERRORS | EVALUATION_ERRORS | LANGCHAIN_WARNINGS)
+    elsewhere = CLI_ERRORS | EVALUATION_ERRORS | LANGCHAIN_WARNINGS | BOE_XML_ERRORS
+    assert root | elsewhere == set(errors.__all__)
+    assert not root & elsewhere
+    for name in BOE_XML_ERRORS:
+        assert getattr(boe_xml, name) is getattr(errors, name)
     for name in LANGCHAIN_WARNINGS:
         assert getattr(adapters, name) is getattr(errors, name)
     assert set(cli.__all__) >= CLI_ERRORS
