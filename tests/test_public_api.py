@@ -176,8 +176,9 @@ def test_version_matches_the_installed_distribution():
 
 
 #: Modules a first import leaves unloaded: tokenizer libraries, the PDF, HTML and YAML
-#: parsers, settings (pydantic), LangChain's indexing API and LangSmith, and our own
-#: reading stage (which brings most of them).
+#: parsers, ``regex`` (grapheme clusters, for the first cut inside a non-ASCII run),
+#: settings (pydantic), LangChain's indexing API and LangSmith, and our own reading stage
+#: (which brings most of them).
 HEAVY = (
     "transformers",
     "tokenizers",
@@ -186,6 +187,7 @@ HEAVY = (
     "pypdf",
     "lxml",
     "yaml",
+    "regex",
     "pydantic_settings",
     "langsmith",
     "langchain_core.indexing",
@@ -228,6 +230,22 @@ def test_import_does_not_import_transformers():
 )
 def test_a_first_import_loads_no_heavy_module(statement: str):
     assert _loaded_heavy(statement) == []
+
+
+def test_the_transformer_loads_no_parser_or_tokenizer_library():
+    """``AsesoriaDocumentTransformer`` is a ``Runnable`` (LangSmith comes with
+    ``langchain_core.runnables``) and reads documents (the reading stage, settings); the
+    libraries a document's kind needs load with the first document of that kind."""
+    loaded = set(_loaded_heavy("from langchain_asesoria import AsesoriaDocumentTransformer"))
+    assert loaded <= {
+        "langsmith",
+        "pydantic_settings",
+        "langchain_asesoria.reading",
+        "langchain_asesoria.pdf",
+        "langchain_asesoria.structure.html",
+        "langchain_asesoria.settings",
+        "langchain_asesoria.langchain.transformer",
+    }
 
 
 def test_heavy_modules_load_when_first_used():

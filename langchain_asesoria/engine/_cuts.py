@@ -13,18 +13,29 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-import regex
+from functools import cache
+from typing import TYPE_CHECKING
 
 from langchain_asesoria.engine._estimate import offsets_typecode
+
+if TYPE_CHECKING:
+    import regex
 
 __all__ = ["ActiveCuts", "SectionCuts", "is_safe_cut", "lstrip_at", "rstrip_at"]
 
 #: ``(start, end) -> True`` when the unit ``text[start:end]`` cannot fit alone.
 OversizedTest = Callable[[int, int], bool]
 
-#: One extended grapheme cluster (UAX #29), as the ``regex`` module implements it.
-_CLUSTER = regex.compile(r"\X")
+
+@cache
+def _clusters() -> regex.Pattern[str]:
+    """One extended grapheme cluster (UAX #29), as the ``regex`` module implements it;
+    ``regex`` is imported on the first cut that needs it (about 40 ms of every import
+    of the package otherwise, most of ``AsesoriaTextSplitter``'s own)."""
+    import regex
+
+    return regex.compile(r"\X")
+
 
 #: How far back ``is_safe_cut`` looks for a point where segmentation may restart.
 _RESTART_LIMIT = 1 << 10
@@ -58,7 +69,7 @@ def is_safe_cut(text: str, position: int) -> bool:
     if before < "\x80" and after < "\x80":
         return before != "\r" or after != "\n"
     start = _restart(text, position)
-    for cluster in _CLUSTER.finditer(text, start, position + 1):
+    for cluster in _clusters().finditer(text, start, position + 1):
         if cluster.end() >= position:
             return cluster.end() == position
     return True  # pragma: no cover - the clusters always reach position

@@ -1,9 +1,11 @@
 """LangChain's ``TextSplitter`` arguments mapped onto the engine's: sizes and options to a
 ``ChunkingConfig``, a Hugging Face tokenizer object or tiktoken's names to a tokenization.
 
-``AsesoriaTextSplitter`` takes LangChain's keywords (``chunk_size`` is ``max_tokens``,
-``chunk_overlap`` is ``overlap_tokens``) or a ``ChunkingConfig``, never both; the
-arguments an exact-token splitter cannot honour are refused with the reason.
+``AsesoriaTextSplitter`` and ``AsesoriaDocumentTransformer`` both take LangChain's keywords
+(``chunk_size`` is ``max_tokens``, ``chunk_overlap`` is ``overlap_tokens``) or a
+``ChunkingConfig``, never both, through this one function, so that they refuse the same
+combinations with the same ``ConfigurationError``; the arguments an exact-token splitter
+cannot honour are refused with the reason.
 """
 
 from __future__ import annotations
@@ -34,9 +36,14 @@ _REFUSED: Final[Mapping[str, str]] = {
 
 
 def splitter_config(
-    config: ChunkingConfig | None, sizes: Mapping[str, int | None], options: Mapping[str, Any]
+    config: ChunkingConfig | None,
+    sizes: Mapping[str, int | None],
+    options: Mapping[str, Any],
+    owner: str = "AsesoriaTextSplitter",
 ) -> ChunkingConfig:
     """The ``ChunkingConfig`` of a config or of LangChain's keywords (never both).
+
+    ``owner`` names the class in the messages (the splitter or the transformer).
 
     Raises:
         ConfigurationError: both, neither a config nor ``chunk_size``, a refused
@@ -44,16 +51,13 @@ def splitter_config(
     """
     for name, reason in _REFUSED.items():
         if name in options:
-            raise ConfigurationError(
-                f"{name}={options[name]!r} cannot apply to AsesoriaTextSplitter: {reason}."
-            )
+            raise ConfigurationError(f"{name}={options[name]!r} cannot apply to {owner}: {reason}.")
     unknown = sorted(set(options) - CONFIG_FIELDS)
     if unknown:
         raise ConfigurationError(
-            f"unknown argument(s) {', '.join(unknown)}: pass chunk_size, chunk_overlap, "
-            "add_start_index, page_content, metadata_level, on_error, reading, source_key, "
-            "page_key, page_base, or ChunkingConfig fields "
-            f"({', '.join(sorted(CONFIG_FIELDS))})."
+            f"unknown argument(s) {', '.join(unknown)} for {owner}: pass chunk_size, "
+            "chunk_overlap, the constructor's keywords (help(" + owner + ")), or "
+            f"ChunkingConfig fields ({', '.join(sorted(CONFIG_FIELDS))})."
         )
     given = {key: value for key, value in sizes.items() if value is not None}
     if config is None:

@@ -18,6 +18,7 @@ from langchain_core.runnables.config import run_in_executor
 from typing_extensions import Self
 
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
+from langchain_asesoria.langchain.arguments import splitter_config
 from langchain_asesoria.langchain.documents import (
     DEFAULT_METADATA_LEVEL,
     DEFAULT_PAGE_CONTENT,
@@ -121,7 +122,11 @@ class AsesoriaDocumentTransformer(
 
     Args:
         tokenization: The embedding model's tokenizer (``load_tokenization()``).
-        config: Budget, overlap target and section context.
+        config: Budget, overlap target and section context; or give the keywords below,
+            as to ``AsesoriaTextSplitter`` (never both).
+        chunk_size: ``max_tokens`` when no ``config`` is given (required then: there is
+            no default size).
+        chunk_overlap: ``overlap_tokens`` when no ``config`` is given (default 0).
         reading: How sources are read (``ReadOptions``: by default a Markdown source's
             front matter is blanked and its headings followed, as on the command line;
             ``ReadOptions(markdown_headings=False)`` switches headings off).
@@ -156,18 +161,24 @@ class AsesoriaDocumentTransformer(
         source_scope: Default ``"public"`` or ``"private"``.
         session_id: Default session id (required for private sources).
         vigencia: Default validity, for example ``"2023"``.
+        **options: Other ``ChunkingConfig`` fields (``section_context``...) when no
+            ``config`` is given.
 
     Raises:
-        ConfigurationError: wrong argument types, an unknown ``page_content`` or
-            ``metadata_level``.
+        ConfigurationError: a config and keywords together, no size, LangChain's
+            ``length_function`` or ``keep_separator``, an unknown keyword (as the
+            splitter refuses them), wrong argument types, an unknown ``page_content``
+            or ``metadata_level``.
         ModelLimitError: ``config.max_tokens`` above the model's real limit.
     """
 
     def __init__(
         self,
         tokenization: Tokenization,
-        config: ChunkingConfig,
+        config: ChunkingConfig | None = None,
         *,
+        chunk_size: int | None = None,
+        chunk_overlap: int | None = None,
         page_content: PageContent = DEFAULT_PAGE_CONTENT,
         metadata_level: MetadataLevel = DEFAULT_METADATA_LEVEL,
         reading: ReadOptions | None = None,
@@ -186,8 +197,11 @@ class AsesoriaDocumentTransformer(
         vigencia: str | None = None,
         pdf_files: PdfFiles | None = None,
         pdf_password: str | None = None,
+        **options: Any,
     ) -> None:
-        self._bind(tokenization, config, page_content, on_error, metadata_level)
+        sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
+        chosen = splitter_config(config, sizes, options, "AsesoriaDocumentTransformer")
+        self._bind(tokenization, chosen, page_content, on_error, metadata_level)
         defaults = {
             "doc_id": doc_id,
             "doc_type": doc_type,
@@ -263,9 +277,8 @@ class AsesoriaDocumentTransformer(
             ModelLimitError: ``chunk_size`` or ``max_input_tokens`` above the model's
                 real limit.
         """
-        options, rest = config_options(kwargs)
-        config = ChunkingConfig(max_tokens=chunk_size, overlap_tokens=chunk_overlap, **options)
-        return cls(load_tokenization(model, max_input_tokens=max_input_tokens), config, **rest)
+        tokenization = load_tokenization(model, max_input_tokens=max_input_tokens)
+        return cls(tokenization, chunk_size=chunk_size, chunk_overlap=chunk_overlap, **kwargs)
 
     # -- one source -----------------------------------------------------------------
 

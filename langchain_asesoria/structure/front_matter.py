@@ -9,9 +9,11 @@ import datetime
 import math
 import re
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from functools import cache
+from typing import TYPE_CHECKING, Final, TypeAlias
 
-import yaml
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = [
     "FRONT_MATTER_PREFIX",
@@ -31,13 +33,24 @@ FrontMatterValue: TypeAlias = str | int | float | bool
 _OPENING: Final = re.compile(r"---[ \t]*(?:\r\n|\r|\n)")
 _LINE: Final = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
 _CLOSINGS: Final = frozenset({"---", "..."})
-_LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@cache
+def _loader() -> type[yaml.SafeLoader]:
+    """YAML's safe loader, the C one when PyYAML has it; PyYAML is imported with the first
+    text that opens like front matter (about 40 ms of every import otherwise)."""
+    import yaml
+
+    loader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    return loader
 
 
 def _is_mapping(block: str) -> bool:
     """Whether ``block`` parses as one YAML mapping (composed, never constructed)."""
+    import yaml
+
     try:
-        node = yaml.compose(block, Loader=_LOADER)
+        node = yaml.compose(block, Loader=_loader())
     except yaml.YAMLError:
         return False
     return isinstance(node, yaml.MappingNode)
@@ -104,8 +117,10 @@ def front_matter_fields(text: str) -> FrontMatterFields:
     block = _block(text)
     if block is None:
         return FrontMatterFields()
+    import yaml
+
     try:
-        data = yaml.load(text[block[0] : block[1]], Loader=_LOADER)  # the safe loader
+        data = yaml.load(text[block[0] : block[1]], Loader=_loader())  # the safe loader
     except yaml.YAMLError:  # composes, yet cannot be built (an unknown tag)
         return FrontMatterFields()
     fields: list[tuple[str, FrontMatterValue]] = []

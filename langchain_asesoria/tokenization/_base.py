@@ -13,16 +13,31 @@ for process pools.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Protocol, runtime_checkable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from langchain_asesoria.engine import TokenIndex, Tokenization
-from langchain_asesoria.errors import MissingSettingError
+from langchain_asesoria.errors import MissingSettingError, ModelLimitError
 from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledTokenization
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
 __all__ = ["LoadedTokenization", "TokenizationBase"]
+
+
+def _check_reserve(reserved: int, limit: int, name: str) -> None:
+    """Raises ``ModelLimitError`` when the provider's reserve fills the whole input."""
+    if reserved >= limit:
+        raise ModelLimitError(
+            f"reserved_tokens={reserved} leaves no room in the {limit}-token input of "
+            f"{name!r}: the provider's own tokens must leave some for the text.",
+            expected=f"below {limit}",
+        )
 
 
 @runtime_checkable
@@ -39,6 +54,11 @@ class LoadedTokenization(Tokenization, Protocol):
         whose cores the other workers already use)."""
         ...
 
+    def reserving(self, tokens: int) -> LoadedTokenization:
+        """The same tokenization counting ``tokens`` more in every document input, the
+        tokens an embedding provider adds on its side (``ModelProfile.reserved_tokens``)."""
+        ...
+
 
 class TokenizationBase(ProfiledTokenization, ABC):
     """Everything from ``token_starts``: exact counts (plus ``special_tokens`` for the
@@ -48,14 +68,20 @@ class TokenizationBase(ProfiledTokenization, ABC):
     is the exact count of ``t`` as the model receives it, and every override gives the
     same numbers as these definitions.
 
+    ``count`` adds the profile's ``reserved_tokens`` (what the embedding provider adds on
+    its side) to the exact count: a family that overrides ``count`` or ``count_many``
+    adds ``self.reserved_tokens`` to every whole-input count, never to content counts.
+
     Args:
-        profile: Prefixes and the real input limit, which must be known.
+        profile: Prefixes, the real input limit (which must be known) and the
+            provider's reserve.
         name: For messages and reports.
         special_tokens: Tokens the model adds to every input (``[CLS]``/``[SEP]``: 2).
 
     Raises:
         MissingSettingError: the profile has no input limit.
         ValueError: a negative ``special_tokens`` or a limit below 1.
+        ModelLimitError: the provider's reserve leaves no room below the limit.
     """
 
     __slots__ = ("_limit", "_special")
@@ -68,6 +94,7 @@ class TokenizationBase(ProfiledTokenization, ABC):
             )
         if profile.max_input_tokens < 1 or special_tokens < 0:
             raise ValueError("max_input_tokens must be >= 1 and special_tokens >= 0")
+        _check_reserve(profile.reserved_tokens, profile.max_input_tokens, name)
         super().__init__(profile, name)
         self._limit = profile.max_input_tokens
         self._special = special_tokens
@@ -90,8 +117,27 @@ class TokenizationBase(ProfiledTokenization, ABC):
         """This tokenization: the base starts no thread."""
         return self
 
+    @property
+    def reserved_tokens(self) -> int:
+        """Tokens the embedding provider adds to every document (``ModelProfile``)."""
+        return self.profile.reserved_tokens
+
+    def reserving(self, tokens: int) -> Self:
+        """The same tokenization counting ``tokens`` more in every document input: what
+        an embedding provider adds on its side (``ModelProfile.reserved_tokens``).
+
+        Raises:
+            ConfigurationError: ``tokens`` below 0.
+            ModelLimitError: ``tokens`` leave no room below the input limit.
+        """
+        profile = replace(self.profile, reserved_tokens=tokens)
+        _check_reserve(tokens, self._limit, self.name)
+        other = copy.copy(self)
+        other._profile = profile
+        return other
+
     def count(self, text: str) -> int:
-        return self.count_content(text) + self._special
+        return self.count_content(text) + self._special + self.profile.reserved_tokens
 
     def count_content(self, text: str) -> int:
         return len(self.token_starts(text))

@@ -150,7 +150,8 @@ class HuggingFaceTokenization(TokenizationBase):
     # -- exact counts (TokenCounter) ------------------------------------------------
 
     def count(self, text: str) -> int:
-        return len(self._tokenizer.encode(text, add_special_tokens=True).ids)
+        whole = len(self._tokenizer.encode(text, add_special_tokens=True).ids)
+        return whole + self.reserved_tokens
 
     def count_content(self, text: str) -> int:
         return len(self._tokenizer.encode(text, add_special_tokens=False).ids) if text else 0
@@ -164,7 +165,9 @@ class HuggingFaceTokenization(TokenizationBase):
         return count_ahead(counter, texts, helper=self._helpers and many_cpus())
 
     def _wholes(self, texts: list[str]) -> list[int]:
-        return list(map(len, self._tokenizer.encode_batch_fast(texts, add_special_tokens=True)))
+        reserved = self.reserved_tokens
+        encodings = self._tokenizer.encode_batch_fast(texts, add_special_tokens=True)
+        return [len(encoding) + reserved for encoding in encodings]
 
     def _contents(self, texts: list[str]) -> list[int]:
         """Content counts; empty texts (chunks without overlap) are not encoded."""

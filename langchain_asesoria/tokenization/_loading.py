@@ -83,6 +83,7 @@ def load_tokenization(
     *,
     model: str | None = None,
     max_input_tokens: int | None = None,
+    reserved_tokens: int = 0,
 ) -> LoadedTokenization:
     """Loads only the tokenizer of the embedding model.
 
@@ -95,12 +96,17 @@ def load_tokenization(
     from the model's profile, its ``sentence_bert_config.json`` ``max_seq_length``, or
     its ``tokenizer_config.json``; ``EMBEDDING_MAX_TOKENS`` (or ``max_input_tokens``)
     is required when none declares one, and may lower a known limit but never raise it.
+    ``reserved_tokens`` are what the embedding provider adds to every document on its
+    side (an ``input_type``'s or a ``task``'s instruction, prepended server-side): every
+    chunk's ``token_count`` counts them (``ModelProfile.reserved_tokens``).
 
     Raises:
         TokenizerLoadError: the tokenizer cannot be found or read.
         MissingDependencyError: the family's library is not installed.
         MissingSettingError: no real input limit is known.
-        ModelLimitError: the configured limit exceeds the model's real limit.
+        ModelLimitError: the configured limit exceeds the model's real limit, or the
+            reserve leaves no room below it.
+        ConfigurationError: ``reserved_tokens`` below 0.
     """
     if isinstance(settings, str | PathLike):
         if model is not None:
@@ -116,4 +122,5 @@ def load_tokenization(
     source = model or settings.embedding_model
     explicit = max_input_tokens if max_input_tokens is not None else settings.embedding_max_tokens
     family = next(row for row in FAMILIES if row.claims(source))
-    return family.load(source, explicit)
+    loaded = family.load(source, explicit)
+    return loaded.reserving(reserved_tokens) if reserved_tokens else loaded

@@ -30,7 +30,10 @@ from langchain_asesoria.tokenization._word_index import word_index
 
 __all__ = ["ENCODINGS", "MODELS", "TiktokenTokenization", "claims", "encoding_of", "load"]
 
-#: OpenAI embedding models: name -> (encoding, real input limit).
+#: OpenAI embedding models: name -> (encoding, real input limit). OpenAI's embeddings
+#: guide: these models use the cl100k_base encoding and take at most 8,191 input tokens
+#: (its API reference says 8,192 for the request's input: the guide's lower number is
+#: kept, so that no chunk is ever the one token too many).
 MODELS: Final[dict[str, tuple[str, int]]] = {
     "text-embedding-3-small": ("cl100k_base", 8191),
     "text-embedding-3-large": ("cl100k_base", 8191),
@@ -153,13 +156,18 @@ class TiktokenTokenization(TokenizationBase):
 
     def count_many(self, texts: Iterable[str], *, content: bool = False) -> Iterator[int]:
         """Exact counts in order, 64 texts a batch, one batch while the caller makes the
-        next (no special tokens: ``content`` changes nothing)."""
-        del content
-        return count_ahead(self._counts, texts, helper=self._threads > 1 and many_cpus())
+        next (no special tokens: a whole input counts its content and the provider's
+        reserve, ``reserved_tokens``)."""
+        counter = self._counts if content else self._wholes
+        return count_ahead(counter, texts, helper=self._threads > 1 and many_cpus())
 
     def _counts(self, texts: list[str]) -> list[int]:
         batch = self._encoding.encode_ordinary_batch(texts, num_threads=self._threads)
         return list(map(len, batch))
+
+    def _wholes(self, texts: list[str]) -> list[int]:
+        reserved = self.reserved_tokens
+        return [count + reserved for count in self._counts(texts)]
 
     def token_starts(self, text: str) -> Sequence[int]:
         """Where each token starts: a token that starts inside a character (bytes of an

