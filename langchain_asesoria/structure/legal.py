@@ -440,6 +440,7 @@ def _name_after(text: str, heading: Heading, following: int) -> tuple[int, int] 
     tail = text[end:following]
     if tail.strip() and not re.match(r"[ \t]*\r?\n[ \t]*\r?\n", tail):
         return None  # a paragraph of several lines
+    last = following >= len(text)  # the text's end: its last paragraph may be its body
     name = name.strip("*_ ")  # "**Disposiciones generales**"
     if (
         not (name[:1].isupper() or name[:1].isdigit())
@@ -450,7 +451,7 @@ def _name_after(text: str, heading: Heading, following: int) -> tuple[int, int] 
     # Right before the next heading it can only be the name ("CAPÍTULO II", "02. Tasa
     # por redacción de proyectos", however long); with text after it, it must not read
     # as text.
-    if tail.strip() and (
+    if (tail.strip() or last) and (
         len(name) > _MAX_NAME
         or not name[:1].isupper()
         or _ITEM.match(name)
@@ -472,7 +473,8 @@ def _named(text: str, headings: Sequence[Heading]) -> list[Heading]:
         if name is None:
             joined.append(heading)
             continue
-        title = f"{heading.title.rstrip(' .:')}. {text[name[0] : name[1]].strip(' *_')}"
+        number = heading.title.strip("*_ ").rstrip(" .:")  # "*Sección 1.*": no emphasis
+        title = f"{number}. {text[name[0] : name[1]].strip(' *_')}"
         joined.append(Heading(heading.start, name[1], heading.level, title))
     return joined
 

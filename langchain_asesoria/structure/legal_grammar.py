@@ -245,6 +245,26 @@ def number_value(number: str) -> tuple[int, str] | None:
     return (value, suffix) if value is not None else None
 
 
+def code_parts(number: str) -> tuple[int, ...] | None:
+    """A code-style number's parts: ``"511-2"`` -> ``(511, 2)``, ``"4.11-1"`` -> ``(4,
+    11, 1)``; ``None`` for any other number."""
+    if re.fullmatch(NUMBERINGS["code"], number.strip(" .")) is None:
+        return None
+    return tuple(int(part) for part in re.split(r"[.\-/]", number.strip(" .")))
+
+
+def code_follows(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
+    """Whether code number ``after`` comes right after ``before`` in a code's numbering:
+    the last part one more (``511-1``, ``511-2``), or a part before it one more and
+    every part after that one at its first value (``511-9``, ``512-1``)."""
+    if len(before) != len(after):
+        return False
+    for index, (old, new) in enumerate(zip(before, after, strict=True)):
+        if new != old:
+            return new == old + 1 and all(part <= 1 for part in after[index + 1 :])
+    return False
+
+
 def _label_pattern(row: UnitRow) -> str:
     numbers = "|".join(NUMBERINGS[name] for name in row.numbering)
     one = rf"(?:{numbers}){_SUFFIX}"

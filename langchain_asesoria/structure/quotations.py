@@ -32,6 +32,8 @@ from typing import Final
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
     Label,
+    code_follows,
+    code_parts,
     disposicion_kind,
     label_of,
     number_only,
@@ -95,14 +97,22 @@ class _Law:
     def record(self, label: Label, title: str) -> None:
         self.last[self.key(label, title)] = label
 
+    def is_first(self, label: Label, title: str) -> bool:
+        """Whether the law has numbered no unit of ``label``'s kind yet."""
+        return self.key(label, title) not in self.last
+
     def goes_on(self, label: Label, title: str) -> bool:
         """Whether ``label`` is the law's numbering going on (see the module docstring)."""
         if label.unit.name not in _NUMBERED:
             return False
         previous = self.last.get(self.key(label, title))
-        value = label.value
+        value, code = label.value, code_parts(label.number)
         if previous is None:
-            return label.number == "" or (value is not None and value[0] == 1)
+            first = code[-1] if code else value[0] if value else None
+            return label.number == "" or first == 1
+        code_before = code_parts(previous.number)
+        if code is not None and code_before is not None:
+            return code_follows(code_before, code)  # a code's numbering: "511-1", "511-2"
         if label.number and previous.number and _style(label.number) != _style(previous.number):
             return False
         before = previous.value
@@ -125,16 +135,16 @@ def own_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
     kept: list[Heading] = []
     pending: list[Heading] = []  # headings in a quotation since its last body paragraph
     inside = False
-    index = 0
     named = False  # the paragraph before was a unit's number alone: this one may be its name
-    for start, end in paragraphs(text):
-        own_here: list[Heading] = []
-        while index < len(headings) and headings[index].start < end:
-            if headings[index].start >= start:
-                own_here.append(headings[index])
-            index += 1
+    read = _with_headings(text, headings)
+    for position, (start, end, own_here) in enumerate(read):
         first = next((label for h in own_here if (label := _label(h)) is not None), None)
-        if inside and first is not None and law.goes_on(first, own_here[0].title):
+        if (
+            inside
+            and first is not None
+            and law.goes_on(first, own_here[0].title)
+            and not (law.is_first(first, own_here[0].title) and _closes_soon(text, read, position))
+        ):
             inside = False
             for heading in pending:
                 _keep(kept, law, heading)
@@ -153,6 +163,32 @@ def own_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
             _keep(kept, law, heading)
         named = bool(own_here) and number_only(own_here[-1].title)
     return rebare(text, kept)
+
+
+def _with_headings(text: str, headings: Sequence[Heading]) -> list[tuple[int, int, list[Heading]]]:
+    """Each paragraph's ``[start, end)`` and the headings that start in it."""
+    read: list[tuple[int, int, list[Heading]]] = []
+    index = 0
+    for start, end in paragraphs(text):
+        here: list[Heading] = []
+        while index < len(headings) and headings[index].start < end:
+            if headings[index].start >= start:
+                here.append(headings[index])
+            index += 1
+        read.append((start, end, here))
+    return read
+
+
+def _closes_soon(text: str, read: Sequence[tuple[int, int, list[Heading]]], at: int) -> bool:
+    """Whether the quotation open at paragraph ``at`` closes before the next paragraph
+    with a heading: the law's first ANEXO or disposición of a kind there is then quoted
+    text, not the law's own (its numbering is no evidence when nothing came before)."""
+    for start, end, here in read[at:]:
+        if here and start > read[at][0]:
+            return False
+        if _balance(text[start:end]) < 0:
+            return True
+    return False
 
 
 def _keep(kept: list[Heading], law: _Law, heading: Heading) -> None:

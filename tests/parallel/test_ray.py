@@ -161,7 +161,7 @@ def test_path_rows_follow_the_command_line_rules(
     tmp_path: Path, minilm_512: HuggingFaceTokenization
 ) -> None:
     """doc_id the file's name, as asesoria-split names a file given alone; headings in
-    Markdown files only."""
+    Markdown files only (a one-article law's "Artículo único." is a unit of its path)."""
     markdown = tmp_path / "ley.md"
     markdown.write_text("---\ntitle: Ley\n---\n# Ley\n\nArtículo único.", encoding="utf-8")
     text = tmp_path / "nota.txt"
@@ -175,7 +175,7 @@ def test_path_rows_follow_the_command_line_rules(
     )
     assert (law["doc_id"], law["section_path"], law["text"]) == (
         "ley.md",
-        "Ley",
+        "Ley > Artículo único.",
         "# Ley\n\nArtículo único.",
     )
     assert (note["doc_id"], "section_path" in note) == ("nota.txt", False)

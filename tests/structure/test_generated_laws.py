@@ -7,7 +7,6 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import given, settings
 from strategies import PROFILE, examples
 
@@ -54,12 +53,6 @@ def test_rooted_no_heading_only_sections_and_no_quoted_sections(law: WrittenLaw)
         }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library bug: the one paragraph of a law's last ANEXO is read as its name "
-    "(structure.legal._name_after at the text's end), and the ANEXO, then only a heading, "
-    "joins the Disposición final's section",
-)
 def test_a_last_anexo_of_one_paragraph_keeps_its_text() -> None:
     text = (
         '---\ntitle: "Ley 1/1990, de tasas"\n---\n# Ley 1/1990, de tasas\n\n'
@@ -75,12 +68,6 @@ def test_a_last_anexo_of_one_paragraph_keeps_its_text() -> None:
     assert sections[-1].section_path == ("Ley 1/1990, de tasas", "ANEXO")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library limitation: a quoted ANEXO, the law's first, ends the quotation it "
-    "stands in even when the quotation is closed later (quotations._Law.goes_on: 'the "
-    "first of them'); the ANEXO becomes the law's own and takes the quoted text",
-)
 def test_a_quoted_first_anexo_inside_a_closed_quotation_is_text() -> None:
     text = (
         '---\ntitle: "Ley 1/1990, de tasas"\n---\n# Ley 1/1990, de tasas\n\n'
@@ -93,19 +80,12 @@ def test_a_quoted_first_anexo_inside_a_closed_quotation_is_text() -> None:
         path.write_text(text, encoding="utf-8")
         document = read_document(path)
     paths = [span.section_path[1:] for span in document.sections() or []]
-    assert paths == [
-        (),
+    assert paths == [  # the title, a heading with no text of its own, starts the first
         ("Artículo único. Modificación.",),
         ("Disposición final única. Entrada en vigor.",),
     ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library bug: an emphasised number and its name on the next line join as "
-    "'*Sección 1.*. De la gestión' (structure.legal._named strips ' .:' but not the "
-    "emphasis before adding '. ')",
-)
 def test_an_emphasised_units_number_joins_its_name_cleanly() -> None:
     text = (
         '---\ntitle: "Ley 1/1990, de tasas"\n---\n# Ley 1/1990, de tasas\n\n'
@@ -120,12 +100,6 @@ def test_an_emphasised_units_number_joins_its_name_cleanly() -> None:
     assert {"*Sección 1. De la gestión*", "Sección 1. De la gestión"} & titles
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="library bug: a code-style number ('511-2') has no value "
-    "(legal_grammar.Label.value is None), so quotations._Law.goes_on never sees the "
-    "law's own next article end a quotation left open: every later unit is quoted text",
-)
 def test_a_code_style_laws_next_article_ends_an_open_quotation() -> None:
     text = (
         '---\ntitle: "Ley 1/2010, del Código"\n---\n# Ley 1/2010, del Código\n\n'
