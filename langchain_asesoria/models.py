@@ -114,10 +114,20 @@ def _after_no_label() -> str:
     return "".join(rf"(?<![\r\n]{label})(?<!^{label})" for label in ITEM_LABELS)
 
 
+#: A BOE editorial note, as legalize-es sets it: a quoted line of small print ("> <small>Se
+#: modifica el apartado 2 por…"). No separator cuts right before one (each takes the
+#: whitespace before it whole, then looks ahead): a note stays with the text it
+#: annotates, and no chunk is notes alone unless the notes alone exceed the budget.
+_NO_NOTE_AFTER = r"(?!>[^\S\r\n]*<small>)"
+
+
 def _line_end() -> str:
     """Line ends, but not after a space (a wrapped PDF line), a lone bullet or a lone
     item label: those open the text below them."""
-    return rf"{_AT_BREAK}{_NOT_WRAPPED}(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}(?:\r\n?|\n)\s*"
+    return (
+        rf"{_AT_BREAK}{_NOT_WRAPPED}(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}"
+        rf"(?:\r\n?|\n)\s*+{_NO_NOTE_AFTER}"
+    )
 
 
 def _sentence_end() -> str:
@@ -126,7 +136,7 @@ def _sentence_end() -> str:
     abbreviation (fixed-width lookbehinds, one per form), nor before a cell's ``|``."""
     labels = _after_no_label()
     abbreviations = "".join(rf"(?<!\b{re.escape(word)}\.)" for word in ABBREVIATIONS)
-    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+(?![\s|])"  # noqa: RUF001
+    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+(?![\s|]){_NO_NOTE_AFTER}"  # noqa: RUF001
 
 
 #: Separators tried from the coarsest to the finest: paragraphs (a blank line; a lone
@@ -143,14 +153,19 @@ def _sentence_end() -> str:
 #: saldo"): the bullet opens the item below it, and a chunk should not end with it.
 #: Each is a regular expression; a text is cut at the *end* of
 #: each match, so a separator's characters stay with the unit before it, and outer
-#: whitespace is then trimmed. Overlap starts at the coarsest of them that fits.
+#: whitespace is then trimmed. Overlap starts at the coarsest of them that fits. No
+#: separator cuts right before a BOE editorial note (``_NO_NOTE_AFTER``).
 DEFAULT_SEPARATORS: tuple[str, ...] = (
-    _AT_BREAK + _NOT_WRAPPED + _after_no_label() + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*",
+    _AT_BREAK
+    + _NOT_WRAPPED
+    + _after_no_label()
+    + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*+"
+    + _NO_NOTE_AFTER,
     _line_end(),
     _sentence_end(),
-    r"(?<=[;:])\s+",
-    r"(?<=,)\s+",
-    r"\s+",
+    r"(?<=[;:])\s++" + _NO_NOTE_AFTER,
+    r"(?<=,)\s++" + _NO_NOTE_AFTER,
+    r"\s++" + _NO_NOTE_AFTER,
 )
 
 
