@@ -159,6 +159,15 @@ def _at_container_level(stack: Sequence[_Open], hint: int) -> bool:
     )
 
 
+def _annex(item: _Open) -> bool:
+    """Whether ``item`` is an open ANEXO: a heading after it that is no legal unit
+    ("ANEXO I", then "### PARTE A", "# ORGANISMOS NOCIVOS…", "# Certificado de
+    cantidad"), however its Markdown marks it, is part of it, unless a run of articles
+    follows it (a treaty's protocol after the convention's ANEXO opens a text of its
+    own)."""
+    return item.unit is not None and item.unit.name == "anexo"
+
+
 def _close_numerals(stack: list[_Open], hint: int) -> None:
     """Before a legal unit, the headings that are not units and of its level or deeper
     close, and so does a passing heading at any level: a numeral ("III": a preamble's
@@ -219,6 +228,8 @@ class _Titles:
     bare: Sequence[bool]
     units: Sequence[LegalUnit | None]
     top: int
+    #: Whether the next legal unit after each heading is one of the articulado.
+    articles_after: Sequence[bool]
 
 
 def _not_a_unit(titles: _Titles, index: int, stack: list[_Open]) -> tuple[_Open, bool]:
@@ -254,6 +265,7 @@ def _not_a_unit(titles: _Titles, index: int, stack: list[_Open]) -> tuple[_Open,
         and stack[-1].hint >= hint
         and not titled
         and not (caption and not opens and stack[-1].unit is not None)
+        and not (_annex(stack[-1]) and not titles.articles_after[index])
     ):
         stack.pop()
     # The rank it holds is where that unit stands: inside an ANEXO, its own.
@@ -277,7 +289,7 @@ def legal_levels(
     """
     units = [legal_unit(title) for title in titles]
     flags = list(bare) if bare is not None else [False] * len(titles)
-    table = _Titles(titles, hints, flags, units, min(hints, default=1))
+    table = _Titles(titles, hints, flags, units, min(hints, default=1), _articles_after(units))
     apartados = _apartados(units)
     stack: list[_Open] = []
     levels: list[int] = []
@@ -299,6 +311,18 @@ def legal_levels(
         stack.append(entry)
         levels.append(len(stack))
     return levels
+
+
+def _articles_after(units: Sequence[LegalUnit | None]) -> list[bool]:
+    """For each heading, whether the next legal unit after it is one of the articulado
+    (an article, a TÍTULO, a CAPÍTULO)."""
+    after: list[bool] = []
+    following = False
+    for unit in reversed(units):
+        after.append(following)
+        if unit is not None:
+            following = unit.part == "articulado"
+    return after[::-1]
 
 
 def legal_paths(

@@ -129,3 +129,21 @@ def test_a_broken_line_at_the_top_level_still_opens_a_document() -> None:
         "reconociendo ciertos derechos",
         "Artículo 1. Deudas.",
     )
+
+
+@pytest.mark.parametrize("marks", ["#", "##"])
+def test_headings_inside_an_anexo_are_its_own(marks: str) -> None:
+    """A plain "ANEXO 1" line, then Markdown headings that are no legal unit (a form's
+    "### Cargamento", "# Certificado de cantidad", BOE-A-2025-3873): each is part of the
+    ANEXO, whatever its marks, until the next ANEXO; no run of articles follows them."""
+    text = (
+        f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        "ANEXO 1\n\nInforme de descarga de buque\n\n### Cargamento\n\n"
+        f"{marks} Certificado de cantidad\n\n"
+        "Este certificado indica la cantidad descargada.\n\n"
+        "ANEXO 2\n\nInforme de carga\n\n# Certificado de carga\n\nTexto del certificado.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    paths = {span.section_path for span in sections}
+    assert (LAW, "ANEXO 1. Informe de descarga de buque", "Certificado de cantidad") in paths
+    assert (LAW, "ANEXO 2. Informe de carga", "Certificado de carga") in paths
