@@ -102,7 +102,7 @@ def _roman(token: str) -> int | None:
 
 
 _WORD_NUMBER: Final = re.compile(
-    r"(?P<w1>[a-z]+)(?:(?:\s+y\s+|\s+)(?P<w2>[a-z]+))?(?:\s+(?P<w3>[a-z]+))?"
+    r"(?P<w1>[a-z]+)(?:(?:\s+y\s+|\s+)(?P<w2>[a-z]+))?(?:(?:\s+y\s+|\s+)(?P<w3>[a-z]+))?"
 )
 
 
@@ -139,7 +139,7 @@ _NUMBER: Final = re.compile(
     r"|(?P<arabic>\d+)(?:\s*(?:\.?\s?[ªº]|\.[ao])(?![a-z]))?"  # 5, 1.ª, 1.a, 1º
     r"|(?P<roman>[ivxlcdm]+)(?![a-z])"
     r"|(?P<letter>[a-z])(?=[.)]|\s*$)"
-    r"|(?P<words>[a-z]+(?:(?:\s+y\s+|\s+)[a-z]+)?(?:\s+[a-z]+)?)"
+    r"|(?P<words>[a-z]+(?:(?:\s+y\s+|\s+)[a-z]+)?(?:(?:\s+y\s+|\s+)[a-z]+)?)"
 )
 _SUFFIX: Final = re.compile(rf"[\s.\-]*(?P<suffix>{_LATIN})(?![a-z])")
 
@@ -182,7 +182,7 @@ def _number(rest: str) -> tuple[str, int] | None:
     return value, end
 
 
-_RANGE: Final = re.compile(r"\s+(?:a|al|y)\s+(?=\d)")
+_RANGE: Final = re.compile(r"\s+(?:a|al|y)\s+(?=\d|[a-z]{3})")  # "9 a 12", "uno a catorce"
 
 #: A unit's word at a heading's start (folded text).
 _WORD: Final = re.compile(
@@ -261,6 +261,11 @@ def unit_of(line: str) -> Unit | None:
     folded = fold(original)
     if len(folded) != len(original):  # folding changed lengths: compare folded only
         original = folded.upper() if original.isupper() else folded
+    respelled = _respelled(folded) if folded[:1] == "d" else folded
+    if respelled != folded:  # "Diposición degoratoria", "Dsposición": the words right
+        cut = len(" ".join(folded.split(" ", 2)[:2]))  # the two words respelled
+        kept = len(" ".join(respelled.split(" ", 2)[:2]))
+        folded, original = respelled, respelled[:kept] + original[cut:]
     head = _WORD.match(folded)
     if head is None:
         return None
@@ -294,6 +299,39 @@ def unit_of(line: str) -> Unit | None:
     if not _goes_on(folded[end:], original, end):
         return None
     return Unit(kind, number)
+
+
+def _distance(one: str, other: str) -> int:
+    """Levenshtein distance: insertions, deletions and substitutions."""
+    previous = list(range(len(other) + 1))
+    for row, char in enumerate(one, start=1):
+        current = [row]
+        for column, wanted in enumerate(other, start=1):
+            current.append(
+                min(previous[column] + 1, current[-1] + 1, previous[column - 1] + (char != wanted))
+            )
+        previous = current
+    return previous[-1]
+
+
+#: Long words a heading starts with that a typist may misspell, and the kinds after them.
+_SPELLED: Final = ("disposicion", "derogatoria", "transitoria", "adicional")
+
+
+def _respelled(folded: str) -> str:
+    """``folded`` with a misspelled "disposición" and the kind after it written right
+    ("diposicion degoratoria unica" -> "disposicion derogatoria unica"): one or two
+    letters wrong in a word of eight or more, as typists of the BOE's texts slip. A
+    group's plurals ("disposiciones adicionales") are left as they are."""
+    words = folded.split(" ", 2)
+    if words[0] == "disposiciones" or _distance(words[0], "disposicion") > 2:
+        return folded
+    words[0] = "disposicion"
+    if len(words) > 1 and len(words[1]) >= 8 and not _DISPOSICION.match(words[1]):
+        near = min(_SPELLED[1:], key=lambda word: _distance(words[1], word))
+        if _distance(words[1], near) <= 2:
+            words[1] = near
+    return " ".join(words)
 
 
 def _disposicion(folded: str, original: str, start: int, plural: bool) -> Unit | None:

@@ -160,8 +160,9 @@ def measure_items(
     ends = [start for start, _, _ in source.headings[1:]] + [len(source.text)] * bool(
         source.headings
     )
-    for (start, unit, _), end in zip(source.headings, ends, strict=True):
-        if unit.kind == "group" or _textless(source, start, unit, end):
+    nexts = [unit for _, unit, _ in source.headings[1:]] + [None] * bool(source.headings)
+    for (start, unit, _), end, following in zip(source.headings, ends, nexts, strict=True):
+        if unit.kind == "group" or _textless(source, start, unit, end, following):
             continue
         law.headings += 1
         index = bisect.bisect_right(starts, start) - 1
@@ -178,12 +179,13 @@ def _has_text_after(item: Item, following: Sequence[Item]) -> bool:
     return bool(following) and following[0].path[: len(item.path)] == item.path
 
 
-def _textless(source: Source, start: int, unit: Unit, end: int) -> bool:
+def _textless(source: Source, start: int, unit: Unit, end: int, following: Unit | None) -> bool:
     """A unit with no text of its own that encloses nothing after it (an ANEXO that is
-    only its name, before the next ANEXO or at the law's end): it travels with what
-    follows (or stays with what precedes it) and no path names it, as none should."""
+    only its name, before the next ANEXO or at the law's end; "ANEXO IV.a" right before
+    "ANEXO IV.b", which this reading numbers alike): it travels with what follows (or
+    stays with what precedes it) and no path names it, as none should."""
     return source.body_start(start, end) is None and (
-        end >= len(source.text) or unit not in source.chain_at(end)
+        end >= len(source.text) or unit not in source.chain_at(end) or following == unit
     )
 
 

@@ -32,6 +32,13 @@ LAW = "Ley 1/2000, de prueba"
         ("Artículo único. Aprobación.", "artículo", "u"),
         ("Artículo decimotercero. Salvaguarda.", "artículo", "13"),
         ("Artículo treinta y dos.", "artículo", "32"),
+        ("Artículo ciento treinta y uno.", "artículo", "131"),
+        ("Artículos dieciséis a veinticinco.", "artículo", "16-25"),
+        # misspelt in the BOE's own texts: a lawyer still reads the unit
+        ("Diposición derogatoria única. Derogación.", "disposición derogatoria", "u"),
+        ("Disposición degoratoria única. Derogación normativa.", "disposición derogatoria", "u"),
+        ("Dsposición adicional tercera.", "disposición adicional", "3"),
+        ("Disposicón final segunda.", "disposición final", "2"),
         ("TÍTULO I bis", "título", "1bis"),
         ("TÍTULO PRELIMINAR", "título", "p"),
         ("TÍTULO Ill", "título", "3"),  # ells written for capital Is
@@ -66,6 +73,8 @@ def test_the_oracle_reads_a_units_label_whatever_its_spelling(
         "«Artículo 20. Hecho imponible.",  # quoted: the amended law's, never a unit
         "“TÍTULO III. Mercado",
         "DISPOSICIONES FINALES",  # a group heading, no unit
+        "Disposiciones adicionales primera y segunda.",
+        "Dispensación de medicamentos",  # a word near "disposición" is no misspelling
         "Títulos valores y otros activos",
         "El anexo I recoge las tarifas.",
         "",
@@ -337,6 +346,24 @@ def test_measure_items_counts_a_heading_no_section_names_as_missed() -> None:
     assert law.missed == 1
     assert law.any_wrong
     assert law.wrong == 0  # the item's body starts in Artículo 1: its path is right there
+
+
+def test_a_textless_heading_repeated_is_not_missed() -> None:
+    """ "ANEXO IV.a" right before "ANEXO IV.b" (both read as ANEXO 4, images in the BOE's
+    page): neither has text of its own, so no path has to name the first."""
+    text = (
+        f"# {LAW}\n\nArtículo 1. Objeto.\n\nTexto del artículo.\n\n"
+        "ANEXO IV.a\n\nANEXO IV.b\n\nANEXO V\n\nTexto del anexo.\n"
+    )
+    source = oracle.read_source(text)
+    sections = [
+        SectionSpan(
+            0, text.index("ANEXO IV.a"), "Artículo 1. Objeto.", (LAW, "Artículo 1. Objeto.")
+        ),
+        SectionSpan(text.index("ANEXO IV.a"), len(text), "ANEXO V", (LAW, "ANEXO V")),
+    ]
+    law = ls.measure_items("ley.md", source, _items(text, sections), sections, LAW)
+    assert law.missed == 0
 
 
 def test_measure_items_counts_a_chunk_that_is_only_headings() -> None:
