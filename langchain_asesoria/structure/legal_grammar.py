@@ -28,7 +28,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 from langchain_asesoria.numerals import (
     CARDINAL,
@@ -143,8 +143,37 @@ _DISPOSICION_GROUPS: Final[Mapping[str, str]] = {
     "final": "finales",
     "modificativa": "modificativas",
 }
-_DISPOSICION_KINDS: Final = tuple(_DISPOSICION_GROUPS)
 DisposicionKind = Literal["adicional", "transitoria", "derogatoria", "final", "modificativa"]
+_DISPOSICION_KINDS: Final[tuple[DisposicionKind, ...]] = get_args(DisposicionKind)
+#: Misspellings the BOE's own texts print for a disposición's words, each read as the
+#: word it stands for ("Diposición transitoria", "Disposición adiciona segunda",
+#: "Disposición degoratoria única", "Disposición finales primera"); accents optional.
+MISSPELT: Final[Mapping[str, tuple[str, ...]]] = {
+    "disposición": (
+        "diposición", "dsposición", "disposicón", "disposión", "dispoisción", "disposción",
+    ),
+    "adicional": ("adiciona",),
+    "transitoria": ("transitorio", "trasitoria"),
+    "derogatoria": ("degoratoria", "derrogatoria"),
+    "final": ("finales",),
+}  # fmt: skip
+
+
+def _spellings(word: str) -> list[str]:
+    """Patterns for ``word`` and its misspellings, accents optional."""
+    return [spelling.replace("ó", "[óo]") for spelling in (word, *MISSPELT.get(word, ()))]
+
+
+def _spelt(word: str) -> str:
+    """A pattern for ``word`` and its misspellings, accents optional."""
+    return "(?:" + "|".join(_spellings(word)) + ")"
+
+
+_DISPOSICION_WORD: Final = _spelt("disposición")
+#: A disposición's kind as written, misspelt or not ("degoratoria" -> "derogatoria").
+_KIND_SPELLINGS: Final[Mapping[str, DisposicionKind]] = {
+    spelling: kind for kind in _DISPOSICION_KINDS for spelling in (kind, *MISSPELT.get(kind, ()))
+}
 _GROUP_WORDS: Final = "|".join(_DISPOSICION_GROUPS.values())
 _RANKED: Final = ("code", "arabic", "roman", "ordinal", "único", "preliminar")
 
@@ -191,7 +220,11 @@ UNITS: Final[tuple[UnitRow, ...]] = (
     ),
     UnitRow(
         LegalUnit("disposición", "disposiciones", 2),
-        r"disposici[óo]n\s+(?:" + "|".join(_DISPOSICION_KINDS) + ")",
+        # top-level alternatives, each opening with its letter (``_capitalized``)
+        "|".join(
+            rf"{word}\s+(?:{'|'.join(map(_spelt, _DISPOSICION_KINDS))})"
+            for word in _spellings("disposición")
+        ),
         ("ordinal", "arabic", "único", "cardinal"),
         bare=True,
     ),
@@ -285,7 +318,7 @@ _LABELS: Final[tuple[tuple[UnitRow, re.Pattern[str]], ...]] = tuple(
 #: The words that open some unit's label (a cheap test before the patterns).
 _OPENING: Final = re.compile(
     r"(?:libro|t[íi]tulo|c[áa]p[íi]tul?o|cap[íi]tuo|(?:sub)?secci[óo]n|disposici"
-    r"|art[íi]culo|arts?\.|pre[áa]mbulo|exposici[óo]n|anexo|anejo)",
+    rf"|{_DISPOSICION_WORD}|art[íi]culo|arts?\.|pre[áa]mbulo|exposici[óo]n|anexo|anejo)",
     re.IGNORECASE,
 )
 #: What ends a label in a heading's title: its end, a space or punctuation, or the name
@@ -503,7 +536,10 @@ def group_heading(title: str) -> bool:
 
 
 _KIND: Final = re.compile(
-    r"disposici(?:[óo]n|ones)\s+(" + "|".join(_DISPOSICION_KINDS) + ")", re.IGNORECASE
+    rf"(?:{_DISPOSICION_WORD}|disposiciones)\s+("
+    + "|".join(sorted(map(_spelt, _KIND_SPELLINGS), key=len, reverse=True))
+    + ")",
+    re.IGNORECASE,
 )
 
 
@@ -513,9 +549,7 @@ def disposicion_kind(title: str) -> DisposicionKind | None:
     found = _KIND.match(_clean(title))
     if found is None:
         return None
-    kind = found.group(1).lower()
-    assert kind in _DISPOSICION_KINDS
-    return kind  # type: ignore[return-value]
+    return _KIND_SPELLINGS[found.group(1).lower()]
 
 
 def numeral_title(title: str) -> bool:

@@ -12,6 +12,8 @@ from langchain_asesoria.reading import read_text_document
 from langchain_asesoria.structure.legal import legal_paths
 from langchain_asesoria.structure.legal_grammar import (
     LEGAL_HEADINGS,
+    disposicion_kind,
+    heading_line,
     legal_unit,
     numeral_title,
     parte_heading,
@@ -85,12 +87,32 @@ def test_every_furniture_heading_is_a_unit_of_the_grammar() -> None:
         # misspelt in the BOE's own text
         ("Capítuo IV bis. Régimen especial del oro de inversión", "capítulo"),
         ("CÁPITULO III. Conferencia Sectorial de Tráfico", "capítulo"),
+        ("Diposición transitoria segunda. Demarcaciones.", "disposición"),
+        ("Disposión transitoria primera. Comisión Gestora.", "disposición"),
     ],
 )
 def test_marked_lettered_and_misspelt_units_are_units(title: str, name: str) -> None:
     unit = legal_unit(title)
     assert unit is not None
     assert unit.name == name
+
+
+@pytest.mark.parametrize(
+    ("title", "kind"),
+    [
+        ("Disposición finales primera. Legislación supletoria.", "final"),
+        ("Disposición adiciona segunda.", "adicional"),
+        ("Disposición degoratoria única. Derogación normativa.", "derogatoria"),
+        ("Dsposición adicional tercera.", "adicional"),
+        ("DISPOSICIONES FINALES", "final"),
+        ("Disposiciones transitorias", "transitoria"),
+        ("Disposición final segunda.", "final"),
+    ],
+)
+def test_a_misspelt_disposicion_is_read_as_its_kind(title: str, kind: str) -> None:
+    """``legal_grammar.MISSPELT``: the misspellings of the BOE's own texts, one row each."""
+    assert disposicion_kind(title) == kind
+    assert heading_line(title) is not None
 
 
 @pytest.mark.parametrize(
