@@ -144,6 +144,12 @@ def _in_articulado(stack: Sequence[_Open]) -> bool:
     return unit is not None and (unit.name == "artículo" or unit.name in _CONTAINERS)
 
 
+def _in_disposicion(stack: Sequence[_Open]) -> bool:
+    """Whether the innermost open unit is a disposición."""
+    unit = next((item.unit for item in reversed(stack) if item.unit is not None), None)
+    return unit is not None and unit.name == "disposición"
+
+
 #: The articulado's units that group articles (in an ANEXO too, where they rank there).
 _CONTAINERS: Final = frozenset({"libro", "título", "capítulo", "sección", "subsección"})
 
@@ -228,8 +234,8 @@ class _Titles:
     bare: Sequence[bool]
     units: Sequence[LegalUnit | None]
     top: int
-    #: Whether the next legal unit after each heading is one of the articulado.
-    articles_after: Sequence[bool]
+    #: The part of the next legal unit after each heading (``None``: none follows).
+    next_part: Sequence[Part | None]
 
 
 def _not_a_unit(titles: _Titles, index: int, stack: list[_Open]) -> tuple[_Open, bool]:
@@ -243,8 +249,13 @@ def _not_a_unit(titles: _Titles, index: int, stack: list[_Open]) -> tuple[_Open,
     # diligencia debida") is its child, whatever its level.
     titled = index > 0 and titles.bare[index - 1] and bool(stack) and stack[-1].unit is not None
     interrupts = _in_article(stack)
-    # In the articulado, a heading that is no unit is a rubric or a caption of its text.
-    caption = bool(title) and _in_articulado(stack) and not approved_text(title)
+    # In the articulado, a heading that is no unit is a rubric or a caption of its text;
+    # so it is in a disposición that more disposiciones follow (a table's "Euros por
+    # tren-km" in a disposición transitoria): no annexed text starts before them.
+    within = _in_articulado(stack) or (
+        _in_disposicion(stack) and titles.next_part[index] == "disposiciones"
+    )
+    caption = bool(title) and within and not approved_text(title)
     following = titles.units[index + 1] if index + 1 < len(titles.units) else None
     leaf = not root and promulgation(title) is not None
     opens = (
@@ -265,7 +276,7 @@ def _not_a_unit(titles: _Titles, index: int, stack: list[_Open]) -> tuple[_Open,
         and stack[-1].hint >= hint
         and not titled
         and not (caption and not opens and stack[-1].unit is not None)
-        and not (_annex(stack[-1]) and not titles.articles_after[index])
+        and not (_annex(stack[-1]) and titles.next_part[index] != "articulado")
     ):
         stack.pop()
     # The rank it holds is where that unit stands: inside an ANEXO, its own.
@@ -289,7 +300,7 @@ def legal_levels(
     """
     units = [legal_unit(title) for title in titles]
     flags = list(bare) if bare is not None else [False] * len(titles)
-    table = _Titles(titles, hints, flags, units, min(hints, default=1), _articles_after(units))
+    table = _Titles(titles, hints, flags, units, min(hints, default=1), _next_parts(units))
     apartados = _apartados(units)
     stack: list[_Open] = []
     levels: list[int] = []
@@ -313,15 +324,15 @@ def legal_levels(
     return levels
 
 
-def _articles_after(units: Sequence[LegalUnit | None]) -> list[bool]:
-    """For each heading, whether the next legal unit after it is one of the articulado
-    (an article, a TÍTULO, a CAPÍTULO)."""
-    after: list[bool] = []
-    following = False
+def _next_parts(units: Sequence[LegalUnit | None]) -> list[Part | None]:
+    """For each heading, the part of the next legal unit after it ("articulado" for an
+    article or a TÍTULO, "disposiciones", "anexo"), or ``None``."""
+    after: list[Part | None] = []
+    following: Part | None = None
     for unit in reversed(units):
         after.append(following)
         if unit is not None:
-            following = unit.part == "articulado"
+            following = unit.part
     return after[::-1]
 
 

@@ -66,6 +66,23 @@ def test_a_caption_inside_a_disposicion_is_closed_by_the_next(caption: str) -> N
     assert (LAW, "Disposición transitoria octava. Otra.") in paths
     assert (LAW, "Disposición final única. Vigor.") in paths
     assert not any(caption in p[:-1] for p in paths)
+    # the caption is the disposición's own: the table is cited under it
+    assert (LAW, "Disposición transitoria séptima. Régimen.", caption) in paths
+
+
+@given(
+    st.sampled_from(["NORMAS POR LAS QUE SE RIGEN LOS PROCESOS", "Norma específica de peritación"])
+)
+def test_a_heading_after_the_last_disposicion_is_not_its_caption(title: str) -> None:
+    """No disposición follows: the heading may open an annexed text, never the last
+    disposición's caption."""
+    text = (
+        f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        "##### Disposición final única. Vigor.\n\nTexto.\n\n"
+        f"### {title}\n\nEl texto anexo.\n"
+    )
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    assert paths[-1] == (LAW, title)
 
 
 @pytest.mark.parametrize(
