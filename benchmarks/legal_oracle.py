@@ -275,6 +275,8 @@ def unit_of(line: str) -> Unit | None:
     kind = "capítulo" if word.startswith("cap") else _KIND_OF[word]
     if kind == "anexo" and head.end() >= len(folded.rstrip(" .:")):
         return Unit("anexo", "")  # "ANEXO" alone
+    if kind == "anexo" and re.match(r"\.\s+[ivxlcdm\d]+\s+[a-z]", folded[head.end() :]):
+        return Unit("anexo", "")  # "ANEXO. IV Plan para la igualdad…": its name after it
     found = _number(folded[head.end() :].lstrip(". ") if word != "art." else folded[head.end() :])
     ell = re.match(r"\s*l(?![A-Za-z])", original[head.end() :])
     if ell is not None and len(original) == len(folded):  # "CAPÍTULO l": an ell for an I
@@ -587,6 +589,8 @@ def read_source(text: str) -> Source:
                     reader.own(line_start, unit)
                 elif not _starts_quoted(raw):
                     reader.pending.append((line_start, unit))
+            elif heading and single and not quoted and _signs(raw.lstrip("#*_ "), reader.chain):
+                reader.signed(line_start)  # the place and date set as a heading: "### Palacio…"
             elif heading and single and not quoted and not named and not preamble_label(raw):
                 if reader.title_at is None:
                     reader.title_at, reader.title_after_text = line_start, reader.text_since
@@ -605,9 +609,12 @@ def read_source(text: str) -> Source:
 
 
 #: The place and date a law is signed at: "Dado en Madrid, a 16 de noviembre de 2007.",
-#: "Madrid, 27 de mayo de 2005.", "Palacio de la Zarzuela, Madrid, a 29 de junio de 1984."
+#: "Madrid, 27 de mayo de 2005.", "Palacio de la Zarzuela, Madrid, a 29 de junio de 1984.",
+#: and the signer after a dash in the same paragraph, as orders sign ("Madrid, 10 de
+#: diciembre de 2009.\u2013La Vicepresidenta Primera del Gobierno…", an en dash).
 _SIGNATURE: Final = re.compile(
-    r"\W*(?:dado en\s.*|(?:[a-z][\w' .-]*,\s*)+(?:a\s+)?\d{1,2}\s+de\s+[a-z]+\s+de\s+\d{4})\W*$"
+    r"\W*(?:dado en\s.*|(?:[a-z][\w' .-]*,\s*)+(?:a\s+)?\d{1,2}\s+de\s+[a-z]+\s+de\s+\d{4})"
+    r"(?:\W*$|\.?\s*[\u2013\u2014-]\s*\S.*$)"
 )
 
 

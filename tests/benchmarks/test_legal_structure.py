@@ -58,6 +58,8 @@ LAW = "Ley 1/2000, de prueba"
         ("ANEXO SEGUNDO", "anexo", "2"),
         ("ANEXO II. Tarifas", "anexo", "2"),
         ("ANEXO. Estatutos de la Federación", "anexo", ""),
+        ("ANEXO. IV Plan para la igualdad de género", "anexo", ""),  # a name after it
+        ("ANEXO IV. Plan para la igualdad", "anexo", "4"),
     ],
 )
 def test_the_oracle_reads_a_units_label_whatever_its_spelling(
@@ -145,6 +147,26 @@ PLAIN = (
 
 def _at(text: str, needle: str) -> int:
     return text.index(needle)
+
+
+@pytest.mark.parametrize(
+    "signature",
+    [
+        "Madrid, 10 de diciembre de 2009.\u2013La Ministra de Defensa, Carme Chacón Piqueras.",
+        "### Palacio de la Zarzuela, Madrid, a 29 de mayo de 1984",
+        "Dado en Madrid, el 16 de noviembre de 2007.",
+    ],
+)
+def test_a_signature_ends_the_laws_last_disposicion(signature: str) -> None:
+    """Signed (the signer after a dash, or the place and date set as a heading), the law's
+    provisions end: the text annexed after it without an ANEXO heading is in no unit."""
+    text = (
+        "Artículo 1. Objeto.\n\nTexto.\n\nDisposición final única. Entrada en vigor.\n\n"
+        f"Entra en vigor mañana.\n\n{signature}\n\nNORMAS DEL PROCESO\n\nEl texto anexo.\n"
+    )
+    source = oracle.read_source(text)
+    assert source.chain_at(_at(text, "Entra en vigor")) == (Unit("disposición final", "u"),)
+    assert source.chain_at(_at(text, "El texto anexo")) == ()
 
 
 def test_chain_at_is_the_chain_of_units_in_force() -> None:
