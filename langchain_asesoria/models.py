@@ -115,10 +115,15 @@ def _after_no_label() -> str:
 
 
 #: A BOE editorial note, as legalize-es sets it: a quoted line of small print ("> <small>Se
-#: modifica el apartado 2 por…"). No separator cuts right before one (each takes the
-#: whitespace before it whole, then looks ahead): a note stays with the text it
-#: annotates, and no chunk is notes alone unless the notes alone exceed the budget.
-_NO_NOTE_AFTER = r"(?!>[^\S\r\n]*<small>)"
+#: modifica el apartado 2 por…"), or a quoted line in the BOE's wording of notes ("> Se
+#: añade por…", "> Téngase en cuenta…", "> Redacción anterior:"). No separator cuts right
+#: before one (each takes the whitespace before it whole, then looks ahead): a note stays
+#: with the text it annotates, and no chunk is notes alone unless the notes alone exceed
+#: the budget.
+_NO_NOTE_AFTER = (
+    r"(?!>[^\S\r\n]*(?:<small>|[Ss]e\s+(?:modific|añad|derog|suprim|renumer|declar|dej"
+    r"|sustitu|actualiz)|Téngase en cuenta|Redacci[óo]n (?:anterior|hasta)|Redactad))"
+)
 
 
 def _line_end() -> str:
