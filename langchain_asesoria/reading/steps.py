@@ -201,7 +201,7 @@ def _with_headings(
 ) -> DocumentPages:
     """``document`` with the sections ``headings`` open (in ``joined``, its pages joined by
     ``READING_SEPARATOR``), ranked by legal structure when ``legal``."""
-    ranked = relevel(headings) if legal else list(headings)
+    ranked = relevel(headings, joined.text) if legal else list(headings)
     spans = sections_of(ranked, len(joined.text))
     starts = anchor_spans(document.pages, spans, READING_SEPARATOR, joined)
     found = replace(document, starts=starts, structure=name if starts else None)

@@ -15,6 +15,7 @@ import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
@@ -349,14 +350,44 @@ def legal_paths(
     return paths
 
 
-def relevel(headings: Sequence[Heading]) -> list[Heading]:
-    """The headings with their levels by legal rank (``legal_levels``)."""
+def relevel(headings: Sequence[Heading], text: str | None = None) -> list[Heading]:
+    """The headings with their levels by legal rank (``legal_levels``); with the
+    ``text`` they stand in, a unit's heading whose only text is a name or a note before
+    its first child ("ANEXO IIA", "Documentación fundamental común…", then "SUSTANCIAS
+    QUÍMICAS") has no body of its own: it starts the section of what follows."""
     levels = legal_levels(
         [h.title for h in headings],
         [h.level for h in headings],
         [h.body_is_empty for h in headings],
     )
-    return [replace(h, level=level) for h, level in zip(headings, levels, strict=True)]
+    ranked = [replace(h, level=level) for h, level in zip(headings, levels, strict=True)]
+    if text is None:
+        return ranked
+    return [
+        replace(heading, body_is_empty=True)
+        if not heading.body_is_empty
+        and following.level > heading.level
+        and legal_unit(heading.title) is not None
+        and _only_a_name(text[heading.end : following.start])
+        else heading
+        for heading, following in pairwise(ranked)
+    ] + ranked[-1:]
+
+
+#: The longest line that may be a unit's name or a note on it, not its text.
+_MAX_NAME_LINE: Final = 200
+
+
+def _only_a_name(between: str) -> bool:
+    """Whether the text between a heading and its first child is only a name or a note
+    on it: one or two paragraphs of one short line each ("Documentación fundamental
+    común para sustancias activas", "(Currículo del área…)", "### **(Derogada)**"),
+    none a list's lead-in."""
+    paragraphs = [part.strip() for part in re.split(r"\n[ \t]*\n", between) if part.strip()]
+    return 0 < len(paragraphs) <= 2 and all(
+        "\n" not in part and len(part) <= _MAX_NAME_LINE and not part.endswith((":", ";", ","))
+        for part in paragraphs
+    )
 
 
 #: How many apartados ("Primero.", "Segundo.") make the provisions of a text without

@@ -36,7 +36,7 @@ def test_other_titles_are_not_notes(title: str) -> None:
     st.sampled_from(["(Derogado)", "**(Suprimido)**", "(Artículos 5 al 7)"]),
     st.sampled_from(["###", "####"]),
 )
-def test_a_note_under_a_chapter_is_its_text(note: str, marks: str) -> None:
+def test_a_note_under_a_chapter_starts_its_first_article(note: str, marks: str) -> None:
     text = (
         f"# {LAW}\n\nTexto.\n\n## CAPÍTULO I. Objeto\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
         f"## CAPÍTULO II. Afiliación\n\n{marks} {note}\n\n##### Artículo 5. Alta.\n\nTexto.\n\n"
@@ -48,8 +48,11 @@ def test_a_note_under_a_chapter_is_its_text(note: str, marks: str) -> None:
         (LAW, "CAPÍTULO II. Afiliación", "Artículo 5. Alta."),
         (LAW, "CAPÍTULO II. Afiliación", "Artículo 6. Baja."),
     ]
-    chapter = next(s for s in sections if s.section_path[-1] == "CAPÍTULO II. Afiliación")
-    assert note in text[chapter.start : chapter.end]
+    # the CAPÍTULO's heading and its note, no text of its own, start its first article
+    first = next(s for s in sections if s.section_path[-1] == "Artículo 5. Alta.")
+    assert text[first.start :].startswith("## CAPÍTULO II. Afiliación")
+    assert note in text[first.start : first.end]
+    assert all(s.section_path[-1] != "CAPÍTULO II. Afiliación" for s in sections)
 
 
 @given(st.sampled_from(["Tipo de estacionamiento", "Cuadro II", "Figura 5: Ejemplo de tiempos"]))
@@ -164,3 +167,35 @@ def test_headings_inside_an_anexo_are_its_own(marks: str) -> None:
     paths = {span.section_path for span in sections}
     assert (LAW, "ANEXO 1. Informe de descarga de buque", "Certificado de cantidad") in paths
     assert (LAW, "ANEXO 2. Informe de carga", "Certificado de carga") in paths
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Documentación fundamental común para sustancias activas",
+        "(Currículo del área de «Enseñanza Religiosa Evangélica» en Educación Primaria)",
+        "Modelo de certificado\n\n(Se corresponde con el Anexo I de la Directiva 2005/36/CE)",
+    ],
+)
+def test_a_unit_with_only_a_name_before_its_first_child_starts_it(name: str) -> None:
+    """ "ANEXO IIA", a line of name or note, then the ANEXO's first heading: no section is
+    the ANEXO and its name alone (issue 49, item 3)."""
+    text = (
+        f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        f"ANEXO IIA\n\n{name}\n\n### SUSTANCIAS QUÍMICAS\n\nEl texto del anexo.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    last = sections[-1]
+    assert last.section_path[1:] == ("ANEXO IIA", "SUSTANCIAS QUÍMICAS")
+    assert text[last.start :].startswith("ANEXO IIA")
+
+
+def test_a_unit_with_text_of_its_own_keeps_its_section() -> None:
+    """Two sentences over several lines are the unit's text, not its name."""
+    text = (
+        f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        "ANEXO II\n\nEste anexo recoge los modelos.\nCada modelo se presenta en papel.\n\n"
+        "### MODELO 1\n\nEl texto del modelo.\n"
+    )
+    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections() or []]
+    assert ("ANEXO II",) in paths
