@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from langchain_asesoria.settings import Settings
 
 __all__ = [
+    "BOE_NOTE",
     "DEFAULT_SECTION_CONTEXT",
     "DEFAULT_SEPARATORS",
     "SECTION_CONTEXTS",
@@ -114,16 +115,18 @@ def _after_no_label() -> str:
     return "".join(rf"(?<![\r\n]{label})(?<!^{label})" for label in ITEM_LABELS)
 
 
-#: A BOE editorial note, as legalize-es sets it: a quoted line of small print ("> <small>Se
-#: modifica el apartado 2 por…"), or a quoted line in the BOE's wording of notes ("> Se
-#: añade por…", "> Téngase en cuenta…", "> Redacción anterior:"). No separator cuts right
-#: before one (each takes the whitespace before it whole, then looks ahead): a note stays
-#: with the text it annotates, and no chunk is notes alone unless the notes alone exceed
-#: the budget.
-_NO_NOTE_AFTER = (
-    r"(?!>[^\S\r\n]*(?:<small>|[Ss]e\s+(?:modific|añad|derog|suprim|renumer|declar|dej"
-    r"|sustitu|actualiz)|Téngase en cuenta|Redacci[óo]n (?:anterior|hasta)|Redactad))"
+#: The words a BOE editorial note opens with: legalize-es sets it as a quoted line of
+#: small print ("> <small>Se modifica el apartado 2 por…"), or a quoted line in the BOE's
+#: wording ("> Se añade por…", "> Téngase en cuenta…", "> Redacción anterior:"); the BOE's
+#: web pages as a paragraph ("Texto añadido, publicado el…").
+BOE_NOTE = (
+    r"(?:<small>|[Ss]e\s+(?:modific|añad|derog|suprim|renumer|declar|dej|sustitu|actualiz)"
+    r"|Téngase en cuenta|Redacci[óo]n (?:anterior|hasta)|Redactad|Texto añadido)"
 )
+#: No separator cuts right before a quoted note (each takes the whitespace before it
+#: whole, then looks ahead): a note stays with the text it annotates, and no chunk is
+#: notes alone unless the notes alone exceed the budget.
+_NO_NOTE_AFTER = rf"(?!>[^\S\r\n]*{BOE_NOTE})"
 
 
 def _line_end() -> str:

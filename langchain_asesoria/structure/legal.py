@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Final
 
+from langchain_asesoria.models import BOE_NOTE
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
     APARTADO,
@@ -382,12 +383,18 @@ def _only_a_name(between: str) -> bool:
     """Whether the text between a heading and its first child is only a name or a note
     on it: one or two paragraphs of one short line each ("Documentación fundamental
     común para sustancias activas", "(Currículo del área…)", "### **(Derogada)**"),
-    none a list's lead-in."""
+    none a list's lead-in nor a BOE editorial note ("Se modifica por…")."""
     paragraphs = [part.strip() for part in re.split(r"\n[ \t]*\n", between) if part.strip()]
     return 0 < len(paragraphs) <= 2 and all(
-        "\n" not in part and len(part) <= _MAX_NAME_LINE and not part.endswith((":", ";", ","))
+        "\n" not in part
+        and len(part) <= _MAX_NAME_LINE
+        and not part.endswith((":", ";", ","))
+        and _NOTE.match(part) is None  # a BOE note annotates the unit: it stays its text
         for part in paragraphs
     )
+
+
+_NOTE: Final = re.compile(rf"[>\s]*{BOE_NOTE}")
 
 
 #: How many apartados ("Primero.", "Segundo.") make the provisions of a text without
