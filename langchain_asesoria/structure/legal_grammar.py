@@ -746,7 +746,8 @@ def formula_line(title: str) -> bool:
     if not stripped or legal_unit(stripped) is not None:
         return False
     return bool(
-        _FORMULA_SIGN.search(stripped)
+        # a sign in parentheses is prose's aside: "… de baja viscosidad (≤ 20 mPa·s)"
+        _FORMULA_SIGN.search(re.sub(r"\([^()]*\)", "", stripped))
         or _TABLE_UNIT.fullmatch(stripped)
         or _AMOUNT.fullmatch(stripped)
         or _FIGURES.fullmatch(stripped)

@@ -46,6 +46,9 @@ HEADINGS = [
     "2024",
     "Anexo 1, 2 y 3",
     "Euros y pesetas en los contratos",
+    # a law's title with a sign in an aside (BOE-A-2006-21509): prose, not a formula
+    "Orden ITC/3750/2006, de 22 de noviembre, por la que se regula el control metrológico "
+    "de los sistemas de medida para líquidos de baja viscosidad (≤ 20 mPa·s)",
 ]
 
 
