@@ -337,11 +337,18 @@ def _respelled(folded: str) -> str:
 
 
 def _disposicion(folded: str, original: str, start: int, plural: bool) -> Unit | None:
-    if plural:
-        return None  # a group heading ("DISPOSICIONES ADICIONALES") is no unit
     found = _DISPOSICION.match(folded, start)
     if found is None:
         return None
+    if plural and (found.group(0).rstrip().endswith("s") or found.end() >= len(folded)):
+        # a group heading ("DISPOSICIONES ADICIONALES") is no unit, unless numbered: then
+        # it heads the disposiciones it names ("Disposiciones adicionales primera y
+        # segunda.", as "Artículos 9 a 12" heads articles)
+        numbered = _number(folded[found.end() :])
+        if numbered is None or not re.match(
+            r"\s+(?:a|al|y)\s+", folded[found.end() + numbered[1] :]
+        ):
+            return None
     kind = "disposición " + found.group("kind")
     rest = folded[found.end() :]
     offset = found.end()

@@ -39,6 +39,10 @@ LAW = "Ley 1/2000, de prueba"
         ("Disposición degoratoria única. Derogación normativa.", "disposición derogatoria", "u"),
         ("Dsposición adicional tercera.", "disposición adicional", "3"),
         ("Disposicón final segunda.", "disposición final", "2"),
+        # a plural heading that names its disposiciones heads them, as "Artículos 9 a 12"
+        ("Disposiciones adicionales primera y segunda.", "disposición adicional", "1-2"),
+        ("Disposiciones transitorias primera a quinta.", "disposición transitoria", "1-5"),
+        ("Disposiciones final tercera. Entrada en vigor.", "disposición final", "3"),
         ("TÍTULO I bis", "título", "1bis"),
         ("TÍTULO PRELIMINAR", "título", "p"),
         ("TÍTULO Ill", "título", "3"),  # ells written for capital Is
@@ -75,7 +79,7 @@ def test_the_oracle_reads_a_units_label_whatever_its_spelling(
         "«Artículo 20. Hecho imponible.",  # quoted: the amended law's, never a unit
         "“TÍTULO III. Mercado",
         "DISPOSICIONES FINALES",  # a group heading, no unit
-        "Disposiciones adicionales primera y segunda.",
+        "Disposiciones adicionales y transitorias",
         "Dispensación de medicamentos",  # a word near "disposición" is no misspelling
         "Títulos valores y otros activos",
         "El anexo I recoge las tarifas.",
