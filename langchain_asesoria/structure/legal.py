@@ -369,7 +369,7 @@ def relevel(headings: Sequence[Heading], text: str | None = None) -> list[Headin
         if not heading.body_is_empty
         and following.level > heading.level
         and legal_unit(heading.title) is not None
-        and _only_a_name(text[heading.end : following.start])
+        and _only_a_name(text[heading.end : following.start], number_only(heading.title))
         else heading
         for heading, following in pairwise(ranked)
     ] + ranked[-1:]
@@ -379,21 +379,34 @@ def relevel(headings: Sequence[Heading], text: str | None = None) -> list[Headin
 _MAX_NAME_LINE: Final = 200
 
 
-def _only_a_name(between: str) -> bool:
-    """Whether the text between a heading and its first child is only a name or a note
-    on it: one or two paragraphs of one short line each ("Documentación fundamental
-    común para sustancias activas", "(Currículo del área…)", "### **(Derogada)**"),
-    none a list's lead-in nor a BOE editorial note ("Se modifica por…")."""
+def _only_a_name(between: str, unnamed: bool) -> bool:
+    """Whether the text between a unit's heading and its first child is only its name or
+    a rubric: one or two paragraphs of one short line each, each a line in capitals
+    ("DEL EJERCICIO DEL MANDO") or, after a heading that is its number alone
+    (``unnamed``: "ANEXO IIA", "ANEXO 3.1"), the first its name ("Documentación
+    fundamental común…", "(Currículo del área…)"). A short note in brackets
+    ("**(Derogado)**"), a BOE editorial note ("Se modifica por…"), a list's lead-in or a
+    sentence is the unit's text: it keeps its section."""
     paragraphs = [part.strip() for part in re.split(r"\n[ \t]*\n", between) if part.strip()]
-    return 0 < len(paragraphs) <= 2 and all(
-        "\n" not in part
-        and len(part) <= _MAX_NAME_LINE
-        and not part.endswith((":", ";", ","))
-        and _NOTE.match(part) is None  # a BOE note annotates the unit: it stays its text
-        for part in paragraphs
-    )
+    if not 0 < len(paragraphs) <= 2:
+        return False
+    for index, part in enumerate(paragraphs):
+        if "\n" in part or len(part) > _MAX_NAME_LINE or _NOTE.match(part) is not None:
+            return False
+        named = unnamed and index == 0 and _SHORT_NOTE.fullmatch(part) is None
+        if not (_capitals(part) or (named and not part.endswith((":", ";", ",")))):
+            return False
+    return True
 
 
+def _capitals(line: str) -> bool:
+    """Whether a line is written in capitals (a rubric: "DEL EJERCICIO DEL MANDO")."""
+    letters = [character for character in line if character.isalpha()]
+    return len(letters) >= 3 and all(character.isupper() for character in letters)
+
+
+#: A unit's whole text in brackets, not its name: "(Derogado)", "**[Suprimido]**".
+_SHORT_NOTE: Final = re.compile(r"[*_\s]*[\[(][^\])]{1,40}[\])]\.?[*_\s]*")
 _NOTE: Final = re.compile(rf"[>\s]*{BOE_NOTE}")
 
 

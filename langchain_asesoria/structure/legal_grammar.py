@@ -101,6 +101,13 @@ NUMBERINGS: Final[Mapping[str, str]] = {
     "letter": r"(?-i:[A-Z])(?=\)|\.\s)",
     # an annex's letter, which may stand alone: "ANEXO B", "ANEXO C."
     "annex letter": r"(?-i:[A-Z])(?=\)|\.\s|\.?$)",
+    # an annex's number and its part: "ANEXO IIA", "ANEXO 1A", "ANEXO IV.a", "ANEXO
+    # III-A", "ANEXO I.A", "ANEXO 3.1", "ANEXO VI.1", "ANEXO 1 a)", "ANEXO NÚMERO 2"
+    "annex part": (
+        rf"n[úu]mero\s+\d+(?![\d.])|(?:\d+|(?-i:{ROMAN}))"
+        r"(?:[.\-]?(?-i:[A-Z])(?![^\W\d_])|[.\-]\d+(?![.\-/]?\d)|\.[a-z](?![^\W\d_])"
+        r"|\s[a-z]\)|\s(?-i:[A-Z])(?=\)|\s*$))"
+    ),
     "único": r"[úu]nic[oa](?![^\W\d_])",
     "preliminar": r"preliminar(?![^\W\d_])",
 }
@@ -231,7 +238,7 @@ UNITS: Final[tuple[UnitRow, ...]] = (
     UnitRow(
         LegalUnit("anexo", "anexo", 1),
         r"anexos?|anejos?",
-        ("arabic", "roman", "ordinal", "único", "annex letter"),
+        ("annex part", "arabic", "roman", "ordinal", "único", "annex letter"),
         bare=True,
         named=True,
     ),

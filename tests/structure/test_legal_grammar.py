@@ -14,7 +14,9 @@ from langchain_asesoria.structure.legal_grammar import (
     LEGAL_HEADINGS,
     disposicion_kind,
     heading_line,
+    label_of,
     legal_unit,
+    number_only,
     numeral_title,
     parte_heading,
     promulgation,
@@ -95,6 +97,31 @@ def test_marked_lettered_and_misspelt_units_are_units(title: str, name: str) -> 
     unit = legal_unit(title)
     assert unit is not None
     assert unit.name == name
+
+
+@pytest.mark.parametrize(
+    ("title", "number"),
+    [
+        ("ANEXO IIA", "IIA"),
+        ("ANEXO 1A", "1A"),
+        ("ANEXO IV.a", "IV.a"),
+        ("ANEXO III-A", "III-A"),
+        ("ANEXO I.A", "I.A"),
+        ("ANEXO 3.1", "3.1"),
+        ("ANEXO VI.1", "VI.1"),
+        ("ANEXO 1 a)", "1 a)"),
+        ("ANEXO II A", "II A"),
+        ("ANEXO NÚMERO 2", "NÚMERO 2"),
+    ],
+)
+def test_an_annexs_number_and_part_are_its_number(title: str, number: str) -> None:
+    """``NUMBERINGS["annex part"]``: the label is the number alone, so the name on the
+    next line joins it (``number_only``)."""
+    label = label_of(title)
+    assert label is not None
+    assert label.number == number
+    assert number_only(title)
+    assert not number_only(f"{title}. Modelo de solicitud")
 
 
 @pytest.mark.parametrize(

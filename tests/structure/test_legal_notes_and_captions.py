@@ -36,7 +36,7 @@ def test_other_titles_are_not_notes(title: str) -> None:
     st.sampled_from(["(Derogado)", "**(Suprimido)**", "(Artículos 5 al 7)"]),
     st.sampled_from(["###", "####"]),
 )
-def test_a_note_under_a_chapter_starts_its_first_article(note: str, marks: str) -> None:
+def test_a_note_under_a_chapter_is_its_text(note: str, marks: str) -> None:
     text = (
         f"# {LAW}\n\nTexto.\n\n## CAPÍTULO I. Objeto\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
         f"## CAPÍTULO II. Afiliación\n\n{marks} {note}\n\n##### Artículo 5. Alta.\n\nTexto.\n\n"
@@ -48,11 +48,8 @@ def test_a_note_under_a_chapter_starts_its_first_article(note: str, marks: str) 
         (LAW, "CAPÍTULO II. Afiliación", "Artículo 5. Alta."),
         (LAW, "CAPÍTULO II. Afiliación", "Artículo 6. Baja."),
     ]
-    # the CAPÍTULO's heading and its note, no text of its own, start its first article
-    first = next(s for s in sections if s.section_path[-1] == "Artículo 5. Alta.")
-    assert text[first.start :].startswith("## CAPÍTULO II. Afiliación")
-    assert note in text[first.start : first.end]
-    assert all(s.section_path[-1] != "CAPÍTULO II. Afiliación" for s in sections)
+    chapter = next(s for s in sections if s.section_path[-1] == "CAPÍTULO II. Afiliación")
+    assert note in text[chapter.start : chapter.end]
 
 
 @given(st.sampled_from(["Tipo de estacionamiento", "Cuadro II", "Figura 5: Ejemplo de tiempos"]))
@@ -170,24 +167,54 @@ def test_headings_inside_an_anexo_are_its_own(marks: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
+    ("heading", "between", "element"),
     [
-        "Documentación fundamental común para sustancias activas",
-        "(Currículo del área de «Enseñanza Religiosa Evangélica» en Educación Primaria)",
-        "Modelo de certificado\n\n(Se corresponde con el Anexo I de la Directiva 2005/36/CE)",
+        # a number alone and its name, joined (the grammar's "annex part": "IIA", "3.1")
+        (
+            "ANEXO IIA",
+            "Documentación fundamental común",
+            "ANEXO IIA. Documentación fundamental común",
+        ),
+        (
+            "ANEXO 3.1",
+            "Modificaciones al Plan General",
+            "ANEXO 3.1. Modificaciones al Plan General",
+        ),
+        ("ANEXO NÚMERO 2", "Definiciones de activos", "ANEXO NÚMERO 2. Definiciones de activos"),
+        # a name in parentheses, too long for a note
+        (
+            "ANEXO I",
+            "(Currículo del área de «Enseñanza Religiosa Evangélica» en Educación Primaria)",
+            "ANEXO I",
+        ),
+        # a rubric in capitals after a named unit
+        ("ANEXO II. Modelos", "DEL EJERCICIO DEL MANDO", "ANEXO II. Modelos"),
     ],
 )
-def test_a_unit_with_only_a_name_before_its_first_child_starts_it(name: str) -> None:
-    """ "ANEXO IIA", a line of name or note, then the ANEXO's first heading: no section is
-    the ANEXO and its name alone (issue 49, item 3)."""
+def test_a_unit_with_only_a_name_before_its_first_child_starts_it(
+    heading: str, between: str, element: str
+) -> None:
+    """A unit, its name or a rubric, then its first child: no section is the unit and its
+    name alone (issue 49, item 3); the chunk of the child starts with them."""
     text = (
         f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
-        f"ANEXO IIA\n\n{name}\n\n### SUSTANCIAS QUÍMICAS\n\nEl texto del anexo.\n"
+        f"{heading}\n\n{between}\n\n### SUSTANCIAS QUÍMICAS\n\nEl texto del anexo.\n"
     )
     sections = read_text_document(text, "markdown").sections() or []
     last = sections[-1]
-    assert last.section_path[1:] == ("ANEXO IIA", "SUSTANCIAS QUÍMICAS")
-    assert text[last.start :].startswith("ANEXO IIA")
+    assert last.section_path[1:] == (element, "SUSTANCIAS QUÍMICAS")
+    assert text[last.start :].startswith(heading)
+
+
+@pytest.mark.parametrize("note", ["**(Derogado)**", "> Se modifica por la Ley 2/2020."])
+def test_a_unit_whose_text_is_a_note_keeps_its_section(note: str) -> None:
+    """A short note in brackets or a BOE note is the unit's text, not its name."""
+    text = (
+        f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        f"ANEXO II. Modelos\n\n{note}\n\n### MODELO 1\n\nEl texto del modelo.\n"
+    )
+    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections() or []]
+    assert ("ANEXO II. Modelos",) in paths
 
 
 def test_a_unit_with_text_of_its_own_keeps_its_section() -> None:
