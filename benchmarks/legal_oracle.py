@@ -175,11 +175,19 @@ def _number(rest: str) -> tuple[str, int] | None:
                 return None
             value = str(number)
             end = found.start("words") + words.end(f"w{used}")
-    suffix = _SUFFIX.match(rest, end)
+    suffix = _SUFFIX.match(rest, end) or _MISSPELT_SUFFIX.match(rest, end)
     if suffix is not None:
         value += suffix.group("suffix")
         end = suffix.end()
     return value, end
+
+
+#: A multiplier misspelt, as a lawyer still reads it ("197 sexiens", "8 quarter", "32
+#: duocecies"): a word with a multiplier's ending right after the number, ending the
+#: label (a period, then the name or nothing).
+_MISSPELT_SUFFIX: Final = re.compile(
+    r"(?:\s+|-)(?P<suffix>[a-z]{2,10}(?:ies|iens|ter))(?=\.(?:\s|$)|$)"
+)
 
 
 _RANGE: Final = re.compile(r"\s+(?:a|al|y)\s+(?=\d|[a-z]{3})")  # "9 a 12", "uno a catorce"
@@ -275,8 +283,10 @@ def unit_of(line: str) -> Unit | None:
     kind = "capítulo" if word.startswith("cap") else _KIND_OF[word]
     if kind == "anexo" and head.end() >= len(folded.rstrip(" .:")):
         return Unit("anexo", "")  # "ANEXO" alone
-    if kind == "anexo" and re.match(r"\.\s+[ivxlcdm\d]+\s+[a-z]", folded[head.end() :]):
-        return Unit("anexo", "")  # "ANEXO. IV Plan para la igualdad…": its name after it
+    if kind == "anexo" and re.match(r"\.\s+\S", folded[head.end() :]):
+        # "ANEXO. IV Plan para la igualdad…", "ANEXO. Primer Plan…", "ANEXO. 1. Objeto": a
+        # bare ANEXO and the name joined to it (the BOE never numbers one after a period)
+        return Unit("anexo", "")
     found = _number(folded[head.end() :].lstrip(". ") if word != "art." else folded[head.end() :])
     ell = re.match(r"\s*l(?![A-Za-z])", original[head.end() :])
     if ell is not None and len(original) == len(folded):  # "CAPÍTULO l": an ell for an I
@@ -361,6 +371,9 @@ def _disposicion(folded: str, original: str, start: int, plural: bool) -> Unit |
     if number is None:
         return Unit(kind, "") if _goes_on(rest, original, offset) else None
     value, end = number
+    again = _number(rest[end:].lstrip()) if rest[end:][:1] == " " else None
+    if again is not None and again[0] == value:  # "final primera primera", "única unica"
+        end += len(rest[end:]) - len(rest[end:].lstrip()) + again[1]
     ranged = re.match(r"\s+(?:a|al|y)\s+", rest[end:])  # "primera a quinta", "1 a 4"
     if ranged is not None and (upto := _number(rest[end + ranged.end() :])) is not None:
         value, end = f"{value}-{upto[0]}", end + ranged.end() + upto[1]

@@ -28,6 +28,12 @@ LAW = "Ley 1/2000, de prueba"
         ("Artículo 4.11-1", "artículo", "4.11-1"),
         ("Artículo 106 quáter. Tipo.", "artículo", "106quater"),
         ("Artículo 2.bis.", "artículo", "2bis"),
+        ("Artículo 8 quarter. Autorización.", "artículo", "8quarter"),  # misspelt
+        ("Artículo 197 sexiens. De las pólizas.", "artículo", "197sexiens"),
+        ("Artículo 7 Definiciones.", "artículo", "7"),
+        ("ANEXO. Primer Plan de Actuación", "anexo", ""),  # a bare ANEXO joined to its name
+        ("ANEXO. 1. La Fuerza del Ejército de Tierra", "anexo", ""),
+        ("Disposición final primera primera.", "disposición final", "1"),
         ("Artículo 33-bis.", "artículo", "33bis"),
         ("Artículo único. Aprobación.", "artículo", "u"),
         ("Artículo decimotercero. Salvaguarda.", "artículo", "13"),
