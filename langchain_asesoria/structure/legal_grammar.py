@@ -158,6 +158,7 @@ _DISPOSICION_KINDS: Final[tuple[DisposicionKind, ...]] = get_args(DisposicionKin
 MISSPELT: Final[Mapping[str, tuple[str, ...]]] = {
     "disposición": (
         "diposición", "dsposición", "disposicón", "disposión", "dispoisción", "disposción",
+        "disposiciones",  # the plural for one: "Disposiciones final primera."
     ),
     "adicional": ("adiciona",),
     "transitoria": ("transitorio", "trasitoria"),

@@ -128,6 +128,7 @@ def test_an_annexs_number_and_part_are_its_number(title: str, number: str) -> No
     ("title", "kind"),
     [
         ("Disposición finales primera. Legislación supletoria.", "final"),
+        ("Disposiciones final primera. Desarrollo reglamentario.", "final"),
         ("Disposición adiciona segunda.", "adicional"),
         ("Disposición degoratoria única. Derogación normativa.", "derogatoria"),
         ("Dsposición adicional tercera.", "adicional"),
