@@ -226,3 +226,27 @@ def test_a_unit_with_text_of_its_own_keeps_its_section() -> None:
     )
     paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections() or []]
     assert ("ANEXO II",) in paths
+
+
+@pytest.mark.parametrize(
+    "signature",
+    [
+        "Dado en Madrid, el 16 de noviembre de 2007.",
+        "Barcelona, 3 de marzo de 2020",
+        "Sevilla, 14 de julio de 2020.\u2014El Presidente de la Junta de Andalucía, Juan Manuel "
+        "Moreno Bonilla.",
+        "Madrid, 10 de diciembre de 2009.\u2013La Ministra de Defensa, Carme Chacón Piqueras.",
+    ],
+)
+def test_the_signature_ends_the_last_disposicion(signature: str) -> None:
+    """The place and date the law is signed at, the signers after a dash or not
+    (``legal_grammar.SIGNATURE``): what follows is cited under the law alone."""
+    text = (
+        f"# {LAW}\n\nArtículo 1. Objeto.\n\nTexto.\n\n"
+        "Disposición final única. Entrada en vigor.\n\nEntra en vigor mañana.\n\n"
+        f"{signature}\n\nEl texto que sigue a la firma.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    last = sections[-1]
+    assert text[last.start :].startswith(signature)
+    assert last.section_path == (LAW,)
