@@ -97,7 +97,7 @@ CARDINAL_WORDS: Final[tuple[tuple[int, str], ...]] = (
 )
 #: Latin multipliers of an inserted unit ("163 bis", "106 quáter", "140 quinquies"), the
 #: BOE's own spellings too ("140 cuarter", "140 quinque"); longer ones are built on
-#: "decies", "vicies" and "tricies" ("tervicies", "undecies").
+#: "decies", "vicies", "tricies" and "quadragies" ("tervicies", "undecies").
 LATIN_MULTIPLIERS: Final[tuple[str, ...]] = (
     "bis",
     "ter",
@@ -114,6 +114,8 @@ LATIN_MULTIPLIERS: Final[tuple[str, ...]] = (
     "[a-z]*decies",
     "[a-z]*vicies",
     "[a-z]*tricies",
+    "[a-z]*quadragies",  # 40 and on: "103 quadragies", "103 unquadragies" (es-ib)
+    "sexties",  # the BOE's spelling of sexies (es-ib/BOE-A-2014-6925)
 )
 
 #: A Roman numeral in capitals; an ell written for a capital I ("TÍTULO Ill", "CAPÍTULO

@@ -32,6 +32,9 @@ LAWS = sorted((ROOT / "corpus" / "markdown").glob("*.md"))
     [
         ("Artículo 5. Objeto.", "artículo"),
         ("Artículo 163 tervicies. Tipo de gravamen.", "artículo"),
+        ("Artículo 103 quadragies. Devengo y pago.", "artículo"),  # es-ib
+        ("Artículo 103 unquadragies. Hecho imponible.", "artículo"),
+        ("Artículo 4 sexties. Objeto.", "artículo"),  # the BOE's spelling
         ("Artículo 7 bis", "artículo"),
         ("Artículo único. Aprobación del Reglamento.", "artículo"),
         ("Artículos 54 a 57.", "artículo"),
