@@ -600,7 +600,7 @@ def read_source(text: str) -> Source:
                 or group
                 or preamble_label(raw)
                 or (bool(_ATX.match(raw)) and not _NOTE_HEADING.match(raw))
-                or (named and single and not _BRACKETED.match(raw))
+                or (named and single and not _BRACKETED.match(raw) and not _QUOTED_NOTE.match(raw))
                 or (single and _capitals(raw))
             )
             if unit is not None or group:
@@ -653,9 +653,12 @@ def _signs(line: str, chain: Sequence[Unit]) -> bool:
 
 
 #: A unit's whole text in brackets, not its name: "[suprimido]", "(Derogado)".
-_BRACKETED: Final = re.compile(r"\s*\*{0,2}[\[(][^\])]{1,40}[\])]\.?\*{0,2}\s*$")
-#: A marked heading that is a unit's whole text: "### (Derogado)", "##### (Sin contenido)".
-_NOTE_HEADING: Final = re.compile(r"\s*#+\s*\*{0,2}\([^)]{1,40}\)\.?\*{0,2}\s*$")
+_BRACKETED: Final = re.compile(r"\s*#*\s*\*{0,2}[\[(][^\])]{1,40}[\])]\.?\*{0,2}\s*$")
+#: A BOE note set as a quoted line ("> Se añade por…"): a note, never a unit's name.
+_QUOTED_NOTE: Final = re.compile(r"\s*>")
+#: A marked heading in parentheses is a note on the text, not a heading: "### (Derogado)",
+#: "##### (Sin contenido)", "### (de conformidad con el apartado 3 del artículo 5)".
+_NOTE_HEADING: Final = re.compile(r"\s*#+\s*\*{0,2}\([^)]{1,160}\)\.?\*{0,2}\s*$")
 
 
 def _capitals(line: str) -> bool:

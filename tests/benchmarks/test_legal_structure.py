@@ -179,6 +179,24 @@ def test_a_signature_ends_the_laws_last_disposicion(signature: str) -> None:
     assert source.chain_at(_at(text, "El texto anexo")) == ()
 
 
+@pytest.mark.parametrize(
+    "note",
+    [
+        "### **(Derogada)**",
+        "> Se añade por el art. único.2 de la Ley Orgánica 1/1999.",
+        "### (de conformidad con el apartado 3 del artículo 5 de la Directiva 2005/36/CE)",
+    ],
+)
+def test_a_note_after_a_units_heading_is_its_text_not_its_name(note: str) -> None:
+    """A note in brackets (marked as a heading or not) or a quoted BOE note after a
+    unit's heading is that unit's text: the reference reads no heading there."""
+    text = f"# Ley\n\n#### Sección 2.ª Funcionamiento\n\n{note}\n\n##### Artículo 19.\n\nT.\n"
+    source = oracle.read_source(text)
+    line = next(line for line in source.lines if line.text == note)
+    assert not line.heading
+    assert source.body_start(0, len(text)) == text.index(note)
+
+
 def test_chain_at_is_the_chain_of_units_in_force() -> None:
     source = oracle.read_source(PLAIN)
     title, chapter = Unit("título", "1"), Unit("capítulo", "1")
