@@ -600,7 +600,7 @@ def read_source(text: str) -> Source:
                 or group
                 or preamble_label(raw)
                 or (bool(_ATX.match(raw)) and not _NOTE_HEADING.match(raw))
-                or (named and single and not _BRACKETED.match(raw) and not _QUOTED_NOTE.match(raw))
+                or (named and single and not _NOTE_LIKE.match(raw))
                 or (single and _capitals(raw))
             )
             if unit is not None or group:
@@ -659,6 +659,11 @@ _QUOTED_NOTE: Final = re.compile(r"\s*>")
 #: A marked heading in parentheses is a note on the text, not a heading: "### (Derogado)",
 #: "##### (Sin contenido)", "### (de conformidad con el apartado 3 del artículo 5)".
 _NOTE_HEADING: Final = re.compile(r"\s*#+\s*\*{0,2}\([^)]{1,160}\)\.?\*{0,2}\s*$")
+#: What is never a unit's name on the line after its number: a note in brackets, marked
+#: as a heading or not, or a quoted BOE note.
+_NOTE_LIKE: Final = re.compile(
+    "|".join(f"(?:{p.pattern})" for p in (_BRACKETED, _NOTE_HEADING, _QUOTED_NOTE))
+)
 
 
 def _capitals(line: str) -> bool:
