@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from multiprocessing.process import BaseProcess
 from pathlib import Path
+from typing import Final
 
 from langchain_asesoria._processes import end_with_caller, handed_over, taken_over
 from langchain_asesoria.cli.errors import failure_label
@@ -289,11 +290,21 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         return
     processes: dict[int, BaseProcess] = getattr(pool, "_processes", None) or {}
     workers = list(processes.values())
+    # The pool's manager thread, joined once its workers are gone: left running, the
+    # interpreter's exit joins it and may print a traceback ("Bad file descriptor") from
+    # a wakeup pipe the dead pool has closed.
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in workers:
         process.terminate()
     for process in workers:
         process.join()
+    if manager is not None:
+        manager.join(timeout=_MANAGER_JOIN_SECONDS)
+
+
+#: How long ``_stop`` waits for the pool's manager thread once its workers are gone.
+_MANAGER_JOIN_SECONDS: Final = 10.0
 
 
 #: Starts one file's split: ``pool.submit(_split_in_worker, path, metadata)``.
