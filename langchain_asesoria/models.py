@@ -22,6 +22,7 @@ __all__ = [
     "BOE_NOTE",
     "DEFAULT_SECTION_CONTEXT",
     "DEFAULT_SEPARATORS",
+    "ENACTING_WORDS",
     "SECTION_CONTEXTS",
     "SIZE_CANDIDATES",
     "Chunk",
@@ -123,10 +124,18 @@ BOE_NOTE = (
     r"(?:<small>|[Ss]e\s+(?:modific|añad|derog|suprim|renumer|declar|dej|sustitu|actualiz)"
     r"|Téngase en cuenta|Redacci[óo]n (?:anterior|hasta)|Redactad|Texto añadido)"
 )
-#: No separator cuts right before a quoted note (each takes the whitespace before it
-#: whole, then looks ahead): a note stays with the text it annotates, and no chunk is
-#: notes alone unless the notes alone exceed the budget.
-_NO_NOTE_AFTER = rf"(?!>[^\S\r\n]*{BOE_NOTE})"
+#: The words of the enacting formula that closes a decree's preamble ("DISPONGO:",
+#: "D I S P O N G O :", "Resuelvo:"), the grammar's too (``structure.legal_grammar``).
+ENACTING_WORDS = r"d\s?i\s?s\s?p\s?o\s?n\s?g\s?o|dispone|decreto|resuelvo|acuerdo|ordeno"
+#: No separator cuts right before a quoted note, nor before the enacting formula on a
+#: line of its own (each separator takes the whitespace before it whole, then looks
+#: ahead): a note stays with the text it annotates and the formula with the sentence it
+#: ends ("En su virtud, …, previa deliberación del Consejo de Ministros…, ⏎ DISPONGO:"),
+#: and no chunk is notes or the formula alone unless those alone exceed the budget.
+_NO_NOTE_AFTER = (
+    rf"(?!>[^\S\r\n]*{BOE_NOTE}"
+    rf"|[*_]*(?i:{ENACTING_WORDS})[^\S\r\n]*:[*_]*[^\S\r\n]*(?:\r\n?|\n))"
+)
 
 
 def _line_end() -> str:

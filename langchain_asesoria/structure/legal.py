@@ -29,10 +29,12 @@ from langchain_asesoria.structure.legal_grammar import (
     Part,
     approved_text,
     broken_line,
+    capitals,
     disposicion_kind,
     formula_line,
     heading_line,
     legal_unit,
+    name_limit,
     note_line,
     number_only,
     numeral_title,
@@ -42,7 +44,7 @@ from langchain_asesoria.structure.legal_grammar import (
     quoted,
 )
 from langchain_asesoria.structure.markdown import LONE
-from langchain_asesoria.structure.quotations import own_headings, rebare
+from langchain_asesoria.structure.quotations import own_headings, paragraphs, rebare
 
 __all__ = [
     "NUMERAL",
@@ -138,18 +140,22 @@ def _in_article(stack: Sequence[_Open]) -> bool:
     )
 
 
+def _innermost_unit(stack: Sequence[_Open]) -> str | None:
+    """The name of the innermost open legal unit, if any."""
+    return next((item.unit.name for item in reversed(stack) if item.unit is not None), None)
+
+
 def _in_articulado(stack: Sequence[_Open]) -> bool:
     """Whether the innermost open unit is an article or one that groups articles (not a
     disposición, nor an apartado: what follows the last of those may be an annexed
     text)."""
-    unit = next((item.unit for item in reversed(stack) if item.unit is not None), None)
-    return unit is not None and (unit.name == "artículo" or unit.name in _CONTAINERS)
+    unit = _innermost_unit(stack)
+    return unit == "artículo" or unit in _CONTAINERS
 
 
 def _in_disposicion(stack: Sequence[_Open]) -> bool:
     """Whether the innermost open unit is a disposición."""
-    unit = next((item.unit for item in reversed(stack) if item.unit is not None), None)
-    return unit is not None and unit.name == "disposición"
+    return _innermost_unit(stack) == "disposición"
 
 
 #: The articulado's units that group articles (in an ANEXO too, where they rank there).
@@ -168,11 +174,8 @@ def _at_container_level(stack: Sequence[_Open], hint: int) -> bool:
 
 
 def _annex(item: _Open) -> bool:
-    """Whether ``item`` is an open ANEXO: a heading after it that is no legal unit
-    ("ANEXO I", then "### PARTE A", "# ORGANISMOS NOCIVOS…", "# Certificado de
-    cantidad"), however its Markdown marks it, is part of it, unless a run of articles
-    follows it (a treaty's protocol after the convention's ANEXO opens a text of its
-    own)."""
+    """Whether ``item`` is an open ANEXO (its caller keeps the headings after it that are
+    no legal unit inside it)."""
     return item.unit is not None and item.unit.name == "anexo"
 
 
@@ -272,6 +275,9 @@ def _not_a_unit(titles: _Titles, index: int, stack: list[_Open]) -> tuple[_Open,
     passing = numeral_title(title) or (interrupts and not opens and not approved_text(title))
     # A heading met in an article's text (a table's caption at a CAPÍTULO's level, even
     # right before the next article) closes no unit: only the passing headings before it.
+    # Nor does an ANEXO close before a heading that is no legal unit ("ANEXO I", then
+    # "### PARTE A", "# Certificado de cantidad"), however its Markdown marks it, unless a
+    # run of articles follows (a treaty's protocol after its ANEXO is a text of its own).
     while (
         stack
         and not stack[-1].root
@@ -353,9 +359,10 @@ def legal_paths(
 
 def relevel(headings: Sequence[Heading], text: str | None = None) -> list[Heading]:
     """The headings with their levels by legal rank (``legal_levels``); with the
-    ``text`` they stand in, a unit's heading whose only text is a name or a note before
-    its first child ("ANEXO IIA", "Documentación fundamental común…", then "SUSTANCIAS
-    QUÍMICAS") has no body of its own: it starts the section of what follows."""
+    ``text`` they stand in, a unit's heading whose only text before its first child is
+    its name or a rubric in capitals ("ANEXO IIA", "Documentación fundamental común…",
+    then "SUSTANCIAS QUÍMICAS") has no body of its own: it starts the section of what
+    follows (a note under it is its text and keeps its section)."""
     levels = legal_levels(
         [h.title for h in headings],
         [h.level for h in headings],
@@ -387,26 +394,22 @@ def _only_a_name(between: str, unnamed: bool) -> bool:
     fundamental común…", "(Currículo del área…)"). A short note in brackets
     ("**(Derogado)**"), a BOE editorial note ("Se modifica por…"), a list's lead-in or a
     sentence is the unit's text: it keeps its section."""
-    paragraphs = [part.strip() for part in re.split(r"\n[ \t]*\n", between) if part.strip()]
-    if not 0 < len(paragraphs) <= 2:
+    parts = [between[start:end].strip() for start, end in paragraphs(between)]
+    if not 0 < len(parts) <= 2:
         return False
-    for index, part in enumerate(paragraphs):
+    for index, part in enumerate(parts):
         if "\n" in part or len(part) > _MAX_NAME_LINE or _NOTE.match(part) is not None:
             return False
-        named = unnamed and index == 0 and _SHORT_NOTE.fullmatch(part) is None
-        if not (_capitals(part) or (named and not part.endswith((":", ";", ",")))):
+        note = len(part) <= _MAX_NOTE and note_line(part)
+        named = unnamed and index == 0 and not note
+        if not (capitals(part) or (named and not part.endswith((":", ";", ",")))):
             return False
     return True
 
 
-def _capitals(line: str) -> bool:
-    """Whether a line is written in capitals (a rubric: "DEL EJERCICIO DEL MANDO")."""
-    letters = [character for character in line if character.isalpha()]
-    return len(letters) >= 3 and all(character.isupper() for character in letters)
-
-
-#: A unit's whole text in brackets, not its name: "(Derogado)", "**[Suprimido]**".
-_SHORT_NOTE: Final = re.compile(r"[*_\s]*[\[(][^\])]{1,40}[\])]\.?[*_\s]*")
+#: The longest note in brackets that is a unit's whole text ("(Derogado)", "**[Suprimido]**"),
+#: not its name ("(Currículo del área de Lengua Castellana y Literatura)").
+_MAX_NOTE: Final = 44
 _NOTE: Final = re.compile(rf"[>\s]*{BOE_NOTE}")
 
 
@@ -508,9 +511,9 @@ def _placed(headings: Sequence[Heading]) -> list[Heading]:
     return kept
 
 
-#: A unit's name on the line after its number: one line, no longer than this; with text
-#: after it, opening with a capital, no list item's label, ending as no lead-in does.
-_MAX_NAME: Final = 300
+#: A unit's name on the line after its number: one line, no longer than the grammar's
+#: ``name_limit``; with text after it, opening with a capital, no list item's label,
+#: ending as no lead-in does.
 _ITEM: Final = re.compile(r"(?:\d+|[a-zA-Z])[.)º]\s|[-–—•·]\s")  # noqa: RUF001 - dashes
 
 
@@ -538,7 +541,7 @@ def _name_after(text: str, heading: Heading, following: int) -> tuple[int, int] 
     # por redacción de proyectos", however long); with text after it, it must not read
     # as text.
     if (tail.strip() or last) and (
-        len(name) > _MAX_NAME
+        len(name) > name_limit(heading.title)
         or not name[:1].isupper()
         or _ITEM.match(name)
         or name.endswith((":", ";", ","))

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal, get_args
 
+from langchain_asesoria.models import ENACTING_WORDS
 from langchain_asesoria.numerals import (
     CARDINAL,
     LATIN,
@@ -57,12 +58,14 @@ __all__ = [
     "UnitRow",
     "approved_text",
     "broken_line",
+    "capitals",
     "disposicion_kind",
     "formula_line",
     "group_heading",
     "heading_line",
     "label_of",
     "legal_unit",
+    "name_limit",
     "note_line",
     "number_only",
     "numeral_title",
@@ -128,8 +131,11 @@ class UnitRow:
             misspellings the BOE prints included).
         numbering: The schemes its number takes, tried in order (``NUMBERINGS``).
         bare: It may stand without a number ("ANEXO", "Disposición adicional.").
-        named: Its name may stand on the line after its number ("CAPÍTULO III", then
-            "De la protección del dominio público hidráulico").
+        named: The longest name, in characters, that may stand on the line after its
+            number ("CAPÍTULO III", then "De la protección del dominio público
+            hidráulico"); an ANEXO's may be the whole title of the text it annexes
+            ("Acuerdo del Consejo de Ministros de 12 de marzo de 2020, por el que…").
+            0: its name never stands there.
         plural: The words of a heading of several ("Artículos 9 a 12", "Arts. 48 a 50").
     """
 
@@ -137,7 +143,7 @@ class UnitRow:
     words: str
     numbering: tuple[str, ...] = ()
     bare: bool = False
-    named: bool = False
+    named: int = 0
     plural: str = ""
 
 
@@ -184,24 +190,30 @@ _KIND_SPELLINGS: Final[Mapping[str, DisposicionKind]] = {
 }
 _GROUP_WORDS: Final = "|".join(_DISPOSICION_GROUPS.values())
 _RANKED: Final = ("code", "arabic", "roman", "ordinal", "único", "preliminar")
+#: The longest name on the line after a unit's number (``UnitRow.named``), and an
+#: ANEXO's, which may be the title of a whole text.
+_NAME: Final = 300
+_ANNEX_NAME: Final = 600
 
 #: The units of Spanish legislation, in the order tried (a longer word before a shorter
 #: one that opens it: "Subsección" before "Sección", "Disposiciones" before
 #: "Disposición").
 UNITS: Final[tuple[UnitRow, ...]] = (
-    UnitRow(LegalUnit("libro", "articulado", 1), r"libro", _RANKED, named=True),
-    UnitRow(LegalUnit("título", "articulado", 2), r"t[íi]tulo", _RANKED, named=True),
+    UnitRow(LegalUnit("libro", "articulado", 1), r"libro", _RANKED, named=_NAME),
+    UnitRow(LegalUnit("título", "articulado", 2), r"t[íi]tulo", _RANKED, named=_NAME),
     # "Capítuo IV bis", "CÁPITULO III": misspelt in the BOE's own text.
     UnitRow(
-        LegalUnit("capítulo", "articulado", 3), r"c[áa]p[íi]tul?o|cap[íi]tuo", _RANKED, named=True
+        LegalUnit("capítulo", "articulado", 3), r"c[áa]p[íi]tul?o|cap[íi]tuo", _RANKED, named=_NAME
     ),
     UnitRow(
         LegalUnit("subsección", "articulado", 5),
         r"subsecci[óo]n",
         (*_RANKED, "letter"),
-        named=True,
+        named=_NAME,
     ),
-    UnitRow(LegalUnit("sección", "articulado", 4), r"secci[óo]n", (*_RANKED, "letter"), named=True),
+    UnitRow(
+        LegalUnit("sección", "articulado", 4), r"secci[óo]n", (*_RANKED, "letter"), named=_NAME
+    ),
     # The Código Civil's unnumbered division among its TÍTULOs.
     UnitRow(
         LegalUnit("disposición preliminar", "articulado", 2),
@@ -241,7 +253,7 @@ UNITS: Final[tuple[UnitRow, ...]] = (
         r"anexos?|anejos?",
         ("annex part", "arabic", "roman", "ordinal", "único", "annex letter"),
         bare=True,
-        named=True,
+        named=_ANNEX_NAME,
     ),
 )
 
@@ -537,6 +549,15 @@ def number_only(title: str) -> bool:
     return not stripped[label.end :].strip(" .:ªº-")
 
 
+def name_limit(title: str) -> int:
+    """The longest name that may stand on the line after the unit ``title`` opens with
+    (``UnitRow.named``; 0: none, or no unit)."""
+    label = label_of(_clean(title))
+    return max(
+        (row.named for row in UNITS if label is not None and row.unit == label.unit), default=0
+    )
+
+
 def group_heading(title: str) -> bool:
     """Whether a title is a disposiciones group heading ("DISPOSICIONES FINALES")."""
     unit = legal_unit(title)
@@ -570,7 +591,7 @@ def numeral_title(title: str) -> bool:
 #: "DISPONGO", "Dispongo:"; the promulgation of a law by the Head of State: "vengo en
 #: sancionar…", "Sabed: Que las Cortes Generales han aprobado…".
 _ENACTING: Final = re.compile(
-    r"(?:d\s?i\s?s\s?p\s?o\s?n\s?g\s?o|dispone|decreto|resuelvo|acuerdo|ordeno)\s*:?"
+    rf"(?:{ENACTING_WORDS})\s*:?"
     r"|(?:y\s+)?(?:yo\s+)?vengo\s+en\s+(?:sancionar|decretar|aprobar)\b.*"
     r"|sabed\s*:.*",
     re.IGNORECASE,
@@ -619,15 +640,23 @@ def promulgation(title: str) -> Literal["enacting", "royal"] | None:
 #: DE LA LEY DEL IMPUESTO…", "REGLAMENTO GENERAL DE…", "ESTATUTO DE…".
 _APPROVED_TEXT: Final = re.compile(
     r"(?:TEXTO\s+REFUNDIDO|REGLAMENTOS?|ESTATUTOS?|C[ÓO]DIGO|NORMAS|ORDENANZAS?|"
-    r"INSTRUCCI[ÓO]N|REGLAS|ARANCEL|TARIFAS?|PLAN|PROGRAMA|CONVENIO)\b[^a-zñáéíóú]{0,250}"
+    r"INSTRUCCI[ÓO]N|REGLAS|ARANCEL|TARIFAS?|PLAN|PROGRAMA|CONVENIO)\b.{0,250}"
 )
+
+
+def capitals(line: str) -> bool:
+    """Whether a line is written in capitals, at least three letters and none lower case
+    (a rubric: "DEL EJERCICIO DEL MANDO"; an approved text's title)."""
+    letters = [character for character in line if character.isalpha()]
+    return len(letters) >= 3 and all(character.isupper() for character in letters)
 
 
 def approved_text(line: str) -> bool:
     """Whether a plain line in capitals names a text a decree approves ("TEXTO REFUNDIDO
     DE LA LEY…", "REGLAMENTO DEL IMPUESTO…"): the title of a document inside the law, to
     hold the units that follow it."""
-    return _APPROVED_TEXT.fullmatch(line.strip().strip("*").strip()) is not None
+    stripped = line.strip().strip("*").strip()
+    return _APPROVED_TEXT.fullmatch(stripped) is not None and capitals(stripped)
 
 
 #: A provision numbered by its ordinal alone: "Primera.", "Segunda. Entrada en vigor.",
@@ -711,11 +740,15 @@ def broken_line(title: str) -> bool:
 
 
 def note_line(title: str) -> bool:
-    """Whether a heading's title is a note in parentheses ("(Derogado)", "**(Suprimido)**",
-    "(Artículos 51 al 72)"): what the BOE prints under a unit's heading, text of that
-    unit, never a section of a law."""
-    stripped = title.strip().strip(_EMPHASIS).strip()
-    return len(stripped) > 2 and stripped[0] == "(" and stripped[-1] == ")"
+    """Whether a heading's title is a note in parentheses or brackets ("(Derogado)",
+    "**(Suprimido).**", "[Sin contenido]", "(Artículos 51 al 72)"): what the BOE prints
+    under a unit's heading, text of that unit, never a section of a law."""
+    stripped = title.strip().strip(_EMPHASIS).removesuffix(".").strip(_EMPHASIS).strip()
+    return len(stripped) > 2 and (stripped[0], stripped[-1]) in _NOTE_MARKS
+
+
+#: The marks a note stands between.
+_NOTE_MARKS: Final = frozenset({("(", ")"), ("[", "]")})
 
 
 def quoted(title: str) -> bool:

@@ -2,18 +2,22 @@
 
 legalize-es sets each note as a quoted line of small print after the provision it
 annotates ("> <small>Se modifica el apartado 2 por…</small>"). No paragraph or line
-separator cuts right before one (``models._NOT_BEFORE_NOTE``), so a chunk never holds
+separator cuts right before one (``models._NO_NOTE_AFTER``), nor before the enacting
+formula on a line of its own ("DISPONGO:"), so a chunk never holds
 notes alone when the notes and the sentence before them fit in one chunk; the chunks
 still cover the text exactly.
 """
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import PROFILE, examples, spanish_text
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
+from langchain_asesoria.models import DEFAULT_SEPARATORS
 from langchain_asesoria.testing import WordTokenization
 
 _NOTE_LINES = st.sampled_from(
@@ -62,3 +66,28 @@ def test_no_chunk_is_notes_alone(article: str, notes: list[str], after: bool, bu
         assert chunk.text == text[chunk.start : chunk.end]
         covered[chunk.start : chunk.end] = [True] * (chunk.end - chunk.start)
     assert all(seen or character.isspace() for seen, character in zip(covered, text, strict=True))
+
+
+_FORMULAS = st.sampled_from(
+    ["DISPONGO:", "D I S P O N G O :", "DISPONGO\u00a0:", "**DISPONGO:**", "Resuelvo:"]
+)
+
+
+@settings(PROFILE, max_examples=examples(200), deadline=None)
+@given(
+    preamble=spanish_text(max_paragraphs=3, long_words_too=False),
+    formula=_FORMULAS,
+    gap=st.sampled_from(["\n\n", "\n", "\n \n", "\r\n\r\n"]),
+)
+def test_no_separator_cuts_before_the_enacting_formula(
+    preamble: str, formula: str, gap: str
+) -> None:
+    """ "En su virtud, …, ⏎ DISPONGO:" closes a decree's preamble: no separator cuts right
+    before the formula on its own line (it ends the sentence before it: alone, a chunk
+    of it says nothing), while the article after it is cut from it as ever."""
+    last = "En su virtud, a propuesta del Ministro, previa deliberación del Consejo de Ministros,"
+    before = f"{preamble.strip() or 'Texto.'}\n\n{last}{gap}"
+    text = f"{before}{formula}\n\nArtículo 1. Objeto.\n\nEl texto del artículo primero."
+    ends = {match.end() for pattern in DEFAULT_SEPARATORS for match in re.finditer(pattern, text)}
+    assert len(before) not in ends
+    assert text.index("Artículo 1.") in ends

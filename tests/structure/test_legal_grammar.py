@@ -12,10 +12,12 @@ from langchain_asesoria.reading import read_text_document
 from langchain_asesoria.structure.legal import legal_paths
 from langchain_asesoria.structure.legal_grammar import (
     LEGAL_HEADINGS,
+    capitals,
     disposicion_kind,
     heading_line,
     label_of,
     legal_unit,
+    note_line,
     number_only,
     numeral_title,
     parte_heading,
@@ -242,3 +244,33 @@ def test_no_article_of_a_generated_law_has_the_promulgation_or_a_numeral_above(l
         assert own == span.section_label
         assert len(middle) == 1
         assert middle[0].startswith("TÍTULO ")
+
+
+@pytest.mark.parametrize(
+    ("title", "note"),
+    [
+        ("(Derogado)", True),
+        ("**(Suprimido).**", True),
+        ("[Sin contenido]", True),
+        ("*[Derogada]*", True),
+        ("(Artículos 51 al 72)", True),
+        ("()", False),
+        ("(a) Objeto", False),
+        ("Derogado", False),
+    ],
+)
+def test_a_note_in_parentheses_or_brackets(title: str, note: bool) -> None:
+    assert note_line(title) is note
+
+
+@pytest.mark.parametrize(
+    ("line", "in_capitals"),
+    [
+        ("DEL EJERCICIO DEL MANDO", True),
+        ("ÑANDÚ Y PINGÜINO 1", True),
+        ("Del mando", False),
+        ("I.", False),
+    ],
+)
+def test_a_line_in_capitals(line: str, in_capitals: bool) -> None:
+    assert capitals(line) is in_capitals

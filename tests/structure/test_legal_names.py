@@ -11,7 +11,7 @@ from strategies import PROFILE, examples
 from langchain_asesoria.reading import read_text_document
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal import named_units
-from langchain_asesoria.structure.legal_grammar import number_only, quoted
+from langchain_asesoria.structure.legal_grammar import name_limit, number_only, quoted
 
 
 @pytest.mark.parametrize(
@@ -124,3 +124,36 @@ def test_a_quoted_heading_outside_any_article_is_text() -> None:
         ("Ley 1/2024.", "Disposición final única."),
     ]
     assert "«Artículo 2. Objeto." in text[sections[0].start : sections[0].end]
+
+
+@pytest.mark.parametrize(
+    ("unit", "name_length", "joined"),
+    [
+        ("ANEXO", 420, True),  # an annexed Acuerdo's whole title, on the line after it
+        ("ANEXO II", 590, True),
+        ("ANEXO", 640, False),  # longer than any annexed text's title: its text
+    ],
+)
+def test_a_units_name_on_the_next_line_as_long_as_its_grammar_row_allows(
+    unit: str, name_length: int, joined: bool
+) -> None:
+    """``UnitRow.named``: an ANEXO's name may be the title of the text it annexes
+    ("Acuerdo del Consejo de Ministros de 12 de marzo de 2020, por el que se establecen
+    medidas…", 330 characters), longer than a CAPÍTULO's; joined, the chunk of its name
+    carries its first text (BOE-A-2020-3579)."""
+    words = "Acuerdo del Consejo de Ministros de 12 de marzo de 2020, por el que se establecen"
+    name = (words + " medidas" * name_length)[:name_length].rstrip()
+    text = (
+        f"# Orden 1/2020, de prueba.\n\nTexto de la orden.\n\n{unit}\n\n{name}\n\n"
+        "En base a la evolución de la situación, el Consejo acuerda lo siguiente.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    last = sections[-1].section_path[-1]
+    assert (last == f"{unit}. {name}") is joined
+    assert last.startswith(unit)
+
+
+def test_the_longest_name_of_each_unit_is_a_row_of_the_grammar() -> None:
+    assert name_limit("CAPÍTULO II") == name_limit("Sección 1.ª") == 300
+    assert name_limit("ANEXO II") == 600
+    assert name_limit("Artículo 1.") == name_limit("Texto") == 0
