@@ -72,6 +72,8 @@ class LawStructure:
     missed: int = 0
     headings: int = 0
     heading_only: int = 0
+    #: Chunks of a heading too long to fit whole in one (cut inside its line).
+    long_headings: int = 0
     notes_only: int = 0
     unrooted: int = 0
     seconds: float = 0.0
@@ -138,8 +140,12 @@ def measure_items(
     for index, item in enumerate(items):
         law.chunks += 1
         body = source.body_start(item.start, item.end)
-        if body is None and _has_text_after(item, items[index + 1 : index + 2]):
+        if body is None and _inside_a_line(source.text, item.end):
+            law.long_headings += 1
+        elif body is None and _has_text_after(item, items[index + 1 : index + 2]):
             law.heading_only += 1
+            if len(law.examples) < show:
+                law.examples.append(f"  heading only at {item.start}: {item.text[:200]!r}")
         if _notes_only(item.text):
             law.notes_only += 1
         if titled and root is not None and not (item.path and _same_title(item.path[0], root)):
@@ -171,6 +177,15 @@ def measure_items(
             if len(law.examples) < show:
                 law.examples.append(f"  missed {unit} at {start}")
     return law
+
+
+def _inside_a_line(text: str, end: int) -> bool:
+    """Whether a chunk ends inside a line: a chunk of headings alone cut inside its last
+    one, a heading that does not fit whole in a chunk (a disposición's heading that
+    names a whole order, longer than the budget), so that nothing can join it."""
+    if not 0 < end < len(text) or text[end - 1].isspace() or text[end] not in " \t":
+        return False
+    return text[end:].split("\n", 1)[0].strip() != ""
 
 
 def _has_text_after(item: Item, following: Sequence[Item]) -> bool:
@@ -288,6 +303,7 @@ _SUMMED: Final = (
     "missed",
     "headings",
     "heading_only",
+    "long_headings",
     "notes_only",
     "unrooted",
     "seconds",
@@ -317,7 +333,7 @@ def shares(laws: Sequence[LawStructure]) -> dict[str, float]:
 
 HEADER: Final = (
     "| folder | laws | chunks | unit chunks | right | laws wrong | headings missed "
-    "| heading only | notes only | rooted | failed | s |"
+    "| heading only | longer than a chunk | notes only | rooted | failed | s |"
 )
 
 
@@ -329,15 +345,16 @@ def folder_row(name: str, laws: Sequence[LawStructure]) -> str:
         f"| {name} | {len(laws):,} | {summed.chunks:,} | {summed.units:,} | "
         f"{share['right']:.2%} | {wrong_laws:,} ({share['laws_wrong']:.2%}) | "
         f"{summed.missed:,} of {summed.headings:,} | {summed.heading_only:,} | "
-        f"{summed.notes_only:,} | {share['rooted']:.2%} | {failed} | {summed.seconds:.0f} |"
+        f"{summed.long_headings:,} | {summed.notes_only:,} | {share['rooted']:.2%} | "
+        f"{failed} | {summed.seconds:.0f} |"
     )
 
 
 def law_row(law: LawStructure) -> str:
     return (
         f"| {law.folder}/{law.name} | units {law.units} | wrong {law.wrong} | missed "
-        f"{law.missed} | heading only {law.heading_only} | unrooted {law.unrooted} |"
-        + (f" {law.error}" if law.error else "")
+        f"{law.missed} | heading only {law.heading_only} | longer than a chunk "
+        f"{law.long_headings} | unrooted {law.unrooted} |" + (f" {law.error}" if law.error else "")
     )
 
 
@@ -394,7 +411,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.dump.write_text(
             "".join(
                 f"{law.folder}/{law.name}\t{law.units}\t{law.wrong}\t{law.missed}\t"
-                f"{law.heading_only}\t{law.unrooted}\t{law.error}\n"
+                f"{law.heading_only}\t{law.long_headings}\t{law.unrooted}\t{law.error}\n"
                 for law in laws
             ),
             encoding="utf-8",

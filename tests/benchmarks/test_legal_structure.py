@@ -432,6 +432,22 @@ def test_measure_items_counts_a_chunk_that_is_only_headings() -> None:
     assert law.heading_only == 0
 
 
+def test_a_heading_longer_than_a_chunk_is_counted_apart() -> None:
+    """A disposición's heading that does not fit whole in one chunk: the chunk cut inside
+    its line is no heading left alone (nothing could join it), and is counted apart."""
+    heading = "Disposición final primera. Modificación de la Orden " + "de modelos " * 40
+    text = f"# {LAW}\n\n{heading.strip()}\n\nTexto de la disposición.\n"
+    cut = text.index("de modelos", 200)
+    path = (LAW, heading.strip())
+    items = [
+        ls.Item(0, cut - 1, path, text[: cut - 1]),
+        ls.Item(cut, len(text) - 1, path, text[cut:-1]),
+    ]
+    sections = [SectionSpan(0, len(text) - 1, heading.strip(), path)]
+    law = ls.measure_items("ley.md", oracle.read_source(text), items, sections, LAW)
+    assert (law.heading_only, law.long_headings) == (0, 1)
+
+
 def test_measure_items_counts_chunks_not_rooted_at_the_title() -> None:
     sections = _small()
     moved = [
@@ -526,11 +542,17 @@ def test_the_report_runs_on_a_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert ls.main([*argv, "--dump", str(dump)]) == 0
     out = capsys.readouterr().out
     assert "# 2 laws, sections" in out
-    assert "| es-xx/ley.md | units 3 | wrong 0 | missed 0 | heading only 0 | unrooted 0 |" in out
-    assert "| es-xx/otra.md | units 2 | wrong 0 | missed 0 | heading only 0 | unrooted 0 |" in out
+    assert (
+        "| es-xx/ley.md | units 3 | wrong 0 | missed 0 | heading only 0 | longer than a chunk 0 "
+        "| unrooted 0 |" in out
+    )
+    assert (
+        "| es-xx/otra.md | units 2 | wrong 0 | missed 0 | heading only 0 | longer than a chunk 0 "
+        "| unrooted 0 |" in out
+    )
     assert ls.HEADER in out
     assert "| es-xx | 2 | " in out
     assert "article and disposición sections right: 100.00%" in out
     assert "laws with any wrong path: 0.00%" in out
     rows = dump.read_text(encoding="utf-8").splitlines()
-    assert rows == ["es-xx/ley.md\t3\t0\t0\t0\t0\t", "es-xx/otra.md\t2\t0\t0\t0\t0\t"]
+    assert rows == ["es-xx/ley.md\t3\t0\t0\t0\t0\t0\t", "es-xx/otra.md\t2\t0\t0\t0\t0\t0\t"]
