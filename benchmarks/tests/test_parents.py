@@ -20,7 +20,7 @@ pytest.importorskip("bm25s", reason="the eval extra")
 pytest.importorskip("langchain_text_splitters", reason="the bench extra")
 
 from benchmarks import parents
-from langchain_asesoria.evaluation.retrievers import ScoredPosition
+from langchain_asesoria_eval.retrievers import ScoredPosition
 
 ROOT = Path(__file__).resolve().parents[2]
 LAW = ROOT / "examples" / "data" / "BOE-A-1991-14392.md"
