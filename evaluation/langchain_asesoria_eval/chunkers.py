@@ -186,8 +186,8 @@ def _peer_module(module: str, package: str) -> Any:
         return importlib.import_module(module)
     except ImportError as error:
         raise MissingDependencyError(
-            f"the {package} peer needs {package}: pip install 'langchain-asesoria[eval]'.",
-            expected="langchain-asesoria[eval]",
+            f"the {package} peer needs {package}: from a checkout, pip install . ./evaluation.",
+            expected="langchain-asesoria-eval",
         ) from error
 
 

@@ -370,8 +370,8 @@ def _pyplot() -> Any:
         matplotlib = importlib.import_module("matplotlib")
     except ImportError as error:
         raise MissingDependencyError(
-            "the hit@k plot needs matplotlib: pip install 'langchain-asesoria[eval]'.",
-            expected="langchain-asesoria[eval]",
+            "the hit@k plot needs matplotlib: from a checkout, pip install . ./evaluation.",
+            expected="langchain-asesoria-eval",
         ) from error
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")

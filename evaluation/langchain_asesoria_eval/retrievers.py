@@ -29,7 +29,8 @@ __all__ = [
     "analyze",
 ]
 
-_EVAL_EXTRA: Final = "pip install 'langchain-asesoria[eval]'"
+#: How to install what the evaluation needs: its distribution, beside the library.
+_INSTALL: Final = "from a checkout, pip install . ./evaluation"
 _POSITION: Final = "position"
 
 
@@ -210,7 +211,7 @@ def _bm25s() -> Any:
         return importlib.import_module("bm25s")
     except ImportError as error:
         raise MissingDependencyError(
-            f"BM25 retrieval needs bm25s: {_EVAL_EXTRA}.", expected="langchain-asesoria[eval]"
+            f"BM25 retrieval needs bm25s: {_INSTALL}.", expected="langchain-asesoria-eval"
         ) from error
 
 
@@ -284,8 +285,8 @@ class SentenceTransformerEmbeddings(Embeddings):
         if importlib.util.find_spec("sentence_transformers") is None:
             raise MissingDependencyError(
                 "dense retrieval needs sentence-transformers: install CPU torch, then "
-                "pip install 'langchain-asesoria[eval,eval-dense]'.",
-                expected="langchain-asesoria[eval,eval-dense]",
+                "from a checkout, pip install . './evaluation[dense]'.",
+                expected="langchain-asesoria-eval[dense]",
             )
         self.model_name = model
         self.batch_size = batch_size

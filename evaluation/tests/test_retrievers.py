@@ -147,7 +147,7 @@ def test_sentence_transformers_missing_names_the_extra(monkeypatch: pytest.Monke
         "find_spec",
         lambda name, *a: None if name == "sentence_transformers" else real(name, *a),
     )
-    with pytest.raises(MissingDependencyError, match=r"langchain-asesoria\[eval,eval-dense\]"):
+    with pytest.raises(MissingDependencyError, match=r"\./evaluation\[dense\]"):
         SentenceTransformerEmbeddings("any-model")
 
 
