@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 pytest.importorskip("chromadb", reason="pip install 'langchain-asesoria[chroma]'")
 pytest.importorskip("langchain_chroma", reason="pip install 'langchain-asesoria[chroma]'")
