@@ -1,5 +1,9 @@
 """benchmarks/ is one package: no ``sys.path`` edits, and tests and benchmarks meet only
-through it (``from benchmarks import corpus``), never by a bare module name or a file path."""
+through it (``from benchmarks import corpus``), never by a bare module name or a file path.
+
+The library's tests (``tests/``) import the lab only where ``LAB_GENERATORS`` lists: the
+generators they still take from it, to move to the tests' own helpers; none may be added
+(the benchmarks' own tests are here, in ``benchmarks/tests``)."""
 
 from __future__ import annotations
 
@@ -71,3 +75,25 @@ def test_benchmarks_import_no_test_module(path: Path) -> None:
     assert not imported & (TEST_MODULES | {"tests"}), sorted(imported & TEST_MODULES)
     siblings = imported & BENCHMARK_MODULES
     assert not siblings, f"import {sorted(siblings)} as benchmarks.NAME"
+
+
+#: The library's tests that still take a generator from the lab, and which: to move to
+#: the tests' helpers (then the lab imports them), never to grow.
+LAB_GENERATORS = {
+    "conftest.py": "standins (the stand-in tokenizers' fixtures)",
+    "test_bad_input.py": "pdf_layouts",
+    "pdf/test_folios.py": "pdf_layouts",
+    "pdf/test_furniture.py": "pdf_layouts",
+    "pdf/test_layouts.py": "pdf_layouts",
+    "structure/test_html_visible.py": "html_growth's pages",
+}
+
+
+def test_the_library_s_tests_import_the_lab_only_where_listed() -> None:
+    importing = {
+        path.relative_to(TESTS).as_posix()
+        for path in TESTS.rglob("*.py")
+        if "benchmarks" in set(_imported(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert sorted(importing - set(LAB_GENERATORS)) == []
+    assert sorted(set(LAB_GENERATORS) - importing) == []  # one moved: drop it here
