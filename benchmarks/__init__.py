@@ -5,5 +5,6 @@ repository root as ``python -m benchmarks.NAME`` (see ``README.md`` in this fold
 digests every chunk is pinned to), ``quality`` (what a reader meets in the chunks),
 ``versus`` (two commits in one process), ``isolation_load`` (sessions under load);
 ``corpus``, ``families``, ``standins``, ``splitters`` and ``metrics`` are what they
-share. The peers are wrapped once, in ``langchain_asesoria.evaluation.chunkers``.
+share. The peers are wrapped once, in ``langchain_asesoria_eval.chunkers`` (the
+retrieval evaluation's distribution, ``evaluation/``).
 """

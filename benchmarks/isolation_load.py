@@ -20,7 +20,7 @@ Full size (2,000 private documents over 50 sessions, 100 public, 10,000 queries;
     python -m benchmarks.isolation_load
 
 Smaller: ``--documents 200 --sessions 10 --public 20 --queries 1000``. The exit status
-is 1 when any cross-session result is found. ``tests/test_isolation.py`` runs it at a
+is 1 when any cross-session result is found. ``benchmarks/tests/test_isolation.py`` runs it at a
 reduced size in CI.
 """
 

@@ -69,19 +69,6 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.stores import InMemoryStore
 
 from langchain_asesoria.engine import Tokenization
-from langchain_asesoria.evaluation.corpus import (
-    CorpusDocument,
-    find_documents,
-    load_corpus,
-    questions_in_text,
-)
-from langchain_asesoria.evaluation.metrics import is_relevant
-from langchain_asesoria.evaluation.questions import (
-    Question,
-    load_questions,
-    validate_against_corpus,
-)
-from langchain_asesoria.evaluation.retrievers import BM25Retriever, ScoredPosition
 from langchain_asesoria.langchain.parents import (
     DELIVERIES,
     Delivery,
@@ -93,6 +80,19 @@ from langchain_asesoria.parents import read_document_parents
 from langchain_asesoria.reading import split_document
 from langchain_asesoria.records import DOC_ID, END_INDEX, PARENT_ID, START_INDEX
 from langchain_asesoria.tokenization import load_tokenization
+from langchain_asesoria_eval.corpus import (
+    CorpusDocument,
+    find_documents,
+    load_corpus,
+    questions_in_text,
+)
+from langchain_asesoria_eval.metrics import is_relevant
+from langchain_asesoria_eval.questions import (
+    Question,
+    load_questions,
+    validate_against_corpus,
+)
+from langchain_asesoria_eval.retrievers import BM25Retriever, ScoredPosition
 
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 #: Ranked pieces a context is filled from: enough for 4,000 tokens of distinct parents.

@@ -8,7 +8,7 @@ would receive: ``embedding_text`` for ours (model prefix and section title inclu
 the text itself for peers, which know no prefix (``measure`` adds ``passage: `` to it
 for the E5-style case).
 
-Peers are the evaluation's own wrappers (``langchain_asesoria.evaluation.chunkers``: one
+Peers are the evaluation's own wrappers (``langchain_asesoria_eval.chunkers``: one
 per peer, configured from its documentation), timed as they are; where a peer lacks an
 option (chonkie's ``RecursiveChunker`` has no overlap) it runs without it.
 """
@@ -123,7 +123,7 @@ def asesoria(setup: Setup, *, headings: bool = False, mode: str = "serial") -> C
 def _peer(
     make: Callable[[Any, Any], Callable[[str], list[tuple[int, str]]]],
 ) -> Callable[[Setup], CorpusSplit]:
-    """A peer as ``langchain_asesoria.evaluation.chunkers`` wraps it, with the run's
+    """A peer as ``langchain_asesoria_eval.chunkers`` wraps it, with the run's
     tokenizer (no model prefix: peers know none), budget and overlap; the starts it
     claims are kept as they are (``measure`` checks them)."""
 
@@ -141,7 +141,7 @@ def _peer(
 
 
 def _chunkers() -> Any:
-    from langchain_asesoria.evaluation import chunkers
+    from langchain_asesoria_eval import chunkers
 
     return chunkers
 

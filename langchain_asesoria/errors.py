@@ -12,9 +12,7 @@
     │   └── IndivisibleCharacterError         one character that cannot fit even alone
     ├── PrivacyError (ValueError)             a private document without a session id
     ├── UsageError (ValueError)               command-line arguments that cannot be run
-    │   └── QuestionFileError                 a question file that cannot be used (evaluation)
     ├── TokenizerLoadError (OSError)          a tokenizer that cannot be found or read
-    │   └── SetupUnavailableError             an evaluation setup that cannot run here (no Hub)
     ├── DocumentReadError (OSError)           a file that cannot be read as a document
     │   ├── UnsupportedFileError              an extension with no reader
     │   ├── EncryptedDocumentError            a PDF that needs a password
@@ -36,6 +34,10 @@
     └── DocumentChunkingError (RuntimeError)  an unexpected failure chunking one document
 
     OutlineUnavailableWarning (UserWarning)   a loader's PDF chunked without its outline
+
+The retrieval evaluation, its own distribution (``langchain-asesoria-eval``), adds two
+leaves in ``langchain_asesoria_eval.errors``: ``QuestionFileError`` (a ``UsageError``)
+and ``SetupUnavailableError`` (a ``TokenizerLoadError``).
 
 Every error carries its context as attributes, and its message is built from them:
 
@@ -91,8 +93,6 @@ __all__ = [
     "OutlineUnavailableWarning",
     "OutputError",
     "PrivacyError",
-    "QuestionFileError",
-    "SetupUnavailableError",
     "StrictModeError",
     "TextEncodingError",
     "TokenizerLoadError",
@@ -356,14 +356,6 @@ class BoeUnreachableError(LawFetchError):
 
 class FieldsError(ConfigurationError):
     """Document fields of one file that cannot be used (sidecar, manifest, duplicate id)."""
-
-
-class QuestionFileError(UsageError):
-    """A question file that cannot be used: the message names the file, line and field."""
-
-
-class SetupUnavailableError(TokenizerLoadError):
-    """A setup that cannot run here (no network for a Hub model); it is skipped."""
 
 
 class OutputError(AsesoriaError, OSError):

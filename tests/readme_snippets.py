@@ -11,9 +11,10 @@ again (the Quick start's command on the site's home page) only with the same cod
 ``installed_only(install, folder)`` builds a fresh virtual environment (``venv
 --without-pip``, a tenth of a second) whose ``site-packages`` links exactly the
 distributions those ``pip install`` steps would install: the project with the named
-extras, the named packages, and every requirement they pull in (``--no-deps`` pulls
-none), resolved from the metadata of the distributions already installed here (the
-project's own from this checkout's ``pyproject.toml``). Nothing is downloaded or
+extras (``.``, ``'.[pdf]'``), the retrieval evaluation's distribution (``./evaluation``),
+the named packages, and every requirement they pull in (``--no-deps`` pulls none),
+resolved from the metadata of the distributions already installed here (the two of this
+repository from this checkout's ``pyproject.toml`` files). Nothing is downloaded or
 installed, and anything the install does not name is missing in it for imports,
 ``importlib.util.find_spec`` and ``importlib.metadata`` alike, as in a user's fresh
 environment: a folder that several distributions share (a namespace package such as
@@ -35,6 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
@@ -43,6 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 DOCS = ROOT / "docs"
 PROJECT = "langchain-asesoria"
+#: The distributions of this repository, by name, and their folders: a ``pip install`` of
+#: the folder (``.``, ``./evaluation``) installs this checkout's.
+LOCAL_PROJECTS = {PROJECT: ROOT, "langchain-asesoria-eval": ROOT / "evaluation"}
 
 _BLOCK = re.compile(
     r"<!-- (?P<name>[\w-]+)(?: after (?P<after>[\w-]+))? -->\s*```(?P<lang>\w*)\n(?P<code>.*?)```",
@@ -155,20 +160,21 @@ def _wanted(steps: list[str]) -> Iterator[_Wanted]:
                 continue
             if word.startswith("-"):
                 continue
-            if word.startswith("."):  # the project itself: '.[pdf]'
-                extras = re.findall(r"[\w-]+", word.partition("[")[2])
-                yield _Wanted(PROJECT, frozenset(extras), not no_deps)
+            if word.startswith("."):  # a folder of this repository: '.[pdf]', ./evaluation
+                folder, _, extras = word.partition("[")
+                (name,) = (n for n, path in LOCAL_PROJECTS.items() if path == ROOT / folder)
+                yield _Wanted(name, frozenset(re.findall(r"[\w-]+", extras)), not no_deps)
             else:
                 requirement = Requirement(word)
                 yield _Wanted(requirement.name, frozenset(requirement.extras), not no_deps)
 
 
-def _project_requirements() -> list[str] | None:
-    """This checkout's requirements as a distribution's metadata states them (an extra's
-    as ``...; extra == "name"``), read from its ``pyproject.toml``: the installed
-    metadata may be another checkout's (an editable install of another worktree) or
-    older than the file. ``None`` on Python 3.10 without ``tomli`` (then the installed
-    metadata is read)."""
+def _local_project(name: str) -> dict[str, Any] | None:
+    """The ``[project]`` table of this repository's distribution ``name`` (``None`` for
+    another distribution, or on Python 3.10 without ``tomli``)."""
+    folder = LOCAL_PROJECTS.get(canonicalize_name(name))
+    if folder is None:
+        return None
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10
@@ -176,7 +182,21 @@ def _project_requirements() -> list[str] | None:
             import tomli as tomllib
         except ModuleNotFoundError:
             return None
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    project: dict[str, Any] = tomllib.loads(
+        (folder / "pyproject.toml").read_text(encoding="utf-8")
+    )["project"]
+    return project
+
+
+def _project_requirements(name: str = PROJECT) -> list[str] | None:
+    """This checkout's requirements of ``name`` as a distribution's metadata states them
+    (an extra's as ``...; extra == "name"``), read from its ``pyproject.toml``: the
+    installed metadata may be another checkout's (an editable install of another
+    worktree) or older than the file. ``None`` on Python 3.10 without ``tomli`` (then the
+    installed metadata is read)."""
+    project = _local_project(name)
+    if project is None:
+        return None
     requirements = list(project["dependencies"])
     for extra, wanted in project.get("optional-dependencies", {}).items():
         for raw in wanted:
@@ -191,8 +211,8 @@ def _project_requirements() -> list[str] | None:
 
 def _requirements(name: str) -> list[str]:
     """What ``name`` requires, every extra's included (markers say which)."""
-    if canonicalize_name(name) == PROJECT:
-        own = _project_requirements()
+    if canonicalize_name(name) in LOCAL_PROJECTS:
+        own = _project_requirements(name)
         if own is not None:
             return own
     return metadata.distribution(name).requires or []
@@ -202,7 +222,7 @@ def _installed(name: str) -> bool:
     try:
         metadata.distribution(name)
     except metadata.PackageNotFoundError:
-        return canonicalize_name(name) == PROJECT
+        return canonicalize_name(name) in LOCAL_PROJECTS
     return True
 
 
@@ -263,18 +283,56 @@ def _link_files(distribution: metadata.Distribution, top: str, origin: Path, sit
             target.symlink_to(origin / relative)
 
 
-def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
-    """Links ``name``'s files into ``site`` and writes its console scripts as pip does.
+def _write_script(bin_folder: Path, name: str, value: str) -> None:
+    """The console script ``name`` that calls ``module:attribute``, as pip writes it."""
+    module, _, attribute = value.partition(":")
+    script = bin_folder / name
+    # pip's script: the call is guarded, so that a worker process, which imports
+    # the main script again when it starts (multiprocessing's spawn), does not run it.
+    script.write_text(
+        f"#!{bin_folder / 'python'}\nimport sys\nfrom {module} import {attribute}\n\n"
+        f"if __name__ == '__main__':\n    sys.exit({attribute}())\n",
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
 
-    The project itself is this checkout (a ``.pth`` naming ``ROOT``), whichever checkout
-    the current environment's editable install points to.
-    """
+
+def _link_checkout(name: str, site: Path, bin_folder: Path) -> None:
+    """This repository's distribution ``name`` as this checkout holds it (a ``.pth``
+    naming its folder, the scripts of its ``pyproject.toml``), whichever checkout the
+    current environment's editable install points to, if any."""
+    folder = LOCAL_PROJECTS[name]
+    (site / f"_this_checkout_{name.replace('-', '_')}.pth").write_text(
+        f"{folder}\n", encoding="utf-8"
+    )
+    try:
+        distribution: metadata.Distribution | None = metadata.distribution(name)
+    except metadata.PackageNotFoundError:
+        distribution = None
+    if distribution is not None:  # its metadata (dist-info), not the install's path
+        origin = Path(str(distribution.locate_file("")))
+        for top in {Path(str(path)).parts[0] for path in distribution.files or []}:
+            if top != ".." and not top.endswith(".pth") and not (site / top).exists():
+                (site / top).symlink_to(origin / top)
+    project = _local_project(name)
+    if project is not None:
+        scripts = dict(project.get("scripts", {}))
+    else:
+        entries = distribution.entry_points if distribution is not None else ()
+        scripts = {e.name: e.value for e in entries if e.group == "console_scripts"}
+    for script, value in scripts.items():
+        _write_script(bin_folder, script, value)
+
+
+def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
+    """Links ``name``'s files into ``site`` and writes its console scripts as pip does;
+    this repository's own distributions are this checkout's (``_link_checkout``)."""
+    if name in LOCAL_PROJECTS:
+        _link_checkout(name, site, bin_folder)
+        return
     distribution = metadata.distribution(name)
     origin = Path(str(distribution.locate_file("")))
     tops = {Path(str(path)).parts[0] for path in distribution.files or []}
-    if name == PROJECT:
-        tops = {top for top in tops if not top.endswith(".pth")}
-        (site / "_this_checkout.pth").write_text(f"{ROOT}\n", encoding="utf-8")
     shared = _shared_tops()
     for top in sorted(tops - {".."}):
         if top in shared:  # its other owners' files stay out: link this one's, one by one
@@ -284,16 +342,7 @@ def _link_distribution(name: str, site: Path, bin_folder: Path) -> None:
         if not target.exists():
             target.symlink_to(origin / top)
     for entry in distribution.entry_points.select(group="console_scripts"):
-        module, _, attribute = entry.value.partition(":")
-        script = bin_folder / entry.name
-        # pip's script: the call is guarded, so that a worker process, which imports
-        # the main script again when it starts (multiprocessing's spawn), does not run it.
-        script.write_text(
-            f"#!{bin_folder / 'python'}\nimport sys\nfrom {module} import {attribute}\n\n"
-            f"if __name__ == '__main__':\n    sys.exit({attribute}())\n",
-            encoding="utf-8",
-        )
-        script.chmod(0o755)
+        _write_script(bin_folder, entry.name, entry.value)
 
 
 def installed_only(steps: list[str], folder: Path) -> Path:

@@ -111,6 +111,43 @@ def test_a_wheel_with_strays_or_without_its_assets_is_refused(tmp_path: Path) ->
     }
 
 
+def test_the_library_wheel_never_carries_the_evaluation(tmp_path: Path) -> None:
+    """The retrieval evaluation is its own distribution (``evaluation/``)."""
+    _sdist(tmp_path, SOURCE)
+    wheel = _wheel(tmp_path, [*WHEEL, "langchain_asesoria/evaluation/cli.py"])
+    assert _problems(tmp_path) == [
+        f"{wheel.name}: langchain_asesoria/evaluation/cli.py is the evaluation, "
+        "a distribution of its own (evaluation/)"
+    ]
+
+
+EVAL_WHEEL = [
+    "langchain_asesoria_eval/__init__.py",
+    "langchain_asesoria_eval/py.typed",
+    "langchain_asesoria_eval/cli.py",
+    "langchain_asesoria_eval-0.1.0.dist-info/METADATA",
+    "langchain_asesoria_eval-0.1.0.dist-info/licenses/LICENSE",
+]
+
+
+def test_the_evaluation_s_packages_are_checked_too(tmp_path: Path) -> None:
+    _sdist(tmp_path, SOURCE)
+    _wheel(tmp_path, WHEEL)
+    eval_wheel = tmp_path / "langchain_asesoria_eval-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(eval_wheel, "w") as archive:
+        for name in [*EVAL_WHEEL[:2], *EVAL_WHEEL[3:], "langchain_asesoria/errors.py"]:
+            archive.writestr(name, "x")
+    with tarfile.open(tmp_path / "langchain_asesoria_eval-0.1.0.tar.gz", "w:gz") as tar:
+        for name in ("pyproject.toml", "langchain_asesoria_eval/cli.py", "tests/.hypothesis/x"):
+            info = tarfile.TarInfo(f"langchain_asesoria_eval-0.1.0/{name}")
+            tar.addfile(info, io.BytesIO(b""))
+    assert set(_problems(tmp_path)) == {
+        f"{eval_wheel.name}: langchain_asesoria/errors.py is outside the package",
+        f"{eval_wheel.name}: langchain_asesoria_eval/cli.py is missing",
+        "langchain_asesoria_eval-0.1.0.tar.gz: tests/.hypothesis/x is generated",
+    }
+
+
 def test_the_root_gitignore_is_the_only_one() -> None:
     """hatchling leaves out of the source archive what the root ``.gitignore`` covers,
     and reads no other: a folder's own ``.gitignore`` let ``benchmarks/.cache`` (4 MB of

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from error_texts import read_messages
 
 import langchain_asesoria
 from langchain_asesoria import (
@@ -143,13 +144,13 @@ def test_families_are_distinct(first: str, second: str):
 
 
 def test_errors_are_exported_from_the_package_or_the_subpackage_that_raises_them():
-    from langchain_asesoria import boe_xml, cli, evaluation
+    from langchain_asesoria import boe_xml, cli
     from langchain_asesoria import langchain as adapters
 
     for name in errors.__all__:
         home = next(
             module
-            for module in (langchain_asesoria, cli, evaluation, adapters, boe_xml)
+            for module in (langchain_asesoria, cli, adapters, boe_xml)
             if name in module.__all__
         )
         assert getattr(home, name) is getattr(errors, name)
@@ -333,7 +334,7 @@ def test_every_exception_class_is_defined_in_errors_py() -> None:
 
 
 #: The modules that re-export errors, and which: the root those a library caller catches,
-#: the command line's and the evaluation's subpackages the errors only they raise.
+#: the command line's subpackage the errors only it raises.
 RE_EXPORTERS = {
     "langchain_asesoria.langchain": {"OutlineUnavailableWarning"},
     "langchain_asesoria.boe_xml": {
@@ -347,12 +348,6 @@ RE_EXPORTERS = {
         "NotBoeResponseError",
     },
     "langchain_asesoria.cli": {"FieldsError", "OutputError", "StrictModeError", "UsageError"},
-    "langchain_asesoria.evaluation": {
-        "OutputError",
-        "QuestionFileError",
-        "SetupUnavailableError",
-        "UsageError",
-    },
 }
 
 
@@ -377,12 +372,8 @@ def test_each_error_is_the_same_class_wherever_it_is_imported_from() -> None:
 
 # -- no code reads an error's message ------------------------------------------------------------
 
-#: The names an error goes by in the package's code: bound by ``except ... as``, or a
-#: parameter so named or annotated.
-_ERROR_NAMES = frozenset({"error", "err", "exc", "exception", "cause"})
-
 #: The package's own error types (``_E`` is a type variable bound to ``AsesoriaError``).
-_OURS = frozenset({*errors.__all__, "_E"})
+OURS = frozenset({*errors.__all__, "_E"})
 
 #: Where the package puts the text of one of its own errors somewhere, and why that is
 #: not reading it: ``(module file, function)``. A new use must be added here, or read
@@ -393,119 +384,8 @@ TEXT_USES = {
     ("langchain_asesoria/reading/loaded_pdf.py", "_pdf_file"): (
         "why a loader's PDF pages got no outline: chunks' outline_missing"
     ),
-    ("langchain_asesoria/evaluation/cli.py", "_execute"): "stderr, and the report's skipped runs",
-    ("langchain_asesoria/evaluation/cli.py", "main"): "the error line on stderr",
-    ("langchain_asesoria/evaluation/presets.py", "_e5_tokenization"): "why a setup is skipped",
-    ("langchain_asesoria/evaluation/relocate.py", "_relocate_question"): "the list of problems",
-    ("langchain_asesoria/evaluation/relocate.py", "main"): "the error line on stderr",
     ("langchain_asesoria/reading/steps.py", "of_pdf"): "the outline report's problem",
 }
-
-
-class _MessageReading(ast.NodeVisitor):
-    """Finds code that reads an error's message (parsing) and uses of our errors' text.
-
-    Parsing, never allowed: the text of an error (``str(e)``, ``repr(e)``, ``f"{e}"``,
-    ``e.args``, or a variable assigned one of them) in a comparison (``==``, ``in``...),
-    as the receiver of a method (``.startswith``, ``.split``...), or given to ``re``;
-    and ``type(e)(...)``, an error rebuilt from a message. Text uses: any other place
-    the text of one of the package's own errors goes (checked against ``TEXT_USES``).
-    """
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.function = "<module>"
-        self.ours: dict[str, bool] = {}  # error name -> is one of the package's errors
-        self.texts: set[str] = set()  # variables holding an error's text
-        self.parsing: list[str] = []
-        self.text_uses: set[tuple[str, str]] = set()
-
-    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
-        outer = (self.function, self.ours, self.texts)
-        self.function, self.ours, self.texts = node.name, dict(self.ours), set()
-        for argument in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
-            annotation = ast.unparse(argument.annotation) if argument.annotation else ""
-            if argument.arg in _ERROR_NAMES or re.search(r"Error|Exception|\b_E\b", annotation):
-                named = set(re.findall(r"\w+", annotation))
-                self.ours[argument.arg] = bool(named & _OURS)
-        self.generic_visit(node)
-        self.function, self.ours, self.texts = outer
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> None:
-        self.visit_FunctionDef(node)
-
-    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
-        if node.name is not None:
-            caught = (
-                {
-                    n.id if isinstance(n, ast.Name) else getattr(n, "attr", "")
-                    for n in ast.walk(node.type)
-                }
-                if node.type
-                else set()
-            )
-            self.ours[node.name] = bool(caught & _OURS)
-        self.generic_visit(node)
-
-    def _error(self, node: ast.expr) -> str | None:
-        """The error whose text ``node`` is, if it is one."""
-        if isinstance(node, ast.Name):
-            return node.id if node.id in self.texts else None
-        if isinstance(node, ast.Subscript):  # error.args[0]
-            return self._error(node.value)
-        candidates: list[ast.expr] = []
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("str", "repr"):
-                candidates = node.args[:1]
-        elif isinstance(node, ast.JoinedStr):
-            candidates = [v.value for v in node.values if isinstance(v, ast.FormattedValue)]
-        elif isinstance(node, ast.Attribute) and node.attr == "args":
-            candidates = [node.value]
-        for candidate in candidates:
-            if isinstance(candidate, ast.Name) and candidate.id in self.ours:
-                return candidate.id
-        return None
-
-    def _flag(self, node: ast.AST, what: str) -> None:
-        self.parsing.append(f"{self.path}:{getattr(node, 'lineno', '?')} {what}")
-
-    def visit_Assign(self, node: ast.Assign) -> None:
-        if self._error(node.value) is not None:
-            self.texts |= {target.id for target in node.targets if isinstance(target, ast.Name)}
-        self.generic_visit(node)
-
-    def visit_Compare(self, node: ast.Compare) -> None:
-        for part in (node.left, *node.comparators):
-            if any(self._error(n) is not None for n in ast.walk(part) if isinstance(n, ast.expr)):
-                self._flag(node, "compares an error's message")
-        self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        function = node.func
-        if isinstance(function, ast.Attribute) and self._error(function.value) is not None:
-            self._flag(node, f"calls .{function.attr}() on an error's message")
-        is_re = isinstance(function, ast.Attribute) and ast.unparse(function.value) == "re"
-        if is_re and any(self._error(argument) is not None for argument in node.args):
-            self._flag(node, f"{ast.unparse(function)}() on an error's message")
-        if isinstance(function, ast.Call) and ast.unparse(function.func) == "type":
-            rebuilt = function.args[:1]
-            if any(isinstance(a, ast.Name) and a.id in self.ours for a in rebuilt):
-                self._flag(node, "rebuilds an error with type(error)(...)")
-        self.generic_visit(node)
-
-    def generic_visit(self, node: ast.AST) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr) and not isinstance(child, ast.Name):
-                name = self._error(child)
-                if name is not None and self.ours.get(name):
-                    self.text_uses.add((self.path, self.function))
-        super().generic_visit(node)
-
-
-def _read_messages(path: str, source: str) -> _MessageReading:
-    visitor = _MessageReading(path)
-    visitor.visit(ast.parse(source))
-    return visitor
 
 
 def _package_sources() -> list[tuple[str, str]]:
@@ -517,13 +397,15 @@ def _package_sources() -> list[tuple[str, str]]:
 
 def test_no_code_parses_an_error_message() -> None:
     parsing = [
-        line for path, source in _package_sources() for line in _read_messages(path, source).parsing
+        line
+        for path, source in _package_sources()
+        for line in read_messages(path, source, OURS).parsing
     ]
     assert parsing == []
 
 
 def test_the_text_of_our_errors_goes_only_where_it_is_listed() -> None:
-    used = set().union(*(_read_messages(p, s).text_uses for p, s in _package_sources()))
+    used = set().union(*(read_messages(p, s, OURS).text_uses for p, s in _package_sources()))
     assert sorted(used - set(TEXT_USES)) == []
     assert sorted(set(TEXT_USES) - used) == []  # a listed use that went away: drop it
 
@@ -575,7 +457,7 @@ PARSING_SNIPPETS = [
 
 @pytest.mark.parametrize(("source", "found"), PARSING_SNIPPETS)
 def test_the_parsing_check_catches_what_it_must(source: str, found: list[str]) -> None:
-    assert [line.split(" ", 1)[1] for line in _read_messages("x.py", source).parsing] == found
+    assert [line.split(" ", 1)[1] for line in read_messages("x.py", source, OURS).parsing] == found
 
 
 def test_an_error_rebuilt_from_another_s_text_is_a_text_use() -> None:
@@ -583,7 +465,7 @@ def test_an_error_rebuilt_from_another_s_text_is_a_text_use() -> None:
         "def load():\n    try:\n        f()\n    except FieldsError as error:\n"
         "        raise UsageError(str(error)) from error\n"
     )
-    assert _read_messages("x.py", source).text_uses == {("x.py", "load")}
+    assert read_messages("x.py", source, OURS).text_uses == {("x.py", "load")}
 
 
 # -- errors cross processes with their context ---------------------------------------------------

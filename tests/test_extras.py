@@ -6,6 +6,8 @@ a peer's chunks, the site's build...), run in an environment that holds exactly 
 ``pip install '.[extra]'`` gives (``readme_snippets.installed_only``; faithful for what a
 real install leaves out: ``tests/test_installed_only.py``), with what the extra's own
 documentation installs first or beside it (CPU PyTorch, the offline MiniLM tokenizer).
+The retrieval evaluation's distribution audits its own install the same way
+(``evaluation/tests/test_install.py``).
 No other extra is there to bring a missing dependency along, as playwright brought
 greenlet to the ``classic`` extra's SQLAlchemy. ``ELSEWHERE`` names the extras whose use
 another test already runs that way, and where.
@@ -106,24 +108,6 @@ EXTRAS: dict[str, Use] = {
         f"    print(loader.__name__, len(loader({AEAT!r}).load()))",
         "PDFPlumberLoader 17",
     ),
-    "eval": Use(  # every peer, BM25 and the plot, as asesoria-eval imports them
-        "from langchain_asesoria import ChunkingConfig, load_tokenization\n"
-        "from langchain_asesoria.evaluation import chunkers, report, retrievers\n"
-        "tokenization = load_tokenization('sentence-transformers/all-MiniLM-L6-v2')\n"
-        f"text = open({LAW!r}, encoding='utf-8').read()[:4000]\n"
-        "for name, peer in chunkers.PEER_CHUNKERS.items():\n"
-        "    print(name, len(peer.make(ChunkingConfig(256, 32), tokenization)(text)) > 1)\n"
-        "print(retrievers._bm25s().__name__, report._pyplot().__name__)",
-        "chonkie True\nbm25s matplotlib.pyplot",
-        then=(MINILM,),
-    ),
-    "eval-dense": Use(  # sentence-transformers on CPU PyTorch (its comment: torch first)
-        "from langchain_asesoria.evaluation.retrievers import SentenceTransformerEmbeddings\n"
-        "import sentence_transformers, torch\n"
-        "print(SentenceTransformerEmbeddings.__name__, torch.__version__.split('+')[0] > '2')",
-        "SentenceTransformerEmbeddings True",
-        first=(TORCH,),
-    ),
     "ray": Use(  # Ray Data and pyarrow, as langchain_asesoria.ray imports them
         "import ray.data, pyarrow\n"
         "from langchain_asesoria import ray as asesoria_ray\n"
@@ -138,22 +122,6 @@ EXTRAS: dict[str, Use] = {
         "print('built', len(list(__import__('pathlib').Path('built').rglob('*.html'))) > 10)",
         "built True",
     ),
-    "bench": Use(  # bench.py with every peer, beside the dev extra its README installs
-        "import subprocess, sys\n"
-        "from pathlib import Path\n"
-        "from benchmarks import corpus, splitters\n"
-        "print('peers', all(entry.available() for entry in splitters.SPLITTERS.values()))\n"
-        "law = corpus.Doc('ley', 'markdown', (open(sys.argv[2], encoding='utf-8').read(),))\n"
-        "command = [sys.executable, '-m', 'benchmarks.bench', 'compare', '--corpus-file',\n"
-        "    str(corpus.write([law], Path('tiny.jsonl'))), '--budgets', '64', '--repeat', '1',\n"
-        "    '--in-process', '--out', 'results', '--splitters', 'asesoria-1core',\n"
-        "    'langchain', 'semchunk', 'semantic-text-splitter', 'chonkie']\n"
-        "out = subprocess.run(command, check=True, capture_output=True, text=True).stdout\n"
-        "print(sum(line.startswith('| ') for line in out.splitlines()), 'rows')",
-        "peers True\n6 rows",  # the header and five splitters
-        install="pip install -e '.[dev,bench]'",
-        then=(MINILM,),
-    ),
 }
 
 #: Extras whose use a test already runs after exactly their documented install.
@@ -162,6 +130,8 @@ ELSEWHERE: dict[str, str] = {
     "tests/test_examples.py: examples/ingest_and_query.py",
     "dev": "the lowest-versions stage of .ci/run: a real pip install of '.[dev]' alone in a "
     "fresh environment, then the test suite",
+    "bench": "benchmarks/tests/test_extra.py: bench.py with every peer, beside the "
+    "evaluation's distribution",
 }
 
 
@@ -181,8 +151,6 @@ def test_the_extra_alone_runs_what_it_is_for(extra: str, tmp_path: Path) -> None
     home = tmp_path / "home"
     home.mkdir()
     env = environment(bin_folder, home, PYTHONWARNINGS="ignore")
-    if extra == "bench":  # the benchmarks run from the checkout (benchmarks/README.md)
-        env["PYTHONPATH"] = str(ROOT)
     result = subprocess.run(
         ["python", "-c", use.code, str(ROOT), str(ROOT / LAW)],
         cwd=work,

@@ -22,7 +22,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"reading", "testing"}),
     frozenset({"parents"}),
     frozenset({"langchain", "parallel", "cli"}),
-    frozenset({"ray", "evaluation"}),
+    frozenset({"ray"}),
     frozenset({"__init__", "__main__"}),
 )
 SIDEWAYS: frozenset[tuple[str, str]] = frozenset()
@@ -89,3 +89,25 @@ def test_an_upward_import_is_caught(tmp_path: Path) -> None:
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from langchain_asesoria.reading import x\n", encoding="utf-8")
     assert list(_imports(module)) == ["langchain_asesoria.reading"]
+
+
+#: What lives beside the package and never under it: the retrieval evaluation's
+#: distribution (``evaluation/``) and the benchmarks, which import the package.
+BESIDE = ("langchain_asesoria_eval", "benchmarks")
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_package_imports_nothing_that_lives_beside_it(path: Path) -> None:
+    found = [
+        name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for name in (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom) and node.level == 0
+            else []
+        )
+        if name.split(".")[0] in BESIDE
+    ]
+    assert found == []

@@ -109,9 +109,8 @@ def test_every_public_object_defined_in_the_package_is_in_all():
     assert public <= set(langchain_asesoria.__all__)
 
 
-#: Errors only the command line or the evaluation raise: exported by their subpackage.
+#: Errors only the command line raises: exported by its subpackage.
 CLI_ERRORS = {"FieldsError", "OutputError", "StrictModeError", "UsageError"}
-EVALUATION_ERRORS = {"OutputError", "QuestionFileError", "SetupUnavailableError", "UsageError"}
 #: Warned by the LangChain classes only: exported by ``langchain_asesoria.langchain``.
 LANGCHAIN_WARNINGS = {"OutlineUnavailableWarning"}
 #: Raised reading or downloading a BOE law's XML: exported by ``langchain_asesoria.boe_xml``.
@@ -130,11 +129,11 @@ ROOT_NAMES_AT_MOST = 40
 
 
 def test_every_error_is_exported_by_the_root_or_by_the_subpackage_that_raises_it():
-    from langchain_asesoria import boe_xml, cli, evaluation
+    from langchain_asesoria import boe_xml, cli
     from langchain_asesoria import langchain as adapters
 
     root = set(errors.__all__) & set(langchain_asesoria.__all__)
-    elsewhere = CLI_ERRORS | EVALUATION_ERRORS | LANGCHAIN_WARNINGS | BOE_XML_ERRORS
+    elsewhere = CLI_ERRORS | LANGCHAIN_WARNINGS | BOE_XML_ERRORS
     assert root | elsewhere == set(errors.__all__)
     assert not root & elsewhere
     for name in BOE_XML_ERRORS:
@@ -142,11 +141,8 @@ def test_every_error_is_exported_by_the_root_or_by_the_subpackage_that_raises_it
     for name in LANGCHAIN_WARNINGS:
         assert getattr(adapters, name) is getattr(errors, name)
     assert set(cli.__all__) >= CLI_ERRORS
-    assert set(evaluation.__all__) >= EVALUATION_ERRORS
     for name in CLI_ERRORS:
         assert getattr(cli, name) is getattr(errors, name)
-    for name in EVALUATION_ERRORS:
-        assert getattr(evaluation, name) is getattr(errors, name)
 
 
 def test_the_root_namespace_is_small():

@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from langchain_asesoria.evaluation.metrics import sign_test
-from langchain_asesoria.evaluation.questions import load_questions
+from langchain_asesoria_eval.metrics import sign_test
+from langchain_asesoria_eval.questions import load_questions
 
 KS = (1, 3, 5, 10)
 

@@ -4,8 +4,9 @@ Every entry point reads through the reading stage (``langchain_asesoria.reading`
 chunks through ``split_document``/``iter_document_chunks``, so a Markdown law (with its
 YAML front matter), a PDF (with its outline and running headers), a web page (its
 markup, site navigation included) and a text file give
-the same chunks from the command line, the transformer, the splitter, the Ray helper
-and the evaluation as from ``read_document`` + ``split_document``.
+the same chunks from the command line, the transformer, the splitter and the Ray helper
+as from ``read_document`` + ``split_document`` (the retrieval evaluation, a distribution
+of its own, checks its chunks the same way: ``evaluation/tests/test_entry_point.py``).
 
 The splitter is left out for the PDF on purpose: a ``TextSplitter`` chunks each input
 text on its own (one page at a time), so its PDF chunks never cross a page.
@@ -24,8 +25,6 @@ import pytest
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, chunk_document
 from langchain_asesoria.cli.main import main
-from langchain_asesoria.evaluation.chunkers import AsesoriaChunker
-from langchain_asesoria.evaluation.corpus import load_corpus
 from langchain_asesoria.langchain import (
     AsesoriaDocumentTransformer,
     AsesoriaTextSplitter,
@@ -130,27 +129,11 @@ def _ray(path: Path, tok: HuggingFaceTokenization, _: Path) -> list[Key]:
     return [_from_metadata(row, str(row[EMBEDDING_TEXT])) for row in rows]
 
 
-def _evaluation(path: Path, tok: HuggingFaceTokenization, _: Path) -> list[Key]:
-    (document,) = load_corpus([path])
-    chunks = AsesoriaChunker().chunk(document, CONFIG, tok)
-    sections = {  # the evaluation's chunks carry no section: take it from the engine's
-        (c.start, c.end): c.metadata.section_path
-        for c in split_document(
-            document.read, ChunkMetadata(doc_id=path.stem), config=CONFIG, tokenization=tok
-        ).chunks
-    }
-    return [
-        _key(c.start, c.end, c.token_count, sections[c.start, c.end], c.indexed_text)
-        for c in chunks
-    ]
-
-
 ENTRY_POINTS: dict[str, Callable[[Path, HuggingFaceTokenization, Path], list[Key]]] = {
     "command line": _cli,
     "transformer": _transformer,
     "splitter": _splitter,
     "ray": _ray,
-    "evaluation": _evaluation,
 }
 
 
@@ -230,9 +213,6 @@ _FORBIDDEN = re.compile(
 
 #: Mentions outside the reading side that are not about a document's structure, and why.
 _ALLOWED = {
-    # The question spans of an evaluation are offsets in pages joined by one separator.
-    ("evaluation/corpus.py", "page_separator"),
-    ("evaluation/chunkers.py", "page_separator"),
     # ``--section-context`` and friends: the command line's own option names.
     ("cli/parser.py", "page_separator"),
     # A parent's offsets are in the text its chunks' offsets are in: the same joined pages.

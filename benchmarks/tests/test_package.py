@@ -1,0 +1,99 @@
+"""benchmarks/ is one package: no ``sys.path`` edits, and tests and benchmarks meet only
+through it (``from benchmarks import corpus``), never by a bare module name or a file path.
+
+The library's tests (``tests/``) import the lab only where ``LAB_GENERATORS`` lists: the
+generators they still take from it, to move to the tests' own helpers; none may be added
+(the benchmarks' own tests are here, in ``benchmarks/tests``)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCHMARKS = ROOT / "benchmarks"
+TESTS = ROOT / "tests"
+
+#: Module names of each side, as a bare import would name them.
+BENCHMARK_MODULES = {path.stem for path in BENCHMARKS.glob("*.py")} - {"__init__"}
+TEST_MODULES = {path.stem for path in TESTS.glob("*.py")}
+
+
+def _sources() -> list[Path]:
+    return sorted([*BENCHMARKS.glob("*.py"), *TESTS.rglob("*.py")])
+
+
+def _imported(tree: ast.AST) -> Iterator[str]:
+    """The top-level name of every absolute import."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module.split(".")[0]
+
+
+def test_every_side_was_read() -> None:
+    assert (BENCHMARKS / "__init__.py").is_file()
+    assert {"bench", "corpus", "golden", "splitters", "standins"} <= BENCHMARK_MODULES
+    assert {"conftest", "strategies", "test_errors"} <= TEST_MODULES
+
+
+@pytest.mark.parametrize("path", _sources(), ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_sys_path_edits(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and node.attr == "path"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "sys"
+    ]
+    assert not found, f"sys.path used at lines {found}: import through the benchmarks package"
+
+
+@pytest.mark.parametrize("path", sorted(TESTS.rglob("*.py")), ids=lambda path: path.name)
+def test_tests_import_benchmarks_only_through_the_package(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bare = set(_imported(tree)) & BENCHMARK_MODULES
+    assert not bare, f"import {sorted(bare)} as benchmarks.NAME"
+    by_path = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "spec_from_file_location"
+    ]
+    assert not by_path, f"a module loaded by its file path at lines {by_path}"
+
+
+@pytest.mark.parametrize("path", sorted(BENCHMARKS.glob("*.py")), ids=lambda path: path.name)
+def test_benchmarks_import_no_test_module(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = set(_imported(tree))
+    assert not imported & (TEST_MODULES | {"tests"}), sorted(imported & TEST_MODULES)
+    siblings = imported & BENCHMARK_MODULES
+    assert not siblings, f"import {sorted(siblings)} as benchmarks.NAME"
+
+
+#: The library's tests that still take a generator from the lab, and which: to move to
+#: the tests' helpers (then the lab imports them), never to grow.
+LAB_GENERATORS = {
+    "conftest.py": "standins (the stand-in tokenizers' fixtures)",
+    "test_bad_input.py": "pdf_layouts",
+    "pdf/test_folios.py": "pdf_layouts",
+    "pdf/test_furniture.py": "pdf_layouts",
+    "pdf/test_layouts.py": "pdf_layouts",
+    "structure/test_html_visible.py": "html_growth's pages",
+}
+
+
+def test_the_library_s_tests_import_the_lab_only_where_listed() -> None:
+    importing = {
+        path.relative_to(TESTS).as_posix()
+        for path in TESTS.rglob("*.py")
+        if "benchmarks" in set(_imported(ast.parse(path.read_text(encoding="utf-8"))))
+    }
+    assert sorted(importing - set(LAB_GENERATORS)) == []
+    assert sorted(set(LAB_GENERATORS) - importing) == []  # one moved: drop it here
