@@ -5,6 +5,7 @@ like RoBERTa's, trained offline on the repository's corpus (about a second, cach
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -122,3 +123,16 @@ def byte_tokenization() -> ByteTokenization:
 @pytest.fixture
 def word_tokenization() -> WordTokenization:
     return WordTokenization(512)
+
+
+@pytest.fixture
+def no_waiting(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The test fails if what it runs calls ``time.sleep`` (the Hub's retries wait between
+    attempts), even where that code catches every error: checked by what the code does,
+    not by a time bound that a loaded machine breaks."""
+    import time
+
+    waits: list[float] = []
+    monkeypatch.setattr(time, "sleep", waits.append)
+    yield
+    assert waits == [], f"waited {waits} s where nothing should wait (a retry?)"

@@ -6,7 +6,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,14 +69,13 @@ def test_a_listening_hub_is_reachable(
 
 
 def test_an_unreachable_hub_fails_at_once_without_the_offline_variable(
-    no_offline_flag: None, monkeypatch: pytest.MonkeyPatch, closed_port: int
+    no_offline_flag: None, monkeypatch: pytest.MonkeyPatch, closed_port: int, no_waiting: None
 ) -> None:
-    """The case that cost 24 s of Hub retries: no HF_HUB_OFFLINE, no connection."""
+    """The case that cost 24 s of Hub retries: no HF_HUB_OFFLINE, no connection. At once:
+    no retry waits (``no_waiting``)."""
     monkeypatch.setenv("HF_ENDPOINT", f"http://127.0.0.1:{closed_port}")
-    started = time.perf_counter()
     with pytest.raises(TokenizerLoadError) as caught:
         load_tokenization(Settings(embedding_model=UNKNOWN))
-    assert time.perf_counter() - started < 5
     message = str(caught.value)
     assert repr(UNKNOWN) in message
     assert "cannot be reached" in message
@@ -86,13 +84,11 @@ def test_an_unreachable_hub_fails_at_once_without_the_offline_variable(
 
 
 def test_the_default_model_offline_fails_at_once_naming_the_way_out(
-    monkeypatch: pytest.MonkeyPatch, clean_settings_env: None
+    monkeypatch: pytest.MonkeyPatch, clean_settings_env: None, no_waiting: None
 ) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    started = time.perf_counter()
     with pytest.raises(TokenizerLoadError, match="HF_HUB_OFFLINE is set") as caught:
         load_tokenization()
-    assert time.perf_counter() - started < 5
     assert repr(DEFAULT_EMBEDDING_MODEL) in str(caught.value)
 
 
