@@ -28,7 +28,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from langchain_asesoria.engine import TokenIndex, Tokenization, content_segments, iter_chunks
+from langchain_asesoria.engine import TokenIndex, Tokenization, chunks, content_segments
 from langchain_asesoria.errors import (
     ConfigurationError,
     IndivisibleCharacterError,
@@ -268,7 +268,7 @@ class _Builder:
     def cut(self, start: int, end: int, unit: _Unit) -> str:
         """Cuts ``[start, end)`` as the engine cuts a section (no context, no overlap),
         each piece a parent; returns the id of the first piece."""
-        pieces = iter_chunks(
+        pieces = chunks(
             join_pages([LoadedPage(self.joined.text[start:end], 1)], "\n"),
             ChunkMetadata(self.doc_id),
             config=ChunkingConfig(self.budget, 0, section_context="none", carry_leads=False),

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from langchain_asesoria import engine
 from langchain_asesoria.engine import (
     Tokenization,
-    chunk_document,
     content_segments,
     is_safe_cut,
 )
@@ -212,12 +212,14 @@ def test_a_short_article_is_its_own_parent_and_a_long_one_is_windowed(
     config = ChunkingConfig(64, 8)
     spans = _article_spans(_ARTICLES)
     pages = [LoadedPage(_ARTICLES, 1)]
-    chunks = chunk_document(
-        pages, ChunkMetadata("ley"), config=config, tokenization=minilm_512, sections=spans
+    found = list(
+        engine.chunks(
+            pages, ChunkMetadata("ley"), config=config, tokenization=minilm_512, sections=spans
+        )
     )
     joined = join_pages(pages, config.page_separator)
     built = build_parents(
-        joined, chunks, sections=spans, config=config, tokenizer=minilm_512, parent_max_tokens=256
+        joined, found, sections=spans, config=config, tokenizer=minilm_512, parent_max_tokens=256
     )
     first = [p for p in built.parents if p.section_label == "Artículo 1. Objeto"]
     assert [p.text for p in first] == [_ARTICLES[spans[1].start : spans[1].end].strip()]
@@ -234,8 +236,8 @@ def test_one_over_long_sentence_is_cut_never_truncated() -> None:
     text = " ".join(f"añadidura{n}" for n in range(300))
     pages = [LoadedPage(text, 1)]
     config = ChunkingConfig(100, 0)
-    chunks = chunk_document(
-        pages, ChunkMetadata("frase"), config=config, tokenization=WordTokenization()
+    chunks = list(
+        engine.chunks(pages, ChunkMetadata("frase"), config=config, tokenization=WordTokenization())
     )
     tokenizer = ByteTokenization(special_tokens=0)
     built = build_parents(

@@ -9,9 +9,8 @@ from langchain_asesoria.engine._document import (
     Pages,
     check_budget,
     check_inputs,
-    chunk_document,
+    chunks,
     content_segments,
-    iter_chunks,
 )
 from langchain_asesoria.engine._estimate import TokenIndex, offsets_typecode
 from langchain_asesoria.engine._protocols import (
@@ -34,10 +33,9 @@ __all__ = [
     "WordEstimator",
     "check_budget",
     "check_inputs",
-    "chunk_document",
+    "chunks",
     "content_segments",
     "is_safe_cut",
-    "iter_chunks",
     "join_pages",
     "offsets_typecode",
     "section_context",

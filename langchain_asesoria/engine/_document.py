@@ -44,9 +44,8 @@ __all__ = [
     "Pages",
     "check_budget",
     "check_inputs",
-    "chunk_document",
+    "chunks",
     "content_segments",
-    "iter_chunks",
 ]
 
 #: What the engine chunks: pages, or pages already joined by ``config.page_separator``.
@@ -102,7 +101,7 @@ def check_inputs(
     return metadata.doc_id
 
 
-def chunk_document(
+def chunks(
     pages: Pages,
     metadata: ChunkMetadata,
     *,
@@ -110,8 +109,10 @@ def chunk_document(
     tokenization: Tokenization,
     sections: Iterable[SectionSpan] | None = None,
     leads: Iterable[LeadSpan] | None = None,
-) -> list[Chunk]:
-    """Splits one document into chunks that fit the model exactly and cite their source.
+) -> Iterator[Chunk]:
+    """The chunks of one document, built one at a time, that fit the model exactly and
+    cite their source: the engine's one entry (``langchain_asesoria.chunk_document`` and the
+    reading stage find the structure and call it).
 
     Pages are joined with ``config.page_separator`` (belonging to no page), unless they
     come joined already (a ``JoinedText``); offsets are positions in that joined text.
@@ -135,39 +136,13 @@ def chunk_document(
         InvalidPagesError: pages not of one document, not in order, not numbered from 1.
         InvalidSectionsError: sections out of order, overlapping or out of range.
         ContextTooLongError: a section's prefix and context alone fill the budget.
-        IndivisibleCharacterError: one character that cannot fit even alone.
-    """
-    return list(
-        iter_chunks(
-            pages,
-            metadata,
-            config=config,
-            tokenization=tokenization,
-            sections=sections,
-            leads=leads,
-        )
-    )
-
-
-def iter_chunks(
-    pages: Pages,
-    metadata: ChunkMetadata,
-    *,
-    config: ChunkingConfig,
-    tokenization: Tokenization,
-    sections: Iterable[SectionSpan] | None = None,
-    leads: Iterable[LeadSpan] | None = None,
-) -> Iterator[Chunk]:
-    """``chunk_document``, built one chunk at a time: the same chunks, in order.
+        IndivisibleCharacterError: one character that cannot fit even alone (while
+            iterating).
 
     The checks, the joined text, its sections, its token index and each section's fixed
     cost are done when it is called, so bad arguments and a context over budget raise
     there; chunks are then planned, counted and built as they are read, and a
     document's chunks (or their prepared texts) are never all held at once.
-
-    Raises:
-        AsesoriaError: As ``chunk_document``; ``IndivisibleCharacterError`` while
-            iterating.
     """
     doc_id = check_inputs(metadata, config, tokenization)
     if isinstance(pages, JoinedText):

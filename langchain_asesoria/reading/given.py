@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from langchain_asesoria.engine import Pages, Tokenization, check_inputs, content_segments
-from langchain_asesoria.engine import iter_chunks as engine_chunks
+from langchain_asesoria.engine import Pages, Tokenization, check_inputs, chunks, content_segments
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LeadSpan, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
@@ -42,7 +41,7 @@ def chunk_document(
     ``leads`` when given, else those ``structure.leads.detect_leads`` finds.
 
     The chunks keep the engine's guarantees, listed in
-    ``langchain_asesoria.engine.chunk_document``: each chunk's text is the exact slice of
+    ``langchain_asesoria.engine.chunks``: each chunk's text is the exact slice of
     the joined text at its offsets, its token count is exact and within the budget, and
     every non-whitespace character of the pages lies in some chunk.
 
@@ -103,6 +102,6 @@ def iter_chunks(
     if leads is None and config.carry_leads and config.section_context == "compact":
         breaks = [s.start for s in content_segments(joined.text, sections, doc_id)]
         leads = detect_leads(joined.text, breaks)
-    return engine_chunks(
+    return chunks(
         joined, metadata, config=config, tokenization=tokenization, sections=sections, leads=leads
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from langchain_asesoria.engine import Tokenization, check_inputs, iter_chunks
+from langchain_asesoria.engine import Tokenization, check_inputs, chunks
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.reading.document import DocumentPages
@@ -43,7 +43,7 @@ def _chunks(
 ) -> Iterator[Chunk]:
     leads = document.leads if document.leads is not None else find_leads(document)
     fields = document.report.front_matter_fields
-    return iter_chunks(
+    return chunks(
         joined,
         replace(metadata, extra=(*metadata.extra, *fields)) if fields else metadata,
         config=config,
@@ -60,7 +60,7 @@ def iter_document_chunks(
     config: ChunkingConfig,
     tokenization: Tokenization,
 ) -> Iterator[Chunk]:
-    """The chunks of ``document`` built one at a time (``engine.iter_chunks``).
+    """The chunks of ``document`` built one at a time (``engine.chunks``).
 
     Raises:
         AsesoriaError: As ``chunk_document``.
