@@ -19,14 +19,25 @@ Invariants, for ``parents = build_parents(...)`` over the ``joined`` text::
     parent.start <= c.start and c.end <= parent.end   (whenever the chunk alone fits)
 
 and a parent's ``parent_id`` depends only on its document, path, span and text.
+
+Memory and time stay within a constant of the chunks' own, whatever the document: a
+unit longer than ``_PIECE`` characters is counted whole only when its estimate (the
+parent tokenizer's ``token_index``, made piece by piece) is near the budget, and its
+windows are placed by the estimates and confirmed by one exact count each, counted 64
+at a time (``count_many``); every text handed to the tokenizer is a window or a piece,
+a span of the one joined text, never the whole unit. Estimates only save counts: every
+window is confirmed, and one the estimate overrates shrinks chunk by chunk.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from bisect import bisect_right
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice, takewhile
 
 from langchain_asesoria.engine import TokenIndex, Tokenization, content_segments, iter_chunks
 from langchain_asesoria.errors import (
@@ -195,6 +206,16 @@ class _ContentTokens:
         return text
 
 
+_SPACE = re.compile(r"\s")
+
+#: Windows planned and counted at once.
+_BATCH = 64
+
+#: Units of up to this many characters are counted exactly whole; a longer one is
+#: estimated first, from token indexes of pieces about this long (``_Estimates``).
+_PIECE = 1 << 16
+
+
 @dataclass(frozen=True, slots=True)
 class _Unit:
     """A unit of the document (a section or a gap between sections) and its chunks."""
@@ -202,6 +223,51 @@ class _Unit:
     label: str | None
     path: tuple[str, ...]
     chunks: tuple[int, ...]
+
+
+class _Estimates:
+    """Estimated content tokens of spans of one unit of the joined text (state of one
+    unit only), from the parent tokenizer's ``token_index`` of pieces of about
+    ``_PIECE`` characters cut at whitespace: made as the windows reach them, dropped
+    once the windows are past them. Memory holds a piece and a window, however long
+    the unit; the text is never copied whole."""
+
+    __slots__ = ("_end", "_next", "_pieces", "_text", "_tokenizer")
+
+    def __init__(self, text: str, start: int, end: int, tokenizer: Tokenization) -> None:
+        self._text, self._end, self._tokenizer = text, end, tokenizer
+        self._next = start
+        self._pieces: deque[tuple[int, int, TokenIndex]] = deque()
+
+    def _grow(self) -> None:
+        start = self._next
+        space = _SPACE.search(self._text, start + _PIECE, self._end)
+        end = space.start() if space is not None else self._end
+        self._pieces.append((start, end, self._tokenizer.token_index(self._text[start:end])))
+        self._next = end
+
+    def drop_before(self, position: int) -> None:
+        """Forgets the pieces that end at or before ``position``."""
+        while self._pieces and self._pieces[0][1] <= position:
+            self._pieces.popleft()
+
+    def count(self, start: int, end: int) -> int:
+        """Estimated content tokens of ``[start, end)`` (``start`` not before a dropped
+        piece): exact between words for tokenizers that split at whitespace."""
+        while self._next < end:
+            self._grow()
+        return sum(
+            index.count(max(start, first) - first, min(end, last) - first)
+            for first, last, index in self._pieces
+            if first < end and start < last
+        )
+
+    def above(self, start: int, end: int, tokens: int) -> bool:
+        """Whether the estimate of ``[start, end)`` is above ``tokens``, reading only as
+        many pieces as it takes to pass them."""
+        while self._next < end and self.count(start, self._next) <= tokens:
+            self._grow()
+        return self.count(start, min(end, self._next)) > tokens
 
 
 class _Builder:
@@ -219,7 +285,7 @@ class _Builder:
     def count(self, start: int, end: int) -> int:
         return self.tokenizer.count_content(self.joined.text[start:end])
 
-    def add(self, start: int, end: int, unit: _Unit, tokens: int | None = None) -> str:
+    def add(self, start: int, end: int, unit: _Unit, tokens: int) -> str:
         text = self.joined.text[start:end]
         built = Parent(
             parent_id=parent_id(self.doc_id, start, end, unit.path, text),
@@ -227,7 +293,7 @@ class _Builder:
             start=start,
             end=end,
             text=text,
-            token_count=self.tokenizer.count_content(text) if tokens is None else tokens,
+            token_count=tokens,
             page=self.joined.page_at(start),
             page_end=self.joined.page_at(end - 1),
             section_label=unit.label,
@@ -239,31 +305,107 @@ class _Builder:
 
     def windows(self, unit: _Unit, chunks: Sequence[Chunk]) -> Iterator[tuple[int, str]]:
         """Each of the unit's chunks with its parent: the whole unit when it fits, else
-        windows of whole consecutive chunks, each as long as fits."""
+        windows of whole consecutive chunks, each as long as fits.
+
+        A unit is counted exactly whole unless it is longer than ``_PIECE`` and its
+        estimate is above twice the budget: a unit of a million tokens (a long text
+        without sections) is never encoded whole."""
         members = [chunks[i] for i in unit.chunks]
         start, end = members[0].start, max(c.end for c in members)
-        tokens = self.count(start, end)
-        if tokens <= self.budget:
-            whole = self.add(start, end, unit, tokens)
-            yield from ((i, whole) for i in unit.chunks)
-            return
+        estimates = _Estimates(self.joined.text, start, end, self.tokenizer)
+        if end - start <= _PIECE or not estimates.above(start, end, 2 * self.budget):
+            tokens = self.count(start, end)
+            if tokens <= self.budget:
+                whole = self.add(start, end, unit, tokens)
+                yield from ((i, whole) for i in unit.chunks)
+                return
+        yield from self.tiles(unit, members, estimates)
+
+    def tiles(
+        self, unit: _Unit, members: Sequence[Chunk], estimates: _Estimates
+    ) -> Iterator[tuple[int, str]]:
+        """The windows of a unit that does not fit, each chunk with its own."""
         first = 0
         while first < len(members):
-            start, last, end = members[first].start, first, members[first].end
-            tokens = self.count(start, end)
-            if tokens > self.budget:
+            found = self.settle(members, first, estimates) or self.window(members, first, estimates)
+            if found is None:
+                start, end = members[first].start, members[first].end
                 yield unit.chunks[first], self.cut(start, end, unit)
                 first += 1
                 continue
-            while last + 1 < len(members):
-                wider = max(end, members[last + 1].end)
-                wider_tokens = self.count(start, wider)
-                if wider_tokens > self.budget:
-                    break
-                last, end, tokens = last + 1, wider, wider_tokens
-            window = self.add(start, end, unit, tokens)
-            yield from ((unit.chunks[i], window) for i in range(first, last + 1))
-            first = last + 1
+            for last, end, tokens in found:
+                owner = self.add(members[first].start, end, unit, tokens)
+                yield from ((unit.chunks[i], owner) for i in range(first, last + 1))
+                first = last + 1
+
+    def settle(
+        self, members: Sequence[Chunk], first: int, estimates: _Estimates
+    ) -> list[tuple[int, int, int]]:
+        """The next windows from ``members[first]`` on, up to ``_BATCH`` of them, each
+        planned from the estimates alone, all counted at once (``count_many``: on every
+        core) and kept while the counts confirm them: the window fits, and the next
+        chunk does not. That is taken from the estimates where they were right about
+        the window (a tokenizer that splits at whitespace), else counted when the next
+        chunk's estimate is within ``_edge`` of the budget. Empty when the first plan is
+        not confirmed: ``window`` decides it, one count at a time."""
+        estimates.drop_before(members[first].start)
+        plans = list(islice(_plans(members, first, estimates, self.budget), _BATCH))
+        counts = self.count_many(members, [(plan.first, plan.end) for plan in plans])
+        confirmed = list(
+            takewhile(lambda pair: pair[1] <= self.budget, zip(plans, counts, strict=True))
+        )
+        doubtful = [p for p, tokens in confirmed if p.wider is not None and tokens != p.estimate]
+        wider = dict(
+            zip(
+                doubtful,
+                self.count_many(members, [(p.first, p.wider or 0) for p in doubtful]),
+                strict=True,
+            )
+        )
+        settled: list[tuple[int, int, int]] = []
+        for plan, tokens in confirmed:
+            if wider.get(plan, self.budget + 1) <= self.budget:
+                break
+            settled.append((plan.last, plan.end, tokens))
+        return settled
+
+    def count_many(self, members: Sequence[Chunk], spans: list[tuple[int, int]]) -> list[int]:
+        """Exact content tokens of each ``(first, end)``: from ``members[first]``'s start
+        to ``end``, counted together."""
+        text = self.joined.text
+        return list(
+            self.tokenizer.count_many(
+                (text[members[first].start : end] for first, end in spans), content=True
+            )
+        )
+
+    def window(
+        self, members: Sequence[Chunk], first: int, estimates: _Estimates
+    ) -> list[tuple[int, int, int]] | None:
+        """``[(last, end, tokens)]`` of the window of whole chunks from ``members[first]``
+        on, as long as fits; ``None`` when that chunk alone does not fit.
+
+        The estimates place the last chunk; exact counts confirm it (a window the
+        estimate overrates shrinks chunk by chunk), and the window grows by the next
+        chunk as long as its estimate is within ``budget // 64`` tokens of the budget
+        and its exact count fits: one exact count per window, two or three near the
+        budget's edge, never a count per chunk of a long window."""
+        start, last = members[first].start, _plan(members, first, estimates, self.budget).last
+        tokens = self.count(start, _end(members, first, last))
+        while tokens > self.budget and last > first:
+            last -= 1
+            tokens = self.count(start, _end(members, first, last))
+        if tokens > self.budget:
+            return None
+        while last + 1 < len(members):
+            wider = _end(members, first, last + 1)
+            if estimates.count(start, wider) > _edge(self.budget):
+                break
+            wider_tokens = self.count(start, wider)
+            if wider_tokens > self.budget:
+                break
+            last, tokens = last + 1, wider_tokens
+        return [(last, _end(members, first, last), tokens)]
 
     def cut(self, start: int, end: int, unit: _Unit) -> str:
         """Cuts ``[start, end)`` as the engine cuts a section (no context, no overlap),
@@ -291,6 +433,55 @@ class _Builder:
                 expected=f"at most {self.budget} parent tokens",
             ) from error
         return ids[0]
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """A window as the estimates place it: ``members[first..last]``, ending at ``end``,
+    of ``estimate`` tokens; ``wider``: the end with the next chunk too, when its
+    estimate is within ``_edge`` of the budget (it may fit once counted)."""
+
+    first: int
+    last: int
+    end: int
+    estimate: int
+    wider: int | None
+
+
+def _edge(budget: int) -> int:
+    """Tokens above the budget within which an estimate may still fit, once counted."""
+    return budget + max(budget // 64, 4)
+
+
+def _plan(members: Sequence[Chunk], first: int, estimates: _Estimates, budget: int) -> _Plan:
+    """The window from ``members[first]`` as the estimates alone place it: as many
+    whole chunks as the estimate fits, at least one."""
+    start, last, end = members[first].start, first, members[first].end
+    wider: int | None = None
+    while last + 1 < len(members):
+        wider = max(end, members[last + 1].end)
+        if estimates.count(start, wider) > budget:
+            break
+        last, end, wider = last + 1, wider, None
+    if wider is not None and estimates.count(start, wider) > _edge(budget):
+        wider = None
+    return _Plan(first, last, end, estimates.count(start, end), wider)
+
+
+def _plans(
+    members: Sequence[Chunk], first: int, estimates: _Estimates, budget: int
+) -> Iterator[_Plan]:
+    """The windows from ``members[first]`` on, each where the previous one ends, as the
+    estimates alone place them."""
+    while first < len(members):
+        plan = _plan(members, first, estimates, budget)
+        yield plan
+        first = plan.last + 1
+
+
+def _end(members: Sequence[Chunk], first: int, last: int) -> int:
+    """The end of the window ``members[first..last]``: the furthest of their ends."""
+    return max(chunk.end for chunk in members[first : last + 1])
 
 
 def _units(

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from langchain_asesoria.engine import (
+    TokenIndex,
     Tokenization,
     chunk_document,
     content_segments,
@@ -294,3 +295,58 @@ def test_a_parent_id_changes_with_its_path_and_its_text() -> None:
         parent_id("otra", 0, 10, ("Artículo 1",), "texto"),
     }
     assert len(ids) == 4
+
+
+class _LongestText(WordTokenization):
+    """The fake word pieces, recording the longest text and all the characters that
+    parents hand it (counted or indexed)."""
+
+    __slots__ = ("characters", "longest")
+
+    def __init__(self) -> None:
+        super().__init__(special_tokens=0)
+        self.longest = self.characters = 0
+
+    def _seen(self, text: str) -> None:
+        self.longest = max(self.longest, len(text))
+        self.characters += len(text)
+
+    def count_content(self, text: str) -> int:
+        self._seen(text)
+        return super().count_content(text)
+
+    def token_index(self, text: str) -> TokenIndex:
+        self._seen(text)
+        return super().token_index(text)
+
+
+def test_a_long_text_without_sections_is_never_counted_whole() -> None:
+    """One unit of 600,000 characters: its parents are windows as long as fit, found
+    with texts of bounded length (a window, a piece of the estimate) and about one
+    pass of counting, never the whole unit at once."""
+    paragraph = (
+        "El contribuyente podrá deducir el quince por ciento de la cuota íntegra, "
+        "según el artículo primero, salvo que la comunidad autónoma disponga otra cosa."
+    )
+    text = "\n\n".join(f"{paragraph} {n}." for n in range(3600))
+    pages = [LoadedPage(text, 1)]
+    config = ChunkingConfig(64, 8)
+    chunks = chunk_document(
+        pages, ChunkMetadata("larga"), config=config, tokenization=WordTokenization()
+    )
+    tokenizer = _LongestText()
+    joined = join_pages(pages, config.page_separator)
+    built = build_parents(
+        joined, chunks, sections=None, config=config, tokenizer=tokenizer, parent_max_tokens=512
+    )
+    assert len(text) > 500_000
+    assert tokenizer.longest < 100_000, "the unit was handed over whole"
+    assert tokenizer.characters < 4 * len(text), "counted more than a few passes"
+    assert len(built.parents) > 100
+    _check_invariants(joined, chunks, built, tokenizer, 512, None)
+    owners = list(built.chunk_parents)
+    for index in range(len(chunks) - 1):
+        if owners[index] != owners[index + 1]:  # the last chunk of a window
+            parent = built.by_id()[owners[index]]
+            wider = joined.text[parent.start : chunks[index + 1].end]
+            assert WordTokenization().count_content(wider) > 512, "a window stopped short"
