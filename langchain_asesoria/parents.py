@@ -38,8 +38,15 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice, takewhile
+from typing import Any, Literal, TypeAlias
 
-from langchain_asesoria.engine import TokenIndex, Tokenization, content_segments, iter_chunks
+from langchain_asesoria.engine import (
+    TokenCounter,
+    TokenIndex,
+    Tokenization,
+    content_segments,
+    iter_chunks,
+)
 from langchain_asesoria.errors import (
     ConfigurationError,
     IndivisibleCharacterError,
@@ -61,19 +68,29 @@ from langchain_asesoria.records import (
     TEXT,
     TOKEN_COUNT,
     MetadataValue,
+    chunk_record,
 )
 from langchain_asesoria.tokenization import load_tokenization
 
 __all__ = [
     "DEFAULT_PARENT_MAX_TOKENS",
+    "DELIVERIES",
+    "Delivered",
+    "Delivery",
     "DocumentParents",
     "Parent",
+    "Span",
     "build_parents",
     "check_parent_budget",
+    "chunk_records",
+    "fill_context",
     "load_parent_tokenizer",
     "parent_id",
     "parent_record",
+    "parent_records",
+    "parent_token_counter",
     "read_document_parents",
+    "window_within",
 ]
 
 #: The default budget of one parent, in the parent tokenizer's content tokens.
@@ -570,3 +587,146 @@ def parent_record(parent: Parent, source: str | None = None) -> dict[str, Metada
         TEXT: parent.text,
     }
     return record
+
+
+def chunk_records(
+    chunks: Sequence[Chunk], parents: DocumentParents | None, source: str
+) -> Iterator[dict[str, MetadataValue]]:
+    """The chunks as flat records (``records.chunk_record``), each with its
+    ``parent_id`` when there are parents."""
+    if parents is None:
+        yield from (chunk_record(chunk, source) for chunk in chunks)
+        return
+    for chunk, owner in zip(chunks, parents.chunk_parents, strict=True):
+        yield chunk_record(chunk, source) | {PARENT_ID: owner}
+
+
+def parent_records(parents: DocumentParents, source: str) -> Iterator[dict[str, MetadataValue]]:
+    """The parents as flat records (``parent_record``), in document order."""
+    return (parent_record(parent, source) for parent in parents.parents)
+
+
+# -- a context filled with parents ---------------------------------------------------
+
+#: What is handed over per parent when a context is filled (``fill_context``).
+Delivery = Literal["windows", "parents", "parents_or_windows"]
+DELIVERIES: tuple[Delivery, ...] = ("windows", "parents", "parents_or_windows")
+
+#: A span ``(start, end)`` of the joined text, or ``None`` where it is not known.
+Span: TypeAlias = "tuple[int, int] | None"
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """What is handed over of one parent.
+
+    Attributes:
+        index: The parent's position among those offered.
+        window: The ``(start, end)`` handed over, a stretch of the parent; ``None``: the
+            whole parent.
+        tokens: Exact content tokens of what is handed over.
+    """
+
+    index: int
+    window: tuple[int, int] | None
+    tokens: int
+
+
+def window_within(
+    start: int | None,
+    text: str,
+    children: Sequence[Span],
+    counter: TokenCounter,
+    budget: int,
+) -> tuple[int, int, int] | None:
+    """``(start, end, tokens)``: the stretch of a parent (``text``, at ``start`` in its
+    document) around its ``children``'s spans that fits ``budget``, counted exactly.
+
+    The children are taken in rank order: each is taken when the stretch from the first
+    taken child's start to the last one's end still fits. Chunks tile their unit, so
+    the stretch is whole consecutive chunks, inside the parent. A child without a span
+    or not inside the parent is not taken; ``None`` when no child fits (or the parent's
+    ``start`` is unknown).
+    """
+    if start is None:
+        return None
+    last = start + len(text)
+    best: tuple[int, int, int] | None = None
+    for span in children:
+        if span is None or span[0] < start or span[1] > last:
+            continue
+        first, end = span if best is None else (min(best[0], span[0]), max(best[1], span[1]))
+        tokens = counter.count_content(text[first - start : end - start])
+        if tokens <= budget:
+            best = (first, end, tokens)
+    return best
+
+
+def _delivered(
+    parent: tuple[int | None, str],
+    children: Sequence[Span],
+    counter: TokenCounter,
+    left: int,
+    deliver: Delivery,
+) -> tuple[tuple[int, int] | None, int] | None:
+    """What ``deliver`` hands over of ``parent`` within ``left`` tokens, and its count."""
+    start, text = parent
+    if deliver != "windows":
+        tokens = counter.count_content(text)
+        if tokens <= left:
+            return None, tokens
+        if deliver == "parents":
+            return None
+    found = window_within(start, text, children, counter, left)
+    return None if found is None else ((found[0], found[1]), found[2])
+
+
+def fill_context(
+    parents: Sequence[tuple[int | None, str] | None],
+    children: Sequence[Sequence[Span]],
+    counter: TokenCounter,
+    budget: int,
+    deliver: Delivery = "windows",
+) -> list[Delivered]:
+    """What fits of each parent in a context of ``budget`` tokens, in the order given.
+
+    ``parents[i]`` is ``(start, text)`` of a parent (``None``: not found, passed over)
+    and ``children[i]`` the spans of its chunks found, in rank order. Per parent,
+    ``deliver`` says what is handed over: ``"windows"``, its window around those
+    chunks (``window_within``) within what is left; ``"parents"``, the whole parent,
+    passed over when it does not fit what is left; ``"parents_or_windows"``, the whole
+    parent when it fits, else its window.
+
+    Invariant: the ``tokens`` of the result add up to at most ``budget``, each the exact
+    ``counter.count_content`` of what is handed over.
+    """
+    left = budget
+    found: list[Delivered] = []
+    for index, (parent, spans) in enumerate(zip(parents, children, strict=True)):
+        piece = None if parent is None else _delivered(parent, spans, counter, left, deliver)
+        if piece is not None:
+            found.append(Delivered(index, *piece))
+            left -= piece[1]
+    return found
+
+
+def parent_token_counter(tokenizer: Any, budget: int) -> TokenCounter:
+    """A context's ``tokenizer`` checked: a name ``load_tokenization`` knows (a Hugging
+    Face name or folder, a ``tokenizer.json``, a tiktoken encoding such as
+    ``"cl100k_base"``) is loaded (``load_parent_tokenizer``); anything else must count
+    content tokens.
+
+    Raises:
+        ConfigurationError: neither.
+    """
+    if isinstance(tokenizer, str):
+        return load_parent_tokenizer(tokenizer, budget)
+    if not callable(getattr(tokenizer, "count_content", None)):
+        raise ConfigurationError(
+            f"tokenizer must count tokens (a Tokenization from load_tokenization, or a "
+            f"name it loads such as 'cl100k_base'), got {type(tokenizer).__name__} "
+            f"{tokenizer!r:.60}.",
+            expected="a TokenCounter or a tokenizer name",
+        )
+    counter: TokenCounter = tokenizer
+    return counter
