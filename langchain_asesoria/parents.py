@@ -26,7 +26,7 @@ parent tokenizer's ``token_index``, made piece by piece) is near the budget, and
 windows are placed by the estimates and confirmed by one exact count each, counted 64
 at a time (``count_many``); every text handed to the tokenizer is a window or a piece,
 a span of the one joined text, never the whole unit. Estimates only save counts: every
-window is confirmed, and one the estimate overrates shrinks chunk by chunk.
+window is confirmed: one the estimate made too long shrinks to the longest that fits.
 """
 
 from __future__ import annotations
@@ -341,10 +341,17 @@ class _Builder:
     def tiles(
         self, unit: _Unit, members: Sequence[Chunk], estimates: _Estimates
     ) -> Iterator[tuple[int, str]]:
-        """The windows of a unit that does not fit, each chunk with its own."""
-        first = 0
+        """The windows of a unit that does not fit, each chunk with its own.
+
+        Windows are settled ``_BATCH`` at a time while the estimates hold; after a plan
+        they got wrong, the next batch is twice the windows the last one kept (one
+        after a miss), so a tokenizer whose estimates are often off spends a few counts
+        per window, never a batch."""
+        first, size = 0, _BATCH
         while first < len(members):
-            found = self.settle(members, first, estimates) or self.window(members, first, estimates)
+            settled, missed = self.settle(members, first, estimates, size)
+            size = min(_BATCH, max(1, 2 * len(settled)))
+            found = settled or self.window(members, first, estimates, missed)
             if found is None:
                 start, end = members[first].start, members[first].end
                 yield unit.chunks[first], self.cut(start, end, unit)
@@ -356,17 +363,18 @@ class _Builder:
                 first = last + 1
 
     def settle(
-        self, members: Sequence[Chunk], first: int, estimates: _Estimates
-    ) -> list[tuple[int, int, int]]:
-        """The next windows from ``members[first]`` on, up to ``_BATCH`` of them, each
+        self, members: Sequence[Chunk], first: int, estimates: _Estimates, size: int
+    ) -> tuple[list[tuple[int, int, int]], int | None]:
+        """The next windows from ``members[first]`` on, up to ``size`` of them, each
         planned from the estimates alone, all counted at once (``count_many``: on every
         core) and kept while the counts confirm them: the window fits, and the next
         chunk does not. That is taken from the estimates where they were right about
         the window (a tokenizer that splits at whitespace), else counted when the next
         chunk's estimate is within ``_edge`` of the budget. Empty when the first plan is
-        not confirmed: ``window`` decides it, one count at a time."""
+        not confirmed: ``window`` decides it, one count at a time (given the first
+        plan's count when that was over the budget)."""
         estimates.drop_before(members[first].start)
-        plans = list(islice(_plans(members, first, estimates, self.budget), _BATCH))
+        plans = list(islice(_plans(members, first, estimates, self.budget), size))
         counts = self.count_many(members, [(plan.first, plan.end) for plan in plans])
         confirmed = list(
             takewhile(lambda pair: pair[1] <= self.budget, zip(plans, counts, strict=True))
@@ -384,7 +392,8 @@ class _Builder:
             if wider.get(plan, self.budget + 1) <= self.budget:
                 break
             settled.append((plan.last, plan.end, tokens))
-        return settled
+        over = counts[0] if counts and counts[0] > self.budget else None
+        return settled, over
 
     def count_many(self, members: Sequence[Chunk], spans: list[tuple[int, int]]) -> list[int]:
         """Exact content tokens of each ``(first, end)``: from ``members[first]``'s start
@@ -397,23 +406,24 @@ class _Builder:
         )
 
     def window(
-        self, members: Sequence[Chunk], first: int, estimates: _Estimates
+        self, members: Sequence[Chunk], first: int, estimates: _Estimates, over: int | None
     ) -> list[tuple[int, int, int]] | None:
         """``[(last, end, tokens)]`` of the window of whole chunks from ``members[first]``
-        on, as long as fits; ``None`` when that chunk alone does not fit.
+        on, as long as fits; ``None`` when that chunk alone does not fit. ``over``: the
+        count of the window the estimates place, when already counted (over budget).
 
-        The estimates place the last chunk; exact counts confirm it (a window the
-        estimate overrates shrinks chunk by chunk), and the window grows by the next
+        The estimates place the last chunk; exact counts confirm it (a window they made
+        too long shrinks to the longest that fits), and the window grows by the next
         chunk as long as its estimate is within ``budget // 64`` tokens of the budget
         and its exact count fits: one exact count per window, two or three near the
         budget's edge, never a count per chunk of a long window."""
         start, last = members[first].start, _plan(members, first, estimates, self.budget).last
-        tokens = self.count(start, _end(members, first, last))
-        while tokens > self.budget and last > first:
-            last -= 1
-            tokens = self.count(start, _end(members, first, last))
+        tokens = self.count(start, _end(members, first, last)) if over is None else over
         if tokens > self.budget:
-            return None
+            fitting = self.fitting(members, first, last)
+            if fitting is None:
+                return None
+            last, tokens = fitting
         while last + 1 < len(members):
             wider = _end(members, first, last + 1)
             if estimates.count(start, wider) > _edge(self.budget):
@@ -423,6 +433,20 @@ class _Builder:
                 break
             last, tokens = last + 1, wider_tokens
         return [(last, _end(members, first, last), tokens)]
+
+    def fitting(self, members: Sequence[Chunk], first: int, over: int) -> tuple[int, int] | None:
+        """``(last, tokens)`` of the longest window from ``members[first]`` that fits,
+        shorter than the one to ``members[over]`` (which does not): found by bisection,
+        a few counts however far the estimate overshot. ``None``: not even one chunk."""
+        start, low, high, tokens = members[first].start, first - 1, over, 0
+        while high - low > 1:
+            middle = (low + high) // 2
+            counted = self.count(start, _end(members, first, middle))
+            if counted <= self.budget:
+                low, tokens = middle, counted
+            else:
+                high = middle
+        return None if low < first else (low, tokens)
 
     def cut(self, start: int, end: int, unit: _Unit) -> str:
         """Cuts ``[start, end)`` as the engine cuts a section (no context, no overlap),
