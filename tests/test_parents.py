@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from langchain_asesoria import engine
 from langchain_asesoria.engine import (
+    TokenIndex,
     Tokenization,
     content_segments,
     is_safe_cut,
@@ -296,3 +297,106 @@ def test_a_parent_id_changes_with_its_path_and_its_text() -> None:
         parent_id("otra", 0, 10, ("Artículo 1",), "texto"),
     }
     assert len(ids) == 4
+
+
+class _LongestText(WordTokenization):
+    """The fake word pieces, recording the longest text and all the characters that
+    parents hand it (counted or indexed)."""
+
+    __slots__ = ("characters", "longest")
+
+    def __init__(self) -> None:
+        super().__init__(special_tokens=0)
+        self.longest = self.characters = 0
+
+    def _seen(self, text: str) -> None:
+        self.longest = max(self.longest, len(text))
+        self.characters += len(text)
+
+    def count_content(self, text: str) -> int:
+        self._seen(text)
+        return super().count_content(text)
+
+    def token_index(self, text: str) -> TokenIndex:
+        self._seen(text)
+        return super().token_index(text)
+
+
+_PARAGRAPH = (
+    "El contribuyente podrá deducir el quince por ciento de la cuota íntegra, "
+    "según el artículo primero, salvo que la comunidad autónoma disponga otra cosa."
+)
+
+
+def _long_text_parents(
+    paragraphs: int, tokenizer: Tokenization, budget: int
+) -> tuple[JoinedText, list[Chunk], DocumentParents]:
+    """A text without sections of ``paragraphs`` numbered paragraphs, its chunks (fake
+    word pieces, 64/8) and their parents; the parents' invariants checked."""
+    text = "\n\n".join(f"{_PARAGRAPH} {n}." for n in range(paragraphs))
+    pages = [LoadedPage(text, 1)]
+    config = ChunkingConfig(64, 8)
+    chunks = list(
+        engine.chunks(pages, ChunkMetadata("larga"), config=config, tokenization=WordTokenization())
+    )
+    joined = join_pages(pages, config.page_separator)
+    built = build_parents(
+        joined, chunks, sections=None, config=config, tokenizer=tokenizer, parent_max_tokens=budget
+    )
+    return joined, chunks, built
+
+
+def _check_windows_are_as_long_as_fit(
+    joined: JoinedText,
+    chunks: Sequence[Chunk],
+    built: DocumentParents,
+    count: Tokenization,
+    budget: int,
+) -> None:
+    """The window that ends before each chunk of another window would not fit it too."""
+    owners = list(built.chunk_parents)
+    for index in range(len(chunks) - 1):
+        if owners[index] != owners[index + 1]:  # the last chunk of a window
+            parent = built.by_id()[owners[index]]
+            wider = joined.text[parent.start : chunks[index + 1].end]
+            assert count.count_content(wider) > budget, "a window stopped short"
+
+
+def test_a_long_text_without_sections_is_never_counted_whole() -> None:
+    """One unit of 600,000 characters: its parents are windows as long as fit, found
+    with texts of bounded length (a window, a piece of the estimate) and about one
+    pass of counting, never the whole unit at once."""
+    tokenizer = _LongestText()
+    joined, chunks, built = _long_text_parents(3600, tokenizer, 512)
+    assert len(joined.text) > 500_000
+    assert tokenizer.longest < 100_000, "the unit was handed over whole"
+    assert tokenizer.characters < 4 * len(joined.text), "counted more than a few passes"
+    assert len(built.parents) > 100
+    _check_invariants(joined, chunks, built, tokenizer, 512, None)
+    _check_windows_are_as_long_as_fit(joined, chunks, built, WordTokenization(), 512)
+
+
+class _Underestimated(ByteTokenization):
+    """Bytes counted, word pieces estimated: every estimate about four times too low,
+    so every window the estimates place is too long and must shrink."""
+
+    __slots__ = ("characters",)
+
+    def __init__(self) -> None:
+        super().__init__(special_tokens=0)
+        self.characters = 0
+
+    def count_content(self, text: str) -> int:
+        self.characters += len(text)
+        return super().count_content(text)
+
+    def token_index(self, text: str) -> TokenIndex:
+        return WordTokenization().token_index(text)
+
+
+def test_estimates_far_off_still_give_the_longest_windows_in_linear_counts() -> None:
+    tokenizer = _Underestimated()
+    joined, chunks, built = _long_text_parents(1200, tokenizer, 1024)
+    assert tokenizer.characters < 20 * len(joined.text), "counts grew with the estimates' error"
+    _check_invariants(joined, chunks, built, tokenizer, 1024, None)
+    _check_windows_are_as_long_as_fit(joined, chunks, built, ByteTokenization(), 1024)

@@ -19,11 +19,10 @@ from langchain_asesoria.cli.errors import (
 from langchain_asesoria.cli.fields import resolver_from_args
 from langchain_asesoria.cli.inspect_html import InspectDocument, counted, render_inspect_html
 from langchain_asesoria.cli.output import write_text_atomically
-from langchain_asesoria.cli.parents import parent_options
+from langchain_asesoria.cli.parents import file_parents, parent_options
 from langchain_asesoria.errors import (
     UsageError,
 )
-from langchain_asesoria.parents import read_document_parents
 from langchain_asesoria.reading import read_document, split_document
 
 __all__ = ["default_output", "run_inspect"]
@@ -52,17 +51,7 @@ def run_inspect(args: argparse.Namespace) -> ExitCode:
     read = read_document(path, read_options(args))
     chunked = split_document(read, metadata, config=config, tokenization=tokenization)
     parents = parent_options(args, config, tokenization)
-    owners = (
-        read_document_parents(
-            read,
-            chunked.chunks,
-            config=config,
-            tokenizer=parents.tokenizer,
-            parent_max_tokens=parents.max_tokens,
-        )
-        if parents is not None
-        else None
-    )
+    owners = file_parents(read, chunked.chunks, config, parents) if parents is not None else None
     document = InspectDocument(
         title=path.name,
         joined=chunked.joined,

@@ -15,12 +15,7 @@ from langchain_asesoria.cli.errors import (
 )
 from langchain_asesoria.cli.fields import FieldResolver
 from langchain_asesoria.cli.output import JsonlSpool
-from langchain_asesoria.cli.parents import (
-    ParentOptions,
-    chunk_records,
-    file_parents,
-    parent_records,
-)
+from langchain_asesoria.cli.parents import ParentOptions, file_parents
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.errors import (
@@ -29,6 +24,7 @@ from langchain_asesoria.errors import (
     StrictModeError,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig
+from langchain_asesoria.parents import chunk_records, parent_records
 from langchain_asesoria.reading import (
     DocumentPages,
     ReadOptions,

@@ -3,13 +3,15 @@
 ``asesoria-split --parents FILE.jsonl`` writes one parent a line and gives every chunk
 line its ``parent_id``; ``--parent-max-tokens`` and ``--parent-model`` choose the budget
 and the tokenizer that counts it (both commands: ``inspect`` shows each chunk's parent).
+The adapter of ``langchain_asesoria.parents``: options in, the core's parents and
+records (``chunk_records``, ``parent_records``) out.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,19 +24,15 @@ from langchain_asesoria.parents import (
     DocumentParents,
     check_parent_budget,
     load_parent_tokenizer,
-    parent_record,
     read_document_parents,
 )
 from langchain_asesoria.reading import DocumentPages
-from langchain_asesoria.records import PARENT_ID, MetadataValue, chunk_record
 
 __all__ = [
     "ParentOptions",
     "add_parent_arguments",
-    "chunk_records",
     "file_parents",
     "parent_options",
-    "parent_records",
     "parent_spool",
 ]
 
@@ -120,22 +118,6 @@ def file_parents(
         tokenizer=options.tokenizer,
         parent_max_tokens=options.max_tokens,
     )
-
-
-def chunk_records(
-    chunks: Sequence[Chunk], parents: DocumentParents | None, source: str
-) -> Iterator[dict[str, MetadataValue]]:
-    """The chunks' lines, each with its ``parent_id`` when there are parents."""
-    if parents is None:
-        yield from (chunk_record(chunk, source) for chunk in chunks)
-        return
-    for chunk, owner in zip(chunks, parents.chunk_parents, strict=True):
-        yield chunk_record(chunk, source) | {PARENT_ID: owner}
-
-
-def parent_records(parents: DocumentParents, source: str) -> Iterator[dict[str, MetadataValue]]:
-    """The parents' lines."""
-    return (parent_record(parent, source) for parent in parents.parents)
 
 
 def parent_spool(options: ParentOptions | None) -> AbstractContextManager[JsonlSpool | None]:

@@ -25,17 +25,13 @@ from langchain_asesoria._processes import end_with_caller, handed_over, taken_ov
 from langchain_asesoria.cli.errors import failure_label
 from langchain_asesoria.cli.job import SplitJob, claim_doc_id, describe
 from langchain_asesoria.cli.output import JsonlSpool, jsonl_lines
-from langchain_asesoria.cli.parents import (
-    ParentOptions,
-    chunk_records,
-    file_parents,
-    parent_records,
-)
+from langchain_asesoria.cli.parents import ParentOptions, file_parents
 from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, DocumentChunkingError, StrictModeError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
+from langchain_asesoria.parents import chunk_records, parent_records
 from langchain_asesoria.reading import ReadOptions, iter_document_chunks, read_document
 
 __all__ = [

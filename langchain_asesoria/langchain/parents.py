@@ -1,6 +1,10 @@
 """Parents in LangChain: parent Documents, a retriever that fills a token budget with
 them, and re-indexing that replaces a document's parents without orphans.
 
+The adapter of ``langchain_asesoria.parents``: Documents in, Documents out. What the
+parents are, a parent's window around the chunks found and how a context is filled
+(``window_within``, ``fill_context``) are decided there, on spans of the text.
+
 Chunks go to a vector store, parents (``langchain_asesoria.parents``) to any
 ``BaseStore[str, Document]`` under their stable ``parent_id``; each chunk's metadata
 names its parent. ``ParentContextRetriever`` turns the chunks a retriever finds into
@@ -12,7 +16,7 @@ as many as ``max_context_tokens`` holds, counted exactly. More:
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForRetrieverRun,
@@ -26,7 +30,16 @@ from pydantic import Field
 from langchain_asesoria.engine import TokenCounter
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.langchain.documents import citation
-from langchain_asesoria.parents import Parent, load_parent_tokenizer, parent_record
+from langchain_asesoria.parents import (
+    DELIVERIES,
+    Delivery,
+    Parent,
+    Span,
+    fill_context,
+    parent_record,
+    parent_token_counter,
+    window_within,
+)
 from langchain_asesoria.records import (
     DOC_ID,
     END_INDEX,
@@ -42,6 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CITATION",
     "DELIVERIES",
+    "Delivery",
     "ParentContextRetriever",
     "children_by_parent",
     "parent_document",
@@ -52,10 +66,6 @@ __all__ = [
 
 #: The metadata key of a delivered parent's short reference (``documents.citation``).
 CITATION = "citation"
-
-#: What ``ParentContextRetriever`` hands over per parent (its ``deliver`` option).
-Delivery = Literal["windows", "parents", "parents_or_windows"]
-DELIVERIES: tuple[Delivery, ...] = ("windows", "parents", "parents_or_windows")
 
 
 def parent_document(parent: Parent, source: str | None = None) -> Document:
@@ -83,7 +93,12 @@ def children_by_parent(
     return found
 
 
-def _span(document: Document) -> tuple[int, int] | None:
+def _start(document: Document) -> int | None:
+    span = _span(document)
+    return None if span is None else span[0]
+
+
+def _span(document: Document) -> Span:
     start, end = document.metadata.get(START_INDEX), document.metadata.get(END_INDEX)
     if isinstance(start, bool) or not isinstance(start, int):
         return None
@@ -92,10 +107,20 @@ def _span(document: Document) -> tuple[int, int] | None:
     return start, end
 
 
+def _window(parent: Document, window: tuple[int, int]) -> Document:
+    """The stretch ``window`` of ``parent``: its id and metadata, its own offsets."""
+    first = parent.metadata[START_INDEX]
+    start, end = window
+    metadata = {**parent.metadata, START_INDEX: start, END_INDEX: end}
+    text = parent.page_content[start - first : end - first]
+    return Document(page_content=text, metadata=metadata, id=parent.id)
+
+
 def parent_window(
     parent: Document, children: Sequence[Document], counter: TokenCounter, budget: int
 ) -> tuple[Document, int] | None:
-    """The stretch of ``parent`` around its ``children`` that fits ``budget``, and its count.
+    """The stretch of ``parent`` around its ``children`` that fits ``budget``, and its
+    count (``parents.window_within`` over their ``start_index`` and ``end_index``).
 
     The children are taken in rank order: each is taken when the stretch from the first
     taken child's start to the last one's end still fits. Chunks tile their unit, so
@@ -104,24 +129,14 @@ def parent_window(
     no child fits. The window keeps the parent's id and metadata, with its own offsets.
     """
     where = _span(parent)
-    if where is None:
+    spans = [_span(child) for child in children]
+    found = window_within(
+        None if where is None else where[0], parent.page_content, spans, counter, budget
+    )
+    if found is None:
         return None
-    first, last = where[0], where[0] + len(parent.page_content)
-    best: tuple[int, int, int] | None = None
-    for child in children:
-        span = _span(child)
-        if span is None or span[0] < first or span[1] > last:
-            continue
-        start, end = span if best is None else (min(best[0], span[0]), max(best[1], span[1]))
-        tokens = counter.count_content(parent.page_content[start - first : end - first])
-        if tokens <= budget:
-            best = (start, end, tokens)
-    if best is None:
-        return None
-    start, end, tokens = best
-    metadata = {**parent.metadata, START_INDEX: start, END_INDEX: end}
-    text = parent.page_content[start - first : end - first]
-    return Document(page_content=text, metadata=metadata, id=parent.id), tokens
+    start, end, tokens = found
+    return _window(parent, (start, end)), tokens
 
 
 class ParentContextRetriever(BaseRetriever):
@@ -175,36 +190,27 @@ class ParentContextRetriever(BaseRetriever):
                 f"deliver must be one of {', '.join(DELIVERIES)}, got {deliver!r}.",
                 expected=" or ".join(DELIVERIES),
             )
-        kwargs["tokenizer"] = _token_counter(kwargs.get("tokenizer"), budget)
+        kwargs["tokenizer"] = parent_token_counter(kwargs.get("tokenizer"), budget)
         super().__init__(**kwargs)
-
-    def _piece(
-        self, parent: Document, children: Sequence[Document], left: int
-    ) -> tuple[Document, int] | None:
-        """What ``deliver`` hands over of ``parent`` within ``left`` tokens, and its count."""
-        counter: TokenCounter = self.tokenizer
-        if self.deliver != "windows":
-            tokens = counter.count_content(parent.page_content)
-            if tokens <= left:
-                return parent, tokens
-            if self.deliver == "parents":
-                return None
-        return parent_window(parent, children, counter, left)
 
     def fill(
         self, parents: Sequence[Document | None], children: Sequence[Sequence[Document]]
     ) -> list[Document]:
         """What fits of each parent (``children[i]`` are ``parents[i]``'s), in order, each
-        with its exact count and citation."""
-        left = self.max_context_tokens
+        with its exact count and citation (``parents.fill_context``)."""
+        offered = [
+            None if parent is None else (_start(parent), parent.page_content) for parent in parents
+        ]
+        spans = [[_span(child) for child in kids] for kids in children]
         delivered: list[Document] = []
-        for parent, kids in zip(parents, children, strict=True):
-            piece = None if parent is None else self._piece(parent, kids, left)
-            if piece is None:
+        for piece in fill_context(
+            offered, spans, self.tokenizer, self.max_context_tokens, self.deliver
+        ):
+            parent = parents[piece.index]
+            if parent is None:  # never: fill_context passes over the parents not found
                 continue
-            document, tokens = piece
-            left -= tokens
-            metadata = {**document.metadata, TOKEN_COUNT: tokens}
+            document = parent if piece.window is None else _window(parent, piece.window)
+            metadata = {**document.metadata, TOKEN_COUNT: piece.tokens}
             metadata[CITATION] = citation(Document(page_content="", metadata=metadata))
             delivered.append(
                 Document(page_content=document.page_content, metadata=metadata, id=document.id)
@@ -267,24 +273,3 @@ def reindex_parents(
         docstore.mdelete(stale)
         record_manager.delete_keys(stale)
     return len(fresh), len(stale)
-
-
-def _token_counter(tokenizer: Any, budget: int) -> TokenCounter:
-    """The retriever's ``tokenizer`` checked when it is built: a name ``load_tokenization``
-    knows (a Hugging Face name or folder, a ``tokenizer.json``, a tiktoken encoding such
-    as ``"cl100k_base"``) is loaded; anything else must count content tokens.
-
-    Raises:
-        ConfigurationError: neither (before, ``invoke`` raised ``AttributeError``).
-    """
-    if isinstance(tokenizer, str):
-        return load_parent_tokenizer(tokenizer, budget)
-    if not callable(getattr(tokenizer, "count_content", None)):
-        raise ConfigurationError(
-            f"tokenizer must count tokens (a Tokenization from load_tokenization, or a "
-            f"name it loads such as 'cl100k_base'), got {type(tokenizer).__name__} "
-            f"{tokenizer!r:.60}.",
-            expected="a TokenCounter or a tokenizer name",
-        )
-    counter: TokenCounter = tokenizer
-    return counter
