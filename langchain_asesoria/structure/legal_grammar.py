@@ -741,10 +741,13 @@ def broken_line(title: str) -> bool:
 
 def note_line(title: str) -> bool:
     """Whether a heading's title is a note in parentheses or brackets ("(Derogado)",
-    "**(Suprimido).**", "[Sin contenido]", "(Artículos 51 al 72)"): what the BOE prints
-    under a unit's heading, text of that unit, never a section of a law."""
+    "**(Suprimido).**", "[Sin contenido]", "(Artículos 51 al 72)"; not "[ANEXO]"): what
+    the BOE prints under a unit's heading, text of that unit, never a section of a law."""
     stripped = title.strip().strip(_EMPHASIS).removesuffix(".").strip(_EMPHASIS).strip()
-    return len(stripped) > 2 and (stripped[0], stripped[-1]) in _NOTE_MARKS
+    if len(stripped) <= 2 or (stripped[0], stripped[-1]) not in _NOTE_MARKS:
+        return False
+    # "[ANEXO]": the place of an annex legalize-es leaves out, a unit, never a note
+    return stripped[0] == "(" or label_of(stripped[1:-1]) is None
 
 
 #: The marks a note stands between.

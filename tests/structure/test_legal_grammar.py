@@ -254,6 +254,8 @@ def test_no_article_of_a_generated_law_has_the_promulgation_or_a_numeral_above(l
         ("[Sin contenido]", True),
         ("*[Derogada]*", True),
         ("(Artículos 51 al 72)", True),
+        ("[ANEXO]", False),  # where legalize-es leaves an annex out: a unit
+        ("[Anexo II]", False),
         ("()", False),
         ("(a) Objeto", False),
         ("Derogado", False),
