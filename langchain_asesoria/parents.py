@@ -68,7 +68,6 @@ from langchain_asesoria.records import (
     TEXT,
     TOKEN_COUNT,
     MetadataValue,
-    chunk_record,
 )
 from langchain_asesoria.tokenization import load_tokenization
 
@@ -82,7 +81,6 @@ __all__ = [
     "Span",
     "build_parents",
     "check_parent_budget",
-    "chunk_records",
     "fill_context",
     "load_parent_tokenizer",
     "parent_id",
@@ -611,18 +609,6 @@ def parent_record(parent: Parent, source: str | None = None) -> dict[str, Metada
         TEXT: parent.text,
     }
     return record
-
-
-def chunk_records(
-    chunks: Sequence[Chunk], parents: DocumentParents | None, source: str
-) -> Iterator[dict[str, MetadataValue]]:
-    """The chunks as flat records (``records.chunk_record``), each with its
-    ``parent_id`` when there are parents."""
-    if parents is None:
-        yield from (chunk_record(chunk, source) for chunk in chunks)
-        return
-    for chunk, owner in zip(chunks, parents.chunk_parents, strict=True):
-        yield chunk_record(chunk, source) | {PARENT_ID: owner}
 
 
 def parent_records(parents: DocumentParents, source: str) -> Iterator[dict[str, MetadataValue]]:

@@ -8,7 +8,7 @@ out of the record; a section path is joined with ``SECTION_PATH_SEPARATOR``.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePath
 from typing import Final
 
@@ -59,6 +59,7 @@ __all__ = [
     "chunk_id",
     "chunk_metadata_record",
     "chunk_record",
+    "chunk_records",
     "default_doc_id",
     "file_doc_id",
 ]
@@ -228,3 +229,15 @@ def chunk_record(chunk: Chunk, source: str | None = None) -> dict[str, MetadataV
     record[TEXT] = chunk.text
     record[EMBEDDING_TEXT] = chunk.embedding_text
     return record
+
+
+def chunk_records(
+    chunks: Sequence[Chunk], parent_ids: Sequence[str] | None, source: str
+) -> Iterator[dict[str, MetadataValue]]:
+    """The chunks as flat records (``chunk_record``), each with its ``parent_id`` when
+    there are parents (``parent_ids[i]`` is ``chunks[i]``'s)."""
+    if parent_ids is None:
+        yield from (chunk_record(chunk, source) for chunk in chunks)
+        return
+    for chunk, owner in zip(chunks, parent_ids, strict=True):
+        yield chunk_record(chunk, source) | {PARENT_ID: owner}

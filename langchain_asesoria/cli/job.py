@@ -24,7 +24,7 @@ from langchain_asesoria.errors import (
     StrictModeError,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig
-from langchain_asesoria.parents import chunk_records, parent_records
+from langchain_asesoria.parents import parent_records
 from langchain_asesoria.reading import (
     DocumentPages,
     ReadOptions,
@@ -32,6 +32,7 @@ from langchain_asesoria.reading import (
     page_count,
     read_document,
 )
+from langchain_asesoria.records import chunk_records
 from langchain_asesoria.tokenization import Tokenization
 
 __all__ = ["SplitJob", "claim_doc_id", "count_pages", "describe", "run_split", "split_file"]
@@ -143,7 +144,7 @@ def run_split(
             progress.message(f"error: {describe(path, error)}")
             reports.append(FileReport(name, failure=failure_label(error)))
             continue
-        spool.write(chunk_records(chunks, parents, name))
+        spool.write(chunk_records(chunks, None if parents is None else parents.chunk_parents, name))
         if parents is not None and parent_spool is not None:
             parent_spool.write(parent_records(parents, name))
         progress.chunks_made(len(chunks))

@@ -4,7 +4,7 @@
 line its ``parent_id``; ``--parent-max-tokens`` and ``--parent-model`` choose the budget
 and the tokenizer that counts it (both commands: ``inspect`` shows each chunk's parent).
 The adapter of ``langchain_asesoria.parents``: options in, the core's parents and
-records (``chunk_records``, ``parent_records``) out.
+records (``records.chunk_records``, ``parent_records``) out.
 """
 
 from __future__ import annotations

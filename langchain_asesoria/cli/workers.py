@@ -31,8 +31,9 @@ from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, DocumentChunkingError, StrictModeError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
-from langchain_asesoria.parents import chunk_records, parent_records
+from langchain_asesoria.parents import parent_records
 from langchain_asesoria.reading import ReadOptions, iter_document_chunks, read_document
+from langchain_asesoria.records import chunk_records
 
 __all__ = [
     "FILE_WEIGHT_FLOOR",
@@ -180,7 +181,8 @@ def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> 
         )
     except AsesoriaError as error:
         return _failed(path, error, pages)
-    lines = jsonl_lines(chunk_records(chunks, parents, name))
+    owners = None if parents is None else parents.chunk_parents
+    lines = jsonl_lines(chunk_records(chunks, owners, name))
     report = FileReport.of_document(name, document, chunks)
     if parents is None:
         return FileResult(report, pages, lines, len(chunks), doc_id=metadata.doc_id)
