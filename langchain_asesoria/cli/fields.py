@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,12 @@ SIDECAR_SUFFIX: Final = ".meta.json"
 MANIFEST_PATH: Final = "path"
 
 Fields = dict[str, Any]
+
+
+def _real(path: Path) -> Path:
+    """The path with every link followed; never raises, even on a loop of links (which
+    ``Path.resolve`` refuses with a ``RuntimeError`` before Python 3.13)."""
+    return Path(os.path.realpath(path))
 
 
 def _checked(raw: object, origin: str) -> Fields:
@@ -129,7 +136,7 @@ def load_manifest(path: Path) -> dict[Path, Fields]:
             fields = _checked(raw, origin)
         except FieldsError as error:
             raise UsageError(error.detail, source=error.source, expected=error.expected) from error
-        entries[(path.parent / target).resolve()] = fields
+        entries[_real(path.parent / target)] = fields
     return entries
 
 
@@ -159,7 +166,7 @@ class FieldResolver:
         sidecar = path.with_name(path.name + SIDECAR_SUFFIX)
         if sidecar.is_file():
             merged.update(_checked(_read_json(sidecar), str(sidecar)))
-        merged.update(self.manifest.get(path.resolve(), {}))
+        merged.update(self.manifest.get(_real(path), {}))
         return merged
 
     def metadata_for(self, path: Path) -> ChunkMetadata:

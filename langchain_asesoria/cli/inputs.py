@@ -20,6 +20,7 @@ from langchain_asesoria.errors import (
     UsageError,
 )
 from langchain_asesoria.reading import FILE_KINDS
+from langchain_asesoria.reading.files import link_loop
 
 __all__ = [
     "NO_EXTENSION",
@@ -50,6 +51,7 @@ def _unreadable(path: Path) -> bool:
 
 #: Why a document name found in a folder or by a glob is skipped; the first match wins.
 SKIP_REASONS: tuple[tuple[Callable[[Path], bool], str], ...] = (
+    (link_loop, "a symbolic link that loops back on itself"),
     (_dangling, "a symbolic link whose target does not exist"),
     (_not_a_file, "not a regular file"),
     (_unreadable, "not readable by this user"),
@@ -193,7 +195,7 @@ def _unique(paths: Iterable[Path]) -> list[Path]:
     seen: set[Path] = set()
     unique: list[Path] = []
     for path in paths:
-        key = path.resolve()
+        key = Path(os.path.realpath(path))  # never raises, even on a loop of links
         if key not in seen:
             seen.add(key)
             unique.append(path)

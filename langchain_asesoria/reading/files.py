@@ -13,6 +13,7 @@ and footers included. Every failure is a
 from __future__ import annotations
 
 import codecs
+import errno
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.open import no_text_layer, open_pdf, page_text
 from langchain_asesoria.reading.kinds import DocumentKind, file_kind
 
-__all__ = ["iter_pages", "page_count", "read_pages", "read_text"]
+__all__ = ["iter_pages", "link_loop", "page_count", "read_pages", "read_text"]
 
 
 def read_text(path: str | Path, encoding: str = "utf-8") -> str:
@@ -102,8 +103,21 @@ _READERS: dict[DocumentKind, Callable[[Path], Iterator[LoadedPage]]] = {
 }
 
 
+def link_loop(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link whose chain of targets comes back to itself."""
+    if not path.is_symlink():
+        return False
+    try:
+        path.stat()
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
+
+
 def _not_a_file(path: Path) -> str:
     """Why ``path``, which is not a regular file, cannot be read."""
+    if link_loop(path):
+        return "a symbolic link that loops back on itself."
     if path.is_symlink() and not path.exists():
         return "a symbolic link whose target does not exist."
     if path.is_dir():

@@ -476,16 +476,20 @@ def test_doc_ids_and_front_matter_follow_the_one_rule(
 def test_bad_files_named_are_reported_and_the_good_ones_written(
     capsys: pytest.CaptureFixture[str], docs: Path, tmp_path: Path
 ) -> None:
-    """A dangling link and a folder named like a document, named on the command line,
-    fail like any bad file; --strict stops at the first of them in input order."""
+    """A dangling link, a loop of links and a folder named like a document, named on the
+    command line, fail like any bad file (a loop named as one, never a traceback);
+    --strict stops at the first of them in input order."""
     (tmp_path / "roto.md").symlink_to(tmp_path / "borrado.md")
+    (tmp_path / "ida.md").symlink_to(tmp_path / "vuelta.md")
+    (tmp_path / "vuelta.md").symlink_to(tmp_path / "ida.md")
     (tmp_path / "carpeta.md").mkdir()
-    named = [str(docs / "ley.md"), "roto.md", "carpeta.md", str(docs / "nota.txt")]
+    named = [str(docs / "ley.md"), "roto.md", "carpeta.md", "ida.md", str(docs / "nota.txt")]
     code, _, err = run(capsys, *named, *SIZE, "-o", "c.jsonl")
     assert code == ExitCode.FILES_FAILED
     assert "error: roto.md: a symbolic link whose target does not exist." in err
+    assert "error: ida.md: a symbolic link that loops back on itself." in err
     assert "error: carpeta.md: a folder, not a file." in err
-    assert "2 ok, 2 failed" in err
+    assert "2 ok, 3 failed" in err
     assert {r["source"] for r in read_records(tmp_path / "c.jsonl")} == {
         str(docs / "ley.md"),
         str(docs / "nota.txt"),

@@ -141,6 +141,8 @@ def test_failure_labels(error: AsesoriaError, label: str) -> None:
 
 def test_names_found_that_cannot_be_read_are_skipped_with_their_reason(tree: Path) -> None:
     Path("data/gone.md").symlink_to(tree / "borrado.md")
+    Path("data/ida.md").symlink_to(tree / "data" / "vuelta.md")  # a loop of two links
+    Path("data/vuelta.md").symlink_to(tree / "data" / "ida.md")
     os.mkfifo("data/tuberia.txt")
     Path("data/carpeta.pdf").mkdir()  # a folder named like a document: scanned, not skipped
     inputs = scan_inputs(["data", "other/*.markdown"])
@@ -153,9 +155,12 @@ def test_names_found_that_cannot_be_read_are_skipped_with_their_reason(tree: Pat
     ]
     assert inputs.skipped == (
         Skipped(Path("data/gone.md"), "a symbolic link whose target does not exist"),
+        Skipped(Path("data/ida.md"), "a symbolic link that loops back on itself"),
         Skipped(Path("data/tuberia.txt"), "not a regular file"),
+        Skipped(Path("data/vuelta.md"), "a symbolic link that loops back on itself"),
     )
-    assert scan_inputs(["data/*.md"], ["gone.md"]).skipped == ()  # excluded, not skipped
+    excluded = ["gone.md", "ida.md", "vuelta.md"]
+    assert scan_inputs(["data/*.md"], excluded).skipped == ()  # excluded, not skipped
 
 
 def test_a_glob_of_unreadable_names_only_is_no_document(tree: Path) -> None:
