@@ -305,9 +305,7 @@ class SourceReader:
         the value is not one."""
         if self.page_key not in metadata:
             return None  # no page: valid only for a one-page source (checked after sorting)
-        raw = metadata[self.page_key]
-        if isinstance(raw, str) and raw.strip().isdigit():
-            raw = int(raw)
+        raw = _whole_number(metadata[self.page_key])
         if isinstance(raw, bool) or not isinstance(raw, int):
             return (
                 f"{self.page_key}={raw!r} is not an integer page number; set page_key to "
@@ -515,3 +513,14 @@ def _pdf_runs(metadatas: Sequence[Mapping[str, Any]], reader: SourceReader) -> l
             runs.append([index])
         previous = name
     return runs
+
+
+def _whole_number(raw: object) -> object:
+    """A page number as loaders write it, as an ``int`` when it is one: ``3``, ``"3"``
+    and ``3.0`` alike (a loader that keeps its metadata as text or as floats); anything
+    else as it is."""
+    if isinstance(raw, str) and raw.strip().isdigit():
+        return int(raw)
+    if isinstance(raw, float) and raw.is_integer():
+        return int(raw)
+    return raw

@@ -116,3 +116,32 @@ def test_a_page_below_the_base_is_refused(
     pages = [Document("Texto.", metadata={"doc": "a.txt", "pg": 0})]
     with pytest.raises(InvalidPagesError, match="page_base=1"):
         way(source_key="doc", page_key="pg", page_base=1)(pages)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("written", [str, float, int])
+def test_a_page_number_as_text_or_as_a_whole_float_counts_as_the_integer(
+    way: Callable[..., Callable[[list[Document]], list[Document]]],
+    written: Callable[[int], object],
+) -> None:
+    """A loader that keeps its metadata as text ("3") or as floats (3.0): the same pages
+    as integers give."""
+    texts = ["Primera página de la nota.", "Segunda página, que la cierra."]
+    pages = [
+        Document(text, metadata={"doc": "nota.txt", "pg": written(number)})
+        for number, text in enumerate(texts, start=1)
+    ]
+    chunks = way(source_key="doc", page_key="pg", page_base=1)(pages)
+    assert (chunks[0].metadata[PAGE], chunks[-1].metadata[PAGE_END]) == (1, 2)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("page", [1.5, "1.0", "tres", float("nan")])
+def test_a_page_number_that_is_no_whole_number_is_refused(
+    way: Callable[..., Callable[[list[Document]], list[Document]]], page: object
+) -> None:
+    from langchain_asesoria import InvalidPagesError
+
+    pages = [Document("Texto.", metadata={"doc": "a.txt", "pg": page})]
+    with pytest.raises(InvalidPagesError, match="not an integer page number"):
+        way(source_key="doc", page_key="pg", page_base=1)(pages)
