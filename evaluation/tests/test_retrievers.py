@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import langchain_asesoria_eval
 from langchain_asesoria import ChunkingConfig
 from langchain_asesoria.errors import MissingDependencyError
 from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
@@ -158,8 +161,16 @@ def test_importing_the_evaluation_imports_no_heavy_dependency() -> None:
         "         'transformers']\n"
         "print([m for m in heavy if m in sys.modules])"
     )
+    # where it is importable only through pytest's pythonpath (not installed: CI's
+    # lowest-versions stage), the child process gets that path too
+    package_root = str(Path(langchain_asesoria_eval.__file__).resolve().parent.parent)
+    path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
     output = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": path},
     ).stdout
     assert output.strip() == "[]"
 
