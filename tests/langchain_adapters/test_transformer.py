@@ -162,7 +162,7 @@ def test_documents_without_page_are_one_page_sources() -> None:
         ([{"page": 0}, {}], "one has no 'page'"),
         ([{}, {}], "one has no 'page'"),
         ([{"page": "dos"}], "page='dos' is not an integer"),
-        ([{"page": 1.0}], "is not an integer"),
+        ([{"page": 1.5}], "is not an integer"),  # 1.0 is page 1, as "1" is
         ([{"page": True}], "is not an integer"),
         ([{"page": -1}], "below page_base=0"),
     ],
