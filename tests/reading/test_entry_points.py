@@ -62,14 +62,15 @@ TEXT_FILE = (
 Key = tuple[int, int, int, str, str]
 
 
-def _key(start: Any, end: Any, tokens: Any, path: Any, embedding: Any) -> Key:
+def key(start: Any, end: Any, tokens: Any, path: Any, embedding: Any) -> Key:
+    """One chunk's ``Key`` from its parts as any entry point gives them."""
     if isinstance(path, tuple | list):
         path = SECTION_PATH_SEPARATOR.join(path)
     return (int(start), int(end), int(tokens), str(path or ""), str(embedding))
 
 
 def _from_metadata(metadata: dict[str, Any], embedding: str) -> Key:
-    return _key(
+    return key(
         metadata[START_INDEX],
         metadata[END_INDEX],
         metadata[TOKEN_COUNT],
@@ -85,16 +86,18 @@ def text_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _inputs(text_file: Path) -> dict[str, Path]:
+def inputs(text_file: Path) -> dict[str, Path]:
+    """One input of each kind (the text file written by the caller)."""
     return {"markdown": LAW, "pdf": PDF, "text": text_file, "html": WEB_PAGE}
 
 
-def _engine(path: Path, tok: HuggingFaceTokenization) -> list[Key]:
+def engine_keys(path: Path, tok: HuggingFaceTokenization) -> list[Key]:
+    """The chunks the reading stage and the engine give ``path``, as ``Key``s."""
     chunked = split_document(
         read_document(path), ChunkMetadata(doc_id=path.stem), config=CONFIG, tokenization=tok
     )
     return [
-        _key(c.start, c.end, c.token_count, c.metadata.section_path, c.embedding_text)
+        key(c.start, c.end, c.token_count, c.metadata.section_path, c.embedding_text)
         for c in chunked.chunks
     ]
 
@@ -146,8 +149,8 @@ def test_every_entry_point_gives_the_same_chunks(
         pytest.importorskip("cryptography", reason="the example PDF is AES-encrypted")
     if kind == "html":
         pytest.importorskip("lxml", reason="the html extra: pip install '.[html]'")
-    path = _inputs(text_file)[kind]
-    expected = _engine(path, minilm)
+    path = inputs(text_file)[kind]
+    expected = engine_keys(path, minilm)
     assert expected
     assert ENTRY_POINTS[entry](path, minilm, tmp_path) == expected
 
@@ -274,5 +277,5 @@ def test_a_text_file_is_never_read_as_markdown(
 ) -> None:
     """Its ``# `` lines stay text: no entry point gives its chunks a section."""
     assert TEXT_FILE.startswith("# ")
-    assert all(key[3] == "" for key in _engine(text_file, minilm))
+    assert all(key[3] == "" for key in engine_keys(text_file, minilm))
     assert all(key[3] == "" for key in _transformer(text_file, minilm, text_file.parent))
