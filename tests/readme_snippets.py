@@ -30,6 +30,7 @@ import importlib.metadata as metadata
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -378,3 +379,26 @@ def environment(bin_folder: Path, home: Path, **extra: str) -> dict[str, str]:
         "LANG": "C.UTF-8",
         **extra,
     }
+
+
+def run_installed(
+    steps: list[str], code: str, arguments: list[str], tmp_path: Path, **extra: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -c code arguments`` in an environment holding exactly what ``steps``
+    install (``installed_only``), from a copy of ``examples/`` and ``corpus/`` (its
+    working folder), as a user without this checkout's environment runs it."""
+    work = tmp_path / "work"
+    for folder in ("examples", "corpus"):
+        shutil.copytree(ROOT / folder, work / folder)
+    bin_folder = installed_only(steps, tmp_path / "venv")
+    home = tmp_path / "home"
+    home.mkdir()
+    return subprocess.run(
+        ["python", "-c", code, *arguments],
+        cwd=work,
+        env=environment(bin_folder, home, PYTHONWARNINGS="ignore", **extra),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )

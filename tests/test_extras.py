@@ -15,14 +15,12 @@ another test already runs that way, and where.
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from readme_snippets import ROOT, environment, installed_only
+from readme_snippets import ROOT, run_installed
 
 tomllib = pytest.importorskip("tomllib" if sys.version_info >= (3, 11) else "tomli")
 EXTRA_NAMES = tuple(
@@ -144,21 +142,6 @@ def test_every_extra_is_audited_here_or_elsewhere() -> None:
 def test_the_extra_alone_runs_what_it_is_for(extra: str, tmp_path: Path) -> None:
     use = EXTRAS[extra]
     steps = [*use.first, use.install or f"pip install '.[{extra}]'", *use.then]
-    work = tmp_path / "work"
-    shutil.copytree(ROOT / "examples", work / "examples")
-    shutil.copytree(ROOT / "corpus", work / "corpus")
-    bin_folder = installed_only(steps, tmp_path / "venv")
-    home = tmp_path / "home"
-    home.mkdir()
-    env = environment(bin_folder, home, PYTHONWARNINGS="ignore")
-    result = subprocess.run(
-        ["python", "-c", use.code, str(ROOT), str(ROOT / LAW)],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    result = run_installed(steps, use.code, [str(ROOT), str(ROOT / LAW)], tmp_path)
     assert result.returncode == 0, f"{steps}\n{result.stderr[-3000:]}"
     assert use.expected in result.stdout, result.stdout

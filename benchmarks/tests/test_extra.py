@@ -5,11 +5,9 @@ other extras)."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
-from readme_snippets import ROOT, environment, installed_only
+from readme_snippets import ROOT, run_installed
 
 INSTALL = (
     "pip install -e '.[dev,bench]' -e ./evaluation",
@@ -32,21 +30,7 @@ CODE = (
 
 
 def test_the_bench_extra_runs_bench_py_with_every_peer(tmp_path: Path) -> None:
-    work = tmp_path / "work"
-    shutil.copytree(ROOT / "examples", work / "examples")
-    bin_folder = installed_only(list(INSTALL), tmp_path / "venv")
-    home = tmp_path / "home"
-    home.mkdir()
     # The benchmarks run from the checkout (benchmarks/README.md).
-    env = environment(bin_folder, home, PYTHONWARNINGS="ignore", PYTHONPATH=str(ROOT))
-    result = subprocess.run(
-        ["python", "-c", CODE, str(LAW)],
-        cwd=work,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    result = run_installed(list(INSTALL), CODE, [str(LAW)], tmp_path, PYTHONPATH=str(ROOT))
     assert result.returncode == 0, f"{INSTALL}\n{result.stderr[-3000:]}"
     assert "peers True\n6 rows" in result.stdout, result.stdout  # the header, five splitters
