@@ -132,7 +132,7 @@ ENACTING_WORDS = r"d\s?i\s?s\s?p\s?o\s?n\s?g\s?o|dispone|decreto|resuelvo|acuerd
 #: ahead): a note stays with the text it annotates and the formula with the sentence it
 #: ends ("En su virtud, …, previa deliberación del Consejo de Ministros…, ⏎ DISPONGO:"),
 #: and no chunk is notes or the formula alone unless those alone exceed the budget.
-_NO_NOTE_AFTER = (
+_NOT_BEFORE_GLUED = (
     rf"(?!>[^\S\r\n]*{BOE_NOTE}"
     rf"|[*_]*(?i:{ENACTING_WORDS})[^\S\r\n]*:[*_]*[^\S\r\n]*(?:\r\n?|\n))"
 )
@@ -143,7 +143,7 @@ def _line_end() -> str:
     item label: those open the text below them."""
     return (
         rf"{_AT_BREAK}{_NOT_WRAPPED}(?<![\r\n][•·▪◦●‣∙]){_after_no_label()}"
-        rf"(?:\r\n?|\n)\s*+{_NO_NOTE_AFTER}"
+        rf"(?:\r\n?|\n)\s*+{_NOT_BEFORE_GLUED}"
     )
 
 
@@ -153,7 +153,7 @@ def _sentence_end() -> str:
     abbreviation (fixed-width lookbehinds, one per form), nor before a cell's ``|``."""
     labels = _after_no_label()
     abbreviations = "".join(rf"(?<!\b{re.escape(word)}\.)" for word in ABBREVIATIONS)
-    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+(?![\s|]){_NO_NOTE_AFTER}"  # noqa: RUF001
+    return rf"(?<=[.!?…]){labels}{abbreviations}[\"'»”’)\]]*\s+(?![\s|]){_NOT_BEFORE_GLUED}"  # noqa: RUF001
 
 
 #: Separators tried from the coarsest to the finest: paragraphs (a blank line; a lone
@@ -171,18 +171,19 @@ def _sentence_end() -> str:
 #: Each is a regular expression; a text is cut at the *end* of
 #: each match, so a separator's characters stay with the unit before it, and outer
 #: whitespace is then trimmed. Overlap starts at the coarsest of them that fits. No
-#: separator cuts right before a BOE editorial note (``_NO_NOTE_AFTER``).
+#: separator cuts right before a BOE editorial note or the enacting formula
+#: (``_NOT_BEFORE_GLUED``).
 DEFAULT_SEPARATORS: tuple[str, ...] = (
     _AT_BREAK
     + _NOT_WRAPPED
     + _after_no_label()
     + r"(?:\r\n?|\n)[^\S\r\n]*(?:\r\n?|\n)\s*+"
-    + _NO_NOTE_AFTER,
+    + _NOT_BEFORE_GLUED,
     _line_end(),
     _sentence_end(),
-    r"(?<=[;:])\s++" + _NO_NOTE_AFTER,
-    r"(?<=,)\s++" + _NO_NOTE_AFTER,
-    r"\s++" + _NO_NOTE_AFTER,
+    r"(?<=[;:])\s++" + _NOT_BEFORE_GLUED,
+    r"(?<=,)\s++" + _NOT_BEFORE_GLUED,
+    r"\s++" + _NOT_BEFORE_GLUED,
 )
 
 

@@ -2,7 +2,7 @@
 
 legalize-es sets each note as a quoted line of small print after the provision it
 annotates ("> <small>Se modifica el apartado 2 por…</small>"). No paragraph or line
-separator cuts right before one (``models._NO_NOTE_AFTER``), nor before the enacting
+separator cuts right before one (``models._NOT_BEFORE_GLUED``), nor before the enacting
 formula on a line of its own ("DISPONGO:"), so a chunk never holds
 notes alone when the notes and the sentence before them fit in one chunk; the chunks
 still cover the text exactly.
