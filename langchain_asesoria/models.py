@@ -134,7 +134,9 @@ ENACTING_WORDS = r"d\s?i\s?s\s?p\s?o\s?n\s?g\s?o|dispone|decreto|resuelvo|acuerd
 #: and no chunk is notes or the formula alone unless those alone exceed the budget.
 _NOT_BEFORE_GLUED = (
     rf"(?!>[^\S\r\n]*{BOE_NOTE}"
-    rf"|[*_]*(?i:{ENACTING_WORDS})[^\S\r\n]*:[*_]*[^\S\r\n]*(?:\r\n?|\n))"
+    # at a line's start only: one character looked back, so the spaces between words
+    # never try the formula's words
+    rf"|(?<=[\r\n])[*_]*(?i:{ENACTING_WORDS})[^\S\r\n]*:[*_]*[^\S\r\n]*(?:\r\n?|\n))"
 )
 
 
