@@ -4,8 +4,9 @@ A reshaping that changes no behaviour (issue 50) must leave every chunk line and
 parent line as it was. This runs ``asesoria-split`` in five configurations that between
 them take every reading path (PDF outline and furniture kept or removed, Markdown
 headings on and off, legal structure on and off, web pages with and without their
-chrome, section context compact and none, parents, one process and two) on ``REF``'s package (exported with
-``git archive``) and on this checkout's, and prints one row per configuration::
+chrome, section context compact and none, parents, one process and two) on ``REF``'s
+package (exported with ``git archive``) and on this checkout's, and prints one row per
+configuration::
 
     python -m benchmarks.same_output a1c06d2
     python -m benchmarks.same_output HEAD~3 --corpus ../shared/corpus --keep /tmp/outputs
@@ -128,11 +129,11 @@ def compare(base: list[Path], head: list[Path]) -> str:
         new_lines = new.read_bytes().splitlines()
         if old_lines == new_lines:
             continue
-        differing = sum(a != b for a, b in zip(old_lines, new_lines)) + abs(
+        differing = sum(a != b for a, b in zip(old_lines, new_lines, strict=False)) + abs(
             len(old_lines) - len(new_lines)
         )
         first = next(
-            (i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b),
+            (i for i, (a, b) in enumerate(zip(old_lines, new_lines, strict=False)) if a != b),
             min(len(old_lines), len(new_lines)),
         )
         return f"{old.name}: {differing} of {len(old_lines)} lines differ, first line {first + 1}"
