@@ -677,9 +677,14 @@ _NAMED: Final = frozenset({"libro", "título", "capítulo", "sección", "subsecc
 
 
 def _number_only(line: str) -> bool:
-    """Whether a unit's heading line is its word and number alone ("CAPÍTULO III")."""
+    """Whether a unit's heading line is its word and number alone ("CAPÍTULO III",
+    "CAPÍTULO III bis", "ANEXO NÚMERO 2"), not its number and a one-word name ("Sección
+    1.ª Ejercicios")."""
     folded = fold(line.strip(_STRIP)).rstrip(" .:")
-    return len(folded.split()) <= 3 and not re.search(r"[.:]\s+\S", folded)
+    words = folded.split()
+    if len(words) == 3:
+        return words[1] in ("numero", "n.o", "no") or re.fullmatch(_LATIN, words[2]) is not None
+    return len(words) <= 2 and not re.search(r"[.:]\s+\S", folded)
 
 
 def _style(number: str) -> str:

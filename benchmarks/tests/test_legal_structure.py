@@ -197,6 +197,26 @@ def test_a_note_after_a_units_heading_is_its_text_not_its_name(note: str) -> Non
     assert source.body_start(0, len(text)) == text.index(note)
 
 
+@pytest.mark.parametrize(
+    ("heading", "names"),
+    [
+        ("CAPÍTULO III", True),
+        ("CAPÍTULO III bis", True),
+        ("ANEXO NÚMERO 2", True),
+        ("Sección 1.ª", True),
+        ("#### Sección 1.ª Ejercicios", False),  # named already (BOE-A-2007-14726)
+        ("CAPÍTULO I. Objeto", False),
+    ],
+)
+def test_the_line_after_a_units_number_alone_is_its_name(heading: str, names: bool) -> None:
+    """Only after a unit's number alone is the next line its name (a heading line); after
+    a unit already named, a line without a final period is its text."""
+    line = "Al término de los cursos se celebrará un examen escrito u oral"
+    text = f"# Ley\n\n{heading}\n\n{line}\n\n##### Artículo 19.\n\nT.\n"
+    source = oracle.read_source(text)
+    assert next(found for found in source.lines if found.text == line).heading is names
+
+
 def test_chain_at_is_the_chain_of_units_in_force() -> None:
     source = oracle.read_source(PLAIN)
     title, chapter = Unit("título", "1"), Unit("capítulo", "1")

@@ -40,8 +40,10 @@ from langchain_asesoria.structure.legal_grammar import (
     numeral_title,
     ordinal_apartado,
     ordinal_disposicion,
+    parte_heading,
     promulgation,
     quoted,
+    rubric_line,
 )
 from langchain_asesoria.structure.markdown import LONE
 from langchain_asesoria.structure.quotations import own_headings, paragraphs, rebare
@@ -359,9 +361,10 @@ def legal_paths(
 
 def relevel(headings: Sequence[Heading], text: str | None = None) -> list[Heading]:
     """The headings with their levels by legal rank (``legal_levels``); with the
-    ``text`` they stand in, a unit's heading whose only text before its first child is
-    its name or a rubric in capitals ("ANEXO IIA", "Documentación fundamental común…",
-    then "SUSTANCIAS QUÍMICAS") has no body of its own: it starts the section of what
+    ``text`` they stand in, a unit's heading (or a PARTE's) whose only text before its
+    first child is its name or a rubric ("ANEXO IIA", "Documentación fundamental común…",
+    then "SUSTANCIAS QUÍMICAS"; "TERCERA PARTE. CUENTAS ANUALES", then "I. NORMAS DE
+    ELABORACIÓN…") has no body of its own: it starts the section of what
     follows (a note under it is its text and keeps its section)."""
     levels = legal_levels(
         [h.title for h in headings],
@@ -371,11 +374,13 @@ def relevel(headings: Sequence[Heading], text: str | None = None) -> list[Headin
     ranked = [replace(h, level=level) for h, level in zip(headings, levels, strict=True)]
     if text is None:
         return ranked
+    if ranked and legal_unit(ranked[0].title) is None:
+        ranked[0] = _with_promulgation_head(ranked[0], text, ranked[1:2])
     return [
         replace(heading, body_is_empty=True)
         if not heading.body_is_empty
         and following.level > heading.level
-        and legal_unit(heading.title) is not None
+        and (legal_unit(heading.title) is not None or parte_heading(heading.title))
         and _only_a_name(text[heading.end : following.start], number_only(heading.title))
         else heading
         for heading, following in pairwise(ranked)
@@ -384,12 +389,34 @@ def relevel(headings: Sequence[Heading], text: str | None = None) -> list[Headin
 
 #: The longest line that may be a unit's name or a note on it, not its text.
 _MAX_NAME_LINE: Final = 200
+#: The most paragraphs in capitals that head a law's promulgation ("DON JUAN CARLOS I, REY
+#: DE ESPAÑA, A TODOS LOS QUE…", then "SABED: QUE LAS CORTES…").
+_MAX_HEAD_LINES: Final = 2
+
+
+def _with_promulgation_head(title: Heading, text: str, following: Sequence[Heading]) -> Heading:
+    """The law's title with the promulgation's head that follows it (the Head of State's
+    or the regional president's title in capitals, "EL PRESIDENTE DE LA JUNTA DE
+    ANDALUCÍA", one line a paragraph, at most two): a chunk never ends after them, as
+    after a title (they stay with "Sea notorio a todos los ciudadanos…"), and a title with
+    nothing else before its first child starts that child's chunk."""
+    stop = following[0].start if following else len(text)
+    end = title.end
+    for start, finish in paragraphs(text[title.end : stop])[:_MAX_HEAD_LINES]:
+        line = text[title.end + start : title.end + finish].strip()
+        if "\n" in line or len(line) > _MAX_NAME_LINE or not capitals(line):
+            break
+        end = title.end + finish
+    if end == title.end:
+        return title
+    return replace(title, end=end, body_is_empty=not text[end:stop].strip())
 
 
 def _only_a_name(between: str, unnamed: bool) -> bool:
     """Whether the text between a unit's heading and its first child is only its name or
     a rubric: one or two paragraphs of one short line each, each a line in capitals
-    ("DEL EJERCICIO DEL MANDO") or, after a heading that is its number alone
+    ("DEL EJERCICIO DEL MANDO"), a subdivision's rubric (``rubric_line``: "Epígrafe A.
+    Forma de realizarlo") or, after a heading that is its number alone
     (``unnamed``: "ANEXO IIA", "ANEXO 3.1"), the first its name ("Documentación
     fundamental común…", "(Currículo del área…)"). A short note in brackets
     ("**(Derogado)**"), a BOE editorial note ("Se modifica por…"), a list's lead-in or a
@@ -402,7 +429,9 @@ def _only_a_name(between: str, unnamed: bool) -> bool:
             return False
         note = len(part) <= _MAX_NOTE and note_line(part)
         named = unnamed and index == 0 and not note
-        if not (capitals(part) or (named and not part.endswith((":", ";", ",")))):
+        if not (
+            capitals(part) or rubric_line(part) or (named and not part.endswith((":", ";", ",")))
+        ):
             return False
     return True
 

@@ -75,6 +75,7 @@ __all__ = [
     "pdf_heading_line",
     "promulgation",
     "quoted",
+    "rubric_line",
 ]
 
 Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
@@ -711,6 +712,20 @@ _PARTE: Final = re.compile(
     rf"(?:parte\s+(?:(?-i:{ROMAN})|{WORD_NUMBER}|\d+)|{ORDINAL}\s+parte)(?=$|[\s.:,;\u2013\u2014-])",
     re.IGNORECASE,
 )
+
+
+#: A subdivision's rubric on a line of its own: a label word, a letter or a number and a
+#: name with no sentence's end ("Epígrafe A. Forma de realizarlo", "Apartado 2. Plazos").
+_RUBRIC: Final = re.compile(
+    rf"[A-ZÁÉÍÓÚÑ][a-záéíóúñ]+\s+(?:[A-Z]|\d{{1,3}}|{ROMAN})\.\s+[A-ZÁÉÍÓÚÑ][^.:;,]*"
+)
+
+
+def rubric_line(line: str) -> bool:
+    """Whether a short line is a subdivision's rubric below the units of ``UNITS``
+    ("Epígrafe A. Forma de realizarlo"): it names what follows, as a heading does, and
+    ends no sentence."""
+    return _RUBRIC.fullmatch(line.strip()) is not None and legal_unit(line) is None
 
 
 def parte_heading(title: str) -> bool:

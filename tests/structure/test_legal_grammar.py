@@ -22,6 +22,7 @@ from langchain_asesoria.structure.legal_grammar import (
     numeral_title,
     parte_heading,
     promulgation,
+    rubric_line,
 )
 
 
@@ -276,3 +277,19 @@ def test_a_note_in_parentheses_or_brackets(title: str, note: bool) -> None:
 )
 def test_a_line_in_capitals(line: str, in_capitals: bool) -> None:
     assert capitals(line) is in_capitals
+
+
+@pytest.mark.parametrize(
+    ("line", "rubric"),
+    [
+        ("Epígrafe A. Forma de realizarlo", True),
+        ("Epígrafe B. Resolución de cuestiones sobre el terreno", True),
+        ("Apartado 2. Plazos", True),
+        ("Apartado 2. Plazos.", False),  # a sentence's end
+        ("Artículo 5. Objeto", False),  # a unit of the grammar
+        ("Sección 1.ª Ejercicios", False),
+        ("Se modifica el artículo 3", False),
+    ],
+)
+def test_a_subdivisions_rubric(line: str, rubric: bool) -> None:
+    assert rubric_line(line) is rubric

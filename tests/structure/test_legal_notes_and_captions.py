@@ -10,10 +10,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.reading import read_text_document
 from langchain_asesoria.structure.legal_grammar import broken_line, note_line
 
 LAW = "Ley 22/2021"
+
+
+def _last_section(text: str) -> SectionSpan:
+    """The last section of a Markdown law's ``text``."""
+    return (read_text_document(text, "markdown").sections() or [])[-1]
 
 
 @pytest.mark.parametrize(
@@ -206,6 +212,62 @@ def test_a_unit_with_only_a_name_before_its_first_child_starts_it(
     assert text[last.start :].startswith(heading)
 
 
+@pytest.mark.parametrize(
+    ("heading", "between", "child", "path"),
+    [
+        # a subdivision's rubric below the grammar's units (BOE-A-1962-6167)
+        (
+            "#### Sección 2.ª Apeo",
+            "Epígrafe A. Forma de realizarlo",
+            "##### Artículo 108.",
+            ("Sección 2.ª Apeo", "Artículo 108."),
+        ),
+        # a PARTE (no unit of the grammar) and a numeral's rubric in capitals
+        # (BOE-A-2007-19884, the Plan General de Contabilidad)
+        (
+            "## TERCERA PARTE. CUENTAS ANUALES",
+            "I. NORMAS DE ELABORACIÓN DE LAS CUENTAS ANUALES",
+            "##### 1.ª Documentos que integran las cuentas anuales",
+            (
+                "TERCERA PARTE. CUENTAS ANUALES",
+                "1.ª Documentos que integran las cuentas anuales",
+            ),
+        ),
+    ],
+)
+def test_a_heading_with_only_a_rubric_before_its_first_child_starts_it(
+    heading: str, between: str, child: str, path: tuple[str, ...]
+) -> None:
+    """A rubric line between a heading and its first child is no text of the heading's
+    own: the chunk of the child starts with both (no chunk is the heading and its rubric
+    alone, issue 49, item 3)."""
+    text = (
+        f"# {LAW}\n\n### CAPÍTULO I. Deslinde\n\n#### Sección 1.ª Trámites\n\n"
+        "##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        f"{heading}\n\n{between}\n\n{child}\n\nEl texto del primero.\n"
+    )
+    last = _last_section(text)
+    assert last.section_path[1:][-len(path) :] == path
+    assert text[last.start :].startswith(heading)
+
+
+@pytest.mark.parametrize(
+    "between",
+    ["Epígrafe A. Forma de realizarlo.", "Este anexo recoge los modelos de solicitud"],
+)
+def test_a_sentence_after_a_heading_is_its_text(between: str) -> None:
+    """A line that ends a sentence, or a sentence in lower case, is the unit's text: it
+    keeps its section."""
+    text = (
+        f"# {LAW}\n\n### CAPÍTULO I. Deslinde\n\n#### Sección 1.ª Trámites\n\n"
+        "##### Artículo 1. Objeto.\n\nTexto.\n\n"
+        f"#### Sección 2.ª Apeo\n\n{between}\n\n##### Artículo 108.\n\n"
+        "El texto del primero.\n"
+    )
+    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections() or []]
+    assert ("CAPÍTULO I. Deslinde", "Sección 2.ª Apeo") in paths
+
+
 @pytest.mark.parametrize("note", ["**(Derogado)**", "> Se modifica por la Ley 2/2020."])
 def test_a_unit_whose_text_is_a_note_keeps_its_section(note: str) -> None:
     """A short note in brackets or a BOE note is the unit's text, not its name."""
@@ -246,7 +308,49 @@ def test_the_signature_ends_the_last_disposicion(signature: str) -> None:
         "Disposición final única. Entrada en vigor.\n\nEntra en vigor mañana.\n\n"
         f"{signature}\n\nEl texto que sigue a la firma.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
-    last = sections[-1]
+    last = _last_section(text)
     assert text[last.start :].startswith(signature)
     assert last.section_path == (LAW,)
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "EL PRESIDENTE DE LA JUNTA DE ANDALUCÍA",
+        "DON JUAN CARLOS I, REY DE ESPAÑA, A TODOS LOS QUE LA PRESENTE VIEREN Y ENTENDIEREN,"
+        "\n\nSABED: QUE LAS CORTES HAN APROBADO LA SIGUIENTE LEY:",
+    ],
+)
+def test_a_title_and_the_promulgations_head_alone_start_the_first_child(head: str) -> None:
+    """The law's title and the promulgation's head in capitals, then the preamble's
+    heading: no section is the title and the head alone (es-an/BOE-A-2021-17915, the
+    Constitution); the preamble's chunk starts with them."""
+    text = (
+        f"# {LAW}\n\n{head}\n\nEXPOSICIÓN DE MOTIVOS\n\nEl texto del preámbulo.\n\n"
+        "##### Artículo 1. Objeto.\n\nTexto.\n"
+    )
+    sections = read_text_document(text, "markdown").sections() or []
+    assert sections[0].start == 0
+    assert sections[0].section_path == (LAW, "EXPOSICIÓN DE MOTIVOS")
+
+
+def test_the_promulgations_head_stays_with_the_title_and_the_formula() -> None:
+    """The regional president's title in capitals, then "Sea notorio…": the title's
+    section ends its title after the head, so no chunk ends between them
+    (es-ib/BOE-A-1994-5713)."""
+    head = "EL PRESIDENTE DE LA COMUNIDAD AUTONOMA DE LAS ISLAS BALEARES"
+    text = (
+        f"# {LAW}\n\n{head}\n\nSea notorio a todos los ciudadanos que el Parlamento ha "
+        "aprobado la siguiente Ley:\n\nEn fecha 28 de junio de 1982 el Pleno aprobó un "
+        "Decreto.\n\n##### Artículo 1. Objeto.\n\nTexto.\n"
+    )
+    first = (read_text_document(text, "markdown").sections() or [])[0]
+    assert first.section_path == (LAW,)
+    assert first.title_end == text.index(head) + len(head)
+
+
+def test_a_title_followed_by_text_keeps_its_own_end() -> None:
+    """A sentence after the title is text: the title ends at its line."""
+    text = f"# {LAW}\n\nEl Parlamento ha aprobado esta ley.\n\n##### Artículo 1. Objeto.\n\nT.\n"
+    first = (read_text_document(text, "markdown").sections() or [])[0]
+    assert first.title_end == len(f"# {LAW}")
