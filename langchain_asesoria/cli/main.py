@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from langchain_asesoria._processes import usable_cores
+from langchain_asesoria._pool import usable_cores
 from langchain_asesoria.cli.config import (
     check_model_limit,
     choose_size,
