@@ -62,9 +62,9 @@ def _start_worker(setup_path: str, tied: bool) -> None:
     """Runs once in each worker process: keeps the work and its setup for every item.
 
     The worker never sees Ctrl-C (its caller stops it) and, when its caller started it
-    from the main thread (``tied``), ends with it (``end_with_caller``). The
+    from the main thread (``tied``), ends with it (``_end_with_caller``). The
     work, the setup, the worker count and the caller's level of pypdf's notes come
-    pickled in the file at ``setup_path`` (``handed_over``), not through the
+    pickled in the file at ``setup_path`` (``_handed_over``), not through the
     worker's start-up pipe.
 
     With several workers, each one runs on one thread: its tokenizer's Rust threads are
@@ -75,8 +75,8 @@ def _start_worker(setup_path: str, tied: bool) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if tied:
-        end_with_caller()
-    handover = taken_over(setup_path)
+        _end_with_caller()
+    handover = _taken_over(setup_path)
     assert isinstance(handover, tuple)
     work, setup, workers, pypdf_level = handover
     logging.getLogger("pypdf").setLevel(pypdf_level)
@@ -106,7 +106,7 @@ def worker_pool(
     process once (``_start_worker``); a thread pool shares it as it is. On leaving the
     block normally the pool finishes what was submitted; on any exception (Ctrl-C, an
     error, a generator closed early) it stops every worker first
-    (``stop_workers``): what they held is abandoned.
+    (``_stop_workers``): what they held is abandoned.
 
     Args:
         work: What a worker runs per item, given the setup first.
@@ -130,8 +130,8 @@ def worker_pool(
         return
     tied = threading.current_thread() is threading.main_thread()
     pypdf_level = logging.getLogger("pypdf").level  # workers note what the caller notes
-    with handed_over((work, setup, workers, pypdf_level)) as setup_path:
-        with ctrl_c_held():
+    with _handed_over((work, setup, workers, pypdf_level)) as setup_path:
+        with _ctrl_c_held():
             pool = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=multiprocessing.get_context(start_method),
@@ -140,13 +140,13 @@ def worker_pool(
             )
 
         def run_in_process(*args: _P.args, **kwargs: _P.kwargs) -> Future[_R]:
-            with ctrl_c_held():  # the pool starts its workers as items are submitted
+            with _ctrl_c_held():  # the pool starts its workers as items are submitted
                 return cast("Future[_R]", pool.submit(_in_worker, *args, **kwargs))
 
         try:
             yield run_in_process
         except BaseException:
-            stop_workers(pool)
+            _stop_workers(pool)
             raise
         pool.shutdown(wait=True)
 
@@ -212,7 +212,7 @@ def usable_cores() -> int:
 
 
 @contextmanager
-def handed_over(setup: object) -> Iterator[str]:
+def _handed_over(setup: object) -> Iterator[str]:
     """The path of ``setup`` pickled in a private temporary folder, removed on exit.
 
     The folder must outlive every worker that reads it: leave this block only once the
@@ -225,13 +225,13 @@ def handed_over(setup: object) -> Iterator[str]:
         yield path
 
 
-def taken_over(path: str) -> object:
-    """What ``handed_over`` wrote at ``path`` (read by a worker as it starts)."""
+def _taken_over(path: str) -> object:
+    """What ``_handed_over`` wrote at ``path`` (read by a worker as it starts)."""
     with open(path, "rb") as file:
         return pickle.load(file)  # our own file, written by this run's caller
 
 
-def end_with_caller() -> None:
+def _end_with_caller() -> None:
     """In a worker: the worker is terminated when its caller ends, even killed (Linux).
 
     A caller that is stopped (Ctrl-C, an error) terminates its workers itself; one that
@@ -253,7 +253,7 @@ def end_with_caller() -> None:
 
 
 @contextmanager
-def ctrl_c_held() -> Iterator[None]:
+def _ctrl_c_held() -> Iterator[None]:
     """Ctrl-C waits, and is not lost, while the pool may start a worker.
 
     A worker started now starts with the signal blocked (a thread's blocked signals
@@ -280,7 +280,7 @@ def ctrl_c_held() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def stop_workers(pool: ProcessPoolExecutor) -> None:
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
     """Terminates every worker now (their files are abandoned) and reaps them.
 
     ``ProcessPoolExecutor.terminate_workers`` (Python 3.14) does this; before it, the
@@ -305,5 +305,5 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
         manager.join(timeout=_MANAGER_JOIN_SECONDS)
 
 
-#: How long ``stop_workers`` waits for the pool's manager thread once its workers are gone.
+#: How long ``_stop_workers`` waits for the pool's manager thread once its workers are gone.
 _MANAGER_JOIN_SECONDS: Final = 10.0

@@ -36,8 +36,6 @@ from langchain_asesoria.cli.summary import RunReport, render_summary
 from langchain_asesoria.cli.workers import run_split_in_workers
 from langchain_asesoria.errors import AsesoriaError
 
-__all__ = ["main"]
-
 
 def _split(args: argparse.Namespace) -> ExitCode:
     started = time.perf_counter()

@@ -19,7 +19,6 @@ from langchain_asesoria import (
     chunk_document,
     parallel,
 )
-from langchain_asesoria._pool import handed_over
 from langchain_asesoria.engine import TokenIndex, Tokenization
 from langchain_asesoria.errors import (
     ConfigurationError,
@@ -199,7 +198,7 @@ def _init_worker(tokenization: Tokenization, workers: int) -> object:
     setup = parallel._Chunking(tokenization, CONFIG, ReadOptions())
     handler = signal.getsignal(signal.SIGINT)  # a worker ignores Ctrl-C; this test does not
     try:
-        with handed_over((parallel._run_one, setup, workers, 0)) as setup_path:
+        with _pool._handed_over((parallel._run_one, setup, workers, 0)) as setup_path:
             _pool._start_worker(setup_path, tied=False)
     finally:
         signal.signal(signal.SIGINT, handler)
