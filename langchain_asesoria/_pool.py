@@ -4,8 +4,9 @@
 ``worker_pool`` starts the workers, each of which reads the caller's setup once
 (``_start_worker``: the tokenizers single-threaded, Ctrl-C ignored, ended with its
 caller), and gives a ``submit``; ``in_input_order`` keeps a bounded ``Window`` of
-items in flight and hands them back in input order. What a worker runs, and what it
-returns, are the caller's: this module knows nothing of documents.
+items in flight and hands them back in input order; ``CtrlCLatch`` is a command's
+wait. What a worker runs, and what it returns, are the caller's: this module knows
+nothing of documents.
 
 A spawned worker receives its initializer's arguments pickled into the pipe that
 starts it, and CPython's caller writes that pipe while it still holds the pipe's read
@@ -30,6 +31,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
@@ -195,6 +197,49 @@ def in_input_order(
         item, item_weight = pending.popleft()
         in_flight -= item_weight
         yield item
+
+
+#: How often the caller, waiting for a result, looks whether Ctrl-C was pressed.
+_CTRL_C_POLL = 0.25
+
+
+class CtrlCLatch:
+    """Ctrl-C latched for the whole run: the handler records the press and raises.
+
+    A ``KeyboardInterrupt`` raised where Python swallows exceptions (a ``__del__``, a
+    weak reference's callback run in the middle of the wait) would otherwise be lost
+    and the run would go on to the end; the caller's wait looks at the latch every
+    ``_CTRL_C_POLL`` seconds and raises it again. For a command that owns the process
+    (``asesoria-split``); a library's generator leaves the caller's handler alone.
+    """
+
+    def __init__(self) -> None:
+        self.pressed = False
+
+    def _handle(self, number: int, frame: object) -> None:
+        self.pressed = True
+        raise KeyboardInterrupt
+
+    @contextmanager
+    def installed(self) -> Iterator[CtrlCLatch]:
+        if threading.current_thread() is not threading.main_thread():
+            yield self
+            return
+        previous = signal.signal(signal.SIGINT, self._handle)
+        try:
+            yield self
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    def wait(self, future: Future[_R]) -> _R:
+        """``future.result()``, raising ``KeyboardInterrupt`` once Ctrl-C was pressed."""
+        while True:
+            if self.pressed:
+                raise KeyboardInterrupt
+            try:
+                return future.result(timeout=_CTRL_C_POLL)
+            except FutureTimeout:
+                continue
 
 
 # -- the plumbing -----------------------------------------------------------------------

@@ -5,17 +5,13 @@ More: ``docs/design/cli.md``.
 
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
-from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from langchain_asesoria._pool import Window, in_input_order, worker_pool
+from langchain_asesoria._pool import CtrlCLatch, Window, in_input_order, worker_pool
 from langchain_asesoria.cli.errors import failure_label
 from langchain_asesoria.cli.job import SplitJob, claim_doc_id, describe
 from langchain_asesoria.cli.output import JsonlSpool, jsonl_lines
@@ -35,7 +31,7 @@ FILE_WEIGHT_FLOOR = 64 * 1024
 
 
 def window_of(workers: int) -> Window:
-    """What may be in flight with ``workers`` (``parallel.Window``): two files and 2 MiB
+    """What may be in flight with ``workers`` (``_pool.Window``): two files and 2 MiB
     a worker. On the Spanish laws (8,684 files, up to 2.3 MB each; replayed with a time
     per byte, ``benchmarks/jobs_window.py``) as fast as no bound at all, where four files
     a worker took 4.8% longer, and a few megabytes of results waiting."""
@@ -61,7 +57,7 @@ class WorkerSetup:
 
     def single_threaded(self) -> WorkerSetup:
         """The setup whose tokenizers (the chunks' and the parents') count on the
-        worker's own thread (``parallel.PoolSetup``)."""
+        worker's own thread (``_pool.PoolSetup``)."""
         parents = self.parents
         if parents is not None:
             parents = replace(parents, tokenizer=single_threaded(parents.tokenizer))
@@ -143,48 +139,6 @@ def _ready(result: FileResult) -> Future[FileResult]:
     future: Future[FileResult] = Future()
     future.set_result(result)
     return future
-
-
-#: How often the caller, waiting for a file's result, looks whether Ctrl-C was pressed.
-_CTRL_C_POLL = 0.25
-
-
-class _CtrlC:
-    """Ctrl-C latched for the whole run: the handler records the press and raises.
-
-    A ``KeyboardInterrupt`` raised where Python swallows exceptions (a ``__del__``, a
-    weak reference's callback run in the middle of the wait) would otherwise be lost
-    and the run would go on to the end; the caller's wait looks at the latch every
-    ``_CTRL_C_POLL`` seconds and raises it again.
-    """
-
-    def __init__(self) -> None:
-        self.pressed = False
-
-    def _handle(self, number: int, frame: object) -> None:
-        self.pressed = True
-        raise KeyboardInterrupt
-
-    @contextmanager
-    def installed(self) -> Iterator[_CtrlC]:
-        if threading.current_thread() is not threading.main_thread():
-            yield self
-            return
-        previous = signal.signal(signal.SIGINT, self._handle)
-        try:
-            yield self
-        finally:
-            signal.signal(signal.SIGINT, previous)
-
-    def wait(self, future: Future[FileResult]) -> FileResult:
-        """``future.result()``, raising ``KeyboardInterrupt`` once Ctrl-C was pressed."""
-        while True:
-            if self.pressed:
-                raise KeyboardInterrupt
-            try:
-                return future.result(timeout=_CTRL_C_POLL)
-            except FutureTimeout:
-                continue
 
 
 #: Starts one file's split in the pool: ``split_to_result`` in a worker.
@@ -284,7 +238,7 @@ def run_split_in_workers(
     """
     setup = WorkerSetup(job.config, job.tokenization, job.reading, job.parents)
     with (
-        _CtrlC().installed() as ctrl_c,
+        CtrlCLatch().installed() as ctrl_c,
         worker_pool(split_to_result, setup, workers, start_method="spawn") as submit,
     ):
         return _write_in_order(job, (spool, parent_spool), progress, submit, workers, ctrl_c)
@@ -296,7 +250,7 @@ def _write_in_order(
     progress: Progress,
     submit: Submit,
     workers: int,
-    ctrl_c: _CtrlC,
+    ctrl_c: CtrlCLatch,
 ) -> list[FileReport]:
     """The files' records (chunks, parents), messages and reports, in input order, as
     they come back."""
