@@ -1,4 +1,4 @@
-"""How the bound on files in flight (``cli.workers.Window``) idles workers, replayed.
+"""How the bound on files in flight (``parallel.Window``) idles workers, replayed.
 
 ``asesoria-split --jobs N`` writes results in input order, so files split behind a long
 one wait for it, and a full window stops the other workers. This replays a folder's
@@ -14,7 +14,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from langchain_asesoria.cli.workers import FILE_WEIGHT_FLOOR, Window
+from langchain_asesoria.cli.workers import FILE_WEIGHT_FLOOR, window_of
+from langchain_asesoria.parallel import Window
 
 __all__ = ["main", "replay"]
 
@@ -24,7 +25,7 @@ SECONDS_PER_FILE = 0.01
 
 def replay(sizes: list[int], workers: int, window: Window) -> float:
     """The time the last file is written: each file is submitted once the window has
-    room (``ordered_results``' rule), started on the first free worker, and written
+    room (``parallel.in_input_order``'s rule), started on the first free worker, and written
     once it and every earlier file are done."""
     free = [0.0] * workers
     written: list[float] = []
@@ -33,7 +34,7 @@ def replay(sizes: list[int], workers: int, window: Window) -> float:
     last_done = 0.0
     for index, size in enumerate(sizes):
         submitted = 0.0
-        while index - head >= window.files and in_flight >= window.weight:
+        while index - head >= window.items and in_flight >= window.weight:
             submitted = max(submitted, written[head])
             in_flight -= weights[head]
             head += 1
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     windows = {
         "4 files a worker (before)": Window(4 * args.workers),
         "16 files a worker": Window(16 * args.workers),
-        "Window.of (2 files, 2 MiB a worker)": Window.of(args.workers),
+        "window_of (2 files, 2 MiB a worker)": window_of(args.workers),
     }
     print(f"{len(sizes)} files, {sum(sizes) / 1e6:.0f} MB, {args.workers} workers")
     print("| window | time / ideal |\n|---|---|")

@@ -5,17 +5,15 @@ More: ``docs/design/package.md``.
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
-from langchain_asesoria._processes import handed_over, taken_over, usable_cores
+from langchain_asesoria._pool import Window, in_input_order, usable_cores, worker_pool
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, DocumentChunkingError
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage, SectionSpan
@@ -29,15 +27,8 @@ from langchain_asesoria.reading import (
 from langchain_asesoria.reading.given import chunk_document
 from langchain_asesoria.records import file_doc_id
 
-__all__ = [
-    "DocumentInput",
-    "FileInput",
-    "PagesInput",
-    "ParallelMode",
-    "chunk_documents",
-    "default_workers",
-    "read_and_chunk",
-]
+if TYPE_CHECKING:
+    pass
 
 #: ``"process"``: a process pool (all cores, for any tokenizer); ``"thread"``: a thread
 #: pool sharing one tokenization (the Rust tokenizer releases the GIL while it counts,
@@ -103,36 +94,29 @@ def default_workers() -> int:
     return usable_cores()
 
 
-# -- the worker side ---------------------------------------------------------------------
-
-_WORKER_STATE: dict[str, object] = {}
+# -- the documents' work, on the one pool (``_pool.worker_pool``) -----------------------
 
 
-def _init_worker(setup_path: str) -> None:
-    """Runs once in each worker process: keeps the tokenization for every document.
+def single_threaded(tokenization: Tokenization) -> Tokenization:
+    """A ``LoadedTokenization`` (what ``load_tokenization`` returns, of any family) that
+    counts on the calling thread; any other tokenization as it is."""
+    from langchain_asesoria.tokenization import LoadedTokenization
 
-    The tokenization, config, worker count and reading options come pickled in the file
-    at ``setup_path`` (``_processes.handed_over``), not through the worker's start-up pipe.
+    if isinstance(tokenization, LoadedTokenization):
+        return tokenization.single_threaded()
+    return tokenization
 
-    With several workers, each one runs on one thread: its tokenizer's Rust threads are
-    off (unless the environment sets ``TOKENIZERS_PARALLELISM``) and a
-    ``LoadedTokenization`` (what ``load_tokenization`` returns, of any family) counts on
-    the worker's own thread (``single_threaded``). The processes already use the cores;
-    threads of their own would only compete with the other workers (measured in
-    ``benchmarks/README.md``).
-    """
-    setup = taken_over(setup_path)
-    assert isinstance(setup, tuple)
-    tokenization, config, workers, reading = setup
-    if workers > 1:
-        from langchain_asesoria.tokenization import LoadedTokenization
 
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-        if isinstance(tokenization, LoadedTokenization):
-            tokenization = tokenization.single_threaded()
-    _WORKER_STATE["tokenization"] = tokenization
-    _WORKER_STATE["config"] = config
-    _WORKER_STATE["reading"] = reading
+@dataclass(frozen=True, slots=True)
+class _Chunking:
+    """What ``chunk_documents`` and ``read_and_chunk`` hand every worker."""
+
+    tokenization: Tokenization
+    config: ChunkingConfig
+    reading: ReadOptions
+
+    def single_threaded(self) -> _Chunking:
+        return replace(self, tokenization=single_threaded(self.tokenization))
 
 
 def _chunk_one(
@@ -187,25 +171,12 @@ def _read_and_chunk_one(
 
 
 def _run_one(
-    document: DocumentInput | FileInput | PagesInput,
-    index: int,
-    tokenization: Tokenization,
-    config: ChunkingConfig,
-    reading: ReadOptions,
+    setup: _Chunking, document: DocumentInput | FileInput | PagesInput, index: int
 ) -> list[Chunk]:
+    """One input's chunks: the work of ``chunk_documents`` and ``read_and_chunk``."""
     if isinstance(document, DocumentInput):
-        return _chunk_one(document, index, tokenization, config)
-    return _read_and_chunk_one(document, index, tokenization, config, reading)
-
-
-def _chunk_in_worker(document: DocumentInput | FileInput | PagesInput, index: int) -> list[Chunk]:
-    tokenization = _WORKER_STATE["tokenization"]
-    config = _WORKER_STATE["config"]
-    reading = _WORKER_STATE["reading"]
-    assert isinstance(tokenization, Tokenization)
-    assert isinstance(config, ChunkingConfig)
-    assert isinstance(reading, ReadOptions)
-    return _run_one(document, index, tokenization, config, reading)
+        return _chunk_one(document, index, setup.tokenization, setup.config)
+    return _read_and_chunk_one(document, index, setup.tokenization, setup.config, setup.reading)
 
 
 # -- the caller side ---------------------------------------------------------------------
@@ -234,29 +205,6 @@ def _checked_read(document: object, index: int) -> FileInput | PagesInput:
             expected="a path, a FileInput or a PagesInput",
         )
     return document
-
-
-@contextmanager
-def _executor(
-    mode: ParallelMode,
-    workers: int,
-    tokenization: Tokenization,
-    config: ChunkingConfig,
-    reading: ReadOptions,
-) -> Iterator[Executor]:
-    """The pool, shut down on exit; a process pool's workers read their setup from a
-    private file that outlives them (``_processes.handed_over``)."""
-    if mode != "process":
-        with ThreadPoolExecutor(max_workers=workers) as threads:
-            yield threads
-        return
-    with (
-        handed_over((tokenization, config, workers, reading)) as setup_path,
-        ProcessPoolExecutor(
-            max_workers=workers, initializer=_init_worker, initargs=(setup_path,)
-        ) as processes,
-    ):
-        yield processes
 
 
 def chunk_documents(
@@ -297,10 +245,10 @@ def chunk_documents(
         DocumentChunkingError: any other failure, naming the document.
     """
     workers, window = _checked_options(mode, workers, prefetch)
-    reading = ReadOptions()
+    setup = _Chunking(tokenization, config, ReadOptions())
     if mode == "serial":
-        return _serial(documents, _checked, config, tokenization, reading)
-    return _pooled(documents, _checked, config, tokenization, reading, workers, mode, window)
+        return _serial(documents, _checked, setup)
+    return _pooled(documents, _checked, setup, workers, mode, window)
 
 
 def read_and_chunk(
@@ -342,10 +290,10 @@ def read_and_chunk(
         DocumentChunkingError: any other failure, naming the document.
     """
     workers, window = _checked_options(mode, workers, prefetch)
-    options = reading or ReadOptions()
+    setup = _Chunking(tokenization, config, reading or ReadOptions())
     if mode == "serial":
-        return _serial(documents, _checked_read, config, tokenization, options)
-    return _pooled(documents, _checked_read, config, tokenization, options, workers, mode, window)
+        return _serial(documents, _checked_read, setup)
+    return _pooled(documents, _checked_read, setup, workers, mode, window)
 
 
 def _checked_options(mode: str, workers: int | None, prefetch: int) -> tuple[int, int]:
@@ -370,51 +318,46 @@ def _checked_options(mode: str, workers: int | None, prefetch: int) -> tuple[int
 def _serial(
     documents: Iterable[object],
     check: Callable[[object, int], _Input],
-    config: ChunkingConfig,
-    tokenization: Tokenization,
-    reading: ReadOptions,
+    setup: _Chunking,
 ) -> Iterator[list[Chunk]]:
     for index, document in enumerate(documents):
-        yield _run_one(check(document, index), index, tokenization, config, reading)
+        yield _run_one(setup, check(document, index), index)
 
 
 def _pooled(
     documents: Iterable[object],
     check: Callable[[object, int], _Input],
-    config: ChunkingConfig,
-    tokenization: Tokenization,
-    reading: ReadOptions,
+    setup: _Chunking,
     workers: int,
-    mode: ParallelMode,
+    mode: Literal["process", "thread"],
     window: int,
 ) -> Iterator[list[Chunk]]:
-    pending: deque[Future[list[Chunk]]] = deque()
+    with worker_pool(_run_one, setup, workers, mode=mode) as submit:
+        started = _largest_first(documents, check, submit, window)
+        for future in in_input_order(started, Window(window)):
+            yield future.result()
+
+
+def _largest_first(
+    documents: Iterable[object],
+    check: Callable[[object, int], _Input],
+    submit: Callable[[_Input, int], Future[list[Chunk]]],
+    window: int,
+) -> Iterator[Future[list[Chunk]]]:
+    """Each document's future, in input order; the first ``window`` documents start
+    largest first, so that a long document does not start last and run alone."""
     inputs = enumerate(documents)
-    with _executor(mode, workers, tokenization, config, reading) as pool:
-
-        def submit(document: _Input, index: int) -> Future[list[Chunk]]:
-            if mode == "process":
-                return pool.submit(_chunk_in_worker, document, index)
-            return pool.submit(_run_one, document, index, tokenization, config, reading)
-
-        try:
-            # The first window starts largest first, so that a long document does not
-            # start last and run alone; results still come back in input order.
-            first = [(check(document, index), index) for index, document in islice(inputs, window)]
-            started = {
-                index: submit(document, index)
-                for document, index in sorted(first, key=lambda item: -_size(item[0]))
-            }
-            pending.extend(started[index] for _, index in first)
-            del first, started
-            for index, document in inputs:
-                yield pending.popleft().result()
-                pending.append(submit(check(document, index), index))
-            while pending:
-                yield pending.popleft().result()
-        finally:
-            for future in pending:
-                future.cancel()
+    first = [(check(document, index), index) for index, document in islice(inputs, window)]
+    started = {
+        index: submit(document, index)
+        for document, index in sorted(first, key=lambda item: -_size(item[0]))
+    }
+    ordered = deque(started[index] for _, index in first)
+    del first, started
+    while ordered:
+        yield ordered.popleft()
+    for index, document in inputs:
+        yield submit(check(document, index), index)
 
 
 def _size(document: DocumentInput | FileInput | PagesInput) -> int:

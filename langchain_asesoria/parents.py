@@ -71,26 +71,6 @@ from langchain_asesoria.records import (
 )
 from langchain_asesoria.tokenization import load_tokenization
 
-__all__ = [
-    "DEFAULT_PARENT_MAX_TOKENS",
-    "DELIVERIES",
-    "Delivered",
-    "Delivery",
-    "DocumentParents",
-    "Parent",
-    "Span",
-    "build_parents",
-    "check_parent_budget",
-    "fill_context",
-    "load_parent_tokenizer",
-    "parent_id",
-    "parent_record",
-    "parent_records",
-    "parent_token_counter",
-    "read_document_parents",
-    "window_within",
-]
-
 #: The default budget of one parent, in the parent tokenizer's content tokens.
 DEFAULT_PARENT_MAX_TOKENS = 1024
 

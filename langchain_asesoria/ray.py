@@ -54,7 +54,6 @@ if TYPE_CHECKING:
     import pyarrow
     from ray.data import Dataset
 
-__all__ = ["CHUNK_COLUMNS", "chunk_dataset", "document_chunk_rows"]
 
 _RAY_EXTRA: Final = "pip install 'langchain-asesoria[ray]'"
 

@@ -14,14 +14,14 @@ PACKAGE = Path(__file__).resolve().parents[1] / "langchain_asesoria"
 #: Each folder or top-level module of the package, by layer: a unit may import its own
 #: layer's other units only where listed in ``SIDEWAYS``, and any unit of a lower layer.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "settings", "_lazy", "_processes", "numerals"}),
+    frozenset({"errors", "settings", "_lazy", "_pool", "numerals"}),
     frozenset({"models"}),
     frozenset({"records", "pages"}),
     frozenset({"engine", "structure"}),
     frozenset({"tokenization", "pdf", "boe_xml"}),
     frozenset({"reading", "testing"}),
-    frozenset({"parents"}),
-    frozenset({"langchain", "parallel", "cli"}),
+    frozenset({"parents", "parallel"}),
+    frozenset({"langchain", "cli"}),
     frozenset({"ray"}),
     frozenset({"__init__", "__main__"}),
 )

@@ -394,7 +394,7 @@ def test_jobs_window_replays_a_long_file_holding_back_a_full_window() -> None:
     wait for the long one to be written; by weight the other worker splits them
     meanwhile, and the long file alone sets the time (1 s + 10 ms)."""
     from benchmarks.jobs_window import replay
-    from langchain_asesoria.cli.workers import Window
+    from langchain_asesoria.parallel import Window
 
     sizes = [1_000_000] + [10_000] * 10
     by_weight = replay(sizes, 2, Window(2, 2 * 1024 * 1024))

@@ -24,16 +24,6 @@ from langchain_asesoria.reading import ReadOptions
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import load_tokenization
 
-__all__ = [
-    "PRESETS",
-    "SizeChoice",
-    "check_model_limit",
-    "choose_size",
-    "load_run_tokenization",
-    "load_settings",
-    "read_options",
-]
-
 #: The candidate sizes by name ("256/32", "384/48", "480/64").
 PRESETS: Final[dict[str, ChunkingConfig]] = {
     f"{config.max_tokens}/{config.overlap_tokens}": config for config in SIZE_CANDIDATES

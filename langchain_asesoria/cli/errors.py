@@ -27,12 +27,6 @@ from langchain_asesoria.errors import (
     UsageError,
 )
 
-__all__ = [
-    "ExitCode",
-    "exit_code_for",
-    "failure_label",
-]
-
 
 class ExitCode(IntEnum):
     """What the process exit status tells a script (``asesoria-split``, ``asesoria-eval``).

@@ -18,8 +18,6 @@ from langchain_asesoria.boe_xml.fetch import BOE_API, FetchedLaw, FetchOptions, 
 from langchain_asesoria.cli.errors import ExitCode
 from langchain_asesoria.errors import AsesoriaError, OutputError
 
-__all__ = ["fetch_parser", "main"]
-
 
 def fetch_parser() -> argparse.ArgumentParser:
     """The command's arguments."""

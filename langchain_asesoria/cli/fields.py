@@ -27,15 +27,6 @@ from langchain_asesoria.errors import (
 from langchain_asesoria.models import ChunkMetadata
 from langchain_asesoria.records import DOC_ID, DOCUMENT_FIELD_TYPES
 
-__all__ = [
-    "FIELD_TYPES",
-    "MANIFEST_PATH",
-    "SIDECAR_SUFFIX",
-    "FieldResolver",
-    "load_manifest",
-    "resolver_from_args",
-]
-
 #: The document fields a sidecar or manifest may set, and their JSON types.
 FIELD_TYPES: Final = DOCUMENT_FIELD_TYPES
 SIDECAR_SUFFIX: Final = ".meta.json"

@@ -22,17 +22,6 @@ from langchain_asesoria.errors import (
 from langchain_asesoria.reading import FILE_KINDS
 from langchain_asesoria.reading.files import link_loop
 
-__all__ = [
-    "NO_EXTENSION",
-    "SKIP_REASONS",
-    "Inputs",
-    "Skipped",
-    "doc_id_paths",
-    "expand_inputs",
-    "input_root",
-    "scan_inputs",
-]
-
 _GLOB_CHARACTERS = frozenset("*?[")
 _SUPPORTED = ", ".join(FILE_KINDS)  # what a glob or the inputs must give (``expected``)
 

@@ -25,8 +25,6 @@ from langchain_asesoria.errors import (
 )
 from langchain_asesoria.reading import read_document, split_document
 
-__all__ = ["default_output", "run_inspect"]
-
 
 def default_output(path: Path) -> Path:
     """``manual.pdf`` -> ``manual.chunks.html`` in the current folder."""

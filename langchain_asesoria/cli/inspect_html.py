@@ -27,8 +27,6 @@ from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.records import SECTION_PATH_SEPARATOR, chunk_metadata_record
 
-__all__ = ["InspectDocument", "chunk_rows", "counted", "parent_rows", "render_inspect_html"]
-
 
 @dataclass(frozen=True, slots=True)
 class InspectDocument:

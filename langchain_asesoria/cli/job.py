@@ -35,8 +35,6 @@ from langchain_asesoria.reading import (
 from langchain_asesoria.records import chunk_records
 from langchain_asesoria.tokenization import Tokenization
 
-__all__ = ["SplitJob", "claim_doc_id", "count_pages", "describe", "run_split", "split_file"]
-
 
 @dataclass(frozen=True, slots=True)
 class SplitJob:

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from langchain_asesoria._processes import usable_cores
 from langchain_asesoria.cli.config import (
     check_model_limit,
     choose_size,
@@ -35,8 +34,7 @@ from langchain_asesoria.cli.progress import Progress
 from langchain_asesoria.cli.summary import RunReport, render_summary
 from langchain_asesoria.cli.workers import run_split_in_workers
 from langchain_asesoria.errors import AsesoriaError
-
-__all__ = ["main"]
+from langchain_asesoria.parallel import default_workers
 
 
 def _split(args: argparse.Namespace) -> ExitCode:
@@ -50,7 +48,7 @@ def _split(args: argparse.Namespace) -> ExitCode:
     config = check_model_limit(size, tokenization)
     parents = parent_options(args, config, tokenization)
     # the usable cores, unless --jobs says
-    workers = min(args.jobs or usable_cores(), len(paths))
+    workers = min(args.jobs or default_workers(), len(paths))
     job = SplitJob(
         tuple(paths),
         config,

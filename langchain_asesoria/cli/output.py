@@ -22,8 +22,6 @@ from langchain_asesoria.errors import (
 )
 from langchain_asesoria.records import MetadataValue
 
-__all__ = ["JsonlSpool", "jsonl_lines", "partial_path", "write_text_atomically"]
-
 Record = dict[str, MetadataValue]
 
 

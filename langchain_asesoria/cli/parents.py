@@ -28,14 +28,6 @@ from langchain_asesoria.parents import (
 )
 from langchain_asesoria.reading import DocumentPages
 
-__all__ = [
-    "ParentOptions",
-    "add_parent_arguments",
-    "file_parents",
-    "parent_options",
-    "parent_spool",
-]
-
 
 def add_parent_arguments(parser: argparse.ArgumentParser, *, output: bool) -> None:
     """The parent options; ``output`` adds ``--parents FILE.jsonl`` (the split command)."""

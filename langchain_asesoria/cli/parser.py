@@ -11,8 +11,6 @@ from langchain_asesoria.models import DEFAULT_SECTION_CONTEXT, SECTION_CONTEXTS
 from langchain_asesoria.reading.options import LEGAL_STRUCTURES
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
 
-__all__ = ["inspect_parser", "split_parser"]
-
 _EPILOG = """\
 examples:
   asesoria-split docs/ --preset 256/32 -o chunks.jsonl

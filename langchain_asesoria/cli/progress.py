@@ -6,8 +6,6 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-__all__ = ["Progress"]
-
 _FORMAT = (
     "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} pages "
     "[{elapsed}<{remaining}, {rate_fmt}]{postfix}"

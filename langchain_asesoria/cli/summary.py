@@ -23,18 +23,6 @@ from langchain_asesoria.pdf.furniture import FurnitureSummary
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.reading import DocumentPages
 
-__all__ = [
-    "FileReport",
-    "RunReport",
-    "TokenStats",
-    "budget_use",
-    "continuation_overlaps",
-    "distinct_sections",
-    "mean_or_none",
-    "render_summary",
-    "token_stats",
-]
-
 _MAX_FILE_ROWS = 20
 _NAME_WIDTH = 44
 _DASH = "-"

@@ -5,23 +5,13 @@ More: ``docs/design/cli.md``.
 
 from __future__ import annotations
 
-import logging
-import multiprocessing
-import os
-import signal
-import threading
-from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Final
 
-from langchain_asesoria._processes import end_with_caller, handed_over, taken_over
+from langchain_asesoria._pool import CtrlCLatch, Window, in_input_order, worker_pool
 from langchain_asesoria.cli.errors import failure_label
 from langchain_asesoria.cli.job import SplitJob, claim_doc_id, describe
 from langchain_asesoria.cli.output import JsonlSpool, jsonl_lines
@@ -31,50 +21,21 @@ from langchain_asesoria.cli.summary import FileReport
 from langchain_asesoria.engine import Tokenization
 from langchain_asesoria.errors import AsesoriaError, DocumentChunkingError, StrictModeError
 from langchain_asesoria.models import ChunkingConfig, ChunkMetadata, LoadedPage
+from langchain_asesoria.parallel import single_threaded
 from langchain_asesoria.parents import parent_records
 from langchain_asesoria.reading import ReadOptions, iter_document_chunks, read_document
 from langchain_asesoria.records import chunk_records
-
-__all__ = [
-    "FILE_WEIGHT_FLOOR",
-    "FileResult",
-    "Submit",
-    "Window",
-    "WorkerSetup",
-    "ordered_results",
-    "run_split_in_workers",
-    "split_to_result",
-]
 
 #: The least a file weighs in the window, however small: a bound on the files in flight.
 FILE_WEIGHT_FLOOR = 64 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
-    """What may be in flight: files submitted to the workers and not yet written.
-
-    Results are written in input order, so the files split behind a long one wait in
-    memory until it is done. A window of files alone would then leave the other workers
-    idle behind it; a window of bytes lets short files go on while bounding what waits.
-
-    Attributes:
-        files: Files always allowed in flight (every worker busy, even behind a file
-            larger than ``weight``).
-        weight: More files are submitted while those in flight weigh less than this
-            many bytes (a file weighs its size, at least ``FILE_WEIGHT_FLOOR``).
-    """
-
-    files: int
-    weight: int = 0
-
-    @classmethod
-    def of(cls, workers: int) -> Window:
-        """Two files and 2 MiB a worker: on the Spanish laws (8,684 files, up to 2.3 MB
-        each; replayed with a time per byte, ``benchmarks/jobs_window.py``) as fast as
-        no bound at all, where four files a worker took 4.8% longer, and a few
-        megabytes of results waiting."""
-        return cls(2 * workers, 2 * 1024 * 1024 * workers)
+def window_of(workers: int) -> Window:
+    """What may be in flight with ``workers`` (``_pool.Window``): two files and 2 MiB
+    a worker. On the Spanish laws (8,684 files, up to 2.3 MB each; replayed with a time
+    per byte, ``benchmarks/jobs_window.py``) as fast as no bound at all, where four files
+    a worker took 4.8% longer, and a few megabytes of results waiting."""
+    return Window(2 * workers, 2 * 1024 * 1024 * workers)
 
 
 def _weight(path: Path) -> int:
@@ -93,6 +54,14 @@ class WorkerSetup:
     tokenization: Tokenization
     reading: ReadOptions
     parents: ParentOptions | None = None
+
+    def single_threaded(self) -> WorkerSetup:
+        """The setup whose tokenizers (the chunks' and the parents') count on the
+        worker's own thread (``_pool.PoolSetup``)."""
+        parents = self.parents
+        if parents is not None:
+            parents = replace(parents, tokenizer=single_threaded(parents.tokenizer))
+        return replace(self, tokenization=single_threaded(self.tokenization), parents=parents)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,40 +95,10 @@ def _failed(path: Path, error: AsesoriaError, pages: int = 0) -> FileResult:
     return FileResult(report, pages, error=describe(path, error))
 
 
-# -- the worker side ---------------------------------------------------------------------
-
-_SETUP: list[WorkerSetup] = []
+# -- the worker side -------------------------------------------------------------------
 
 
-def _init_worker(setup_path: str) -> None:
-    """Runs once in each worker: keeps the settings, one thread per worker, no Ctrl-C,
-    and no life after the caller's (``_processes.end_with_caller``).
-
-    The settings come from the file at ``setup_path`` (``_processes.handed_over``), not
-    through the worker's start-up pipe. pypdf's notes on recoverable oddities are kept
-    off stderr, as ``main`` keeps them in the caller.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    end_with_caller()
-    logging.getLogger("pypdf").setLevel(logging.ERROR)
-    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    setup = taken_over(setup_path)
-    assert isinstance(setup, WorkerSetup)
-    from langchain_asesoria.tokenization import LoadedTokenization
-
-    def single_threaded(tokenization: Tokenization) -> Tokenization:
-        if isinstance(tokenization, LoadedTokenization):
-            return tokenization.single_threaded()
-        return tokenization
-
-    parents = setup.parents
-    if parents is not None:
-        parents = replace(parents, tokenizer=single_threaded(parents.tokenizer))
-    tokenization = single_threaded(setup.tokenization)
-    _SETUP[:] = [WorkerSetup(setup.config, tokenization, setup.reading, parents)]
-
-
-def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> FileResult:
+def split_to_result(setup: WorkerSetup, path: Path, metadata: ChunkMetadata) -> FileResult:
     """Reads and splits one file (and builds its parents) as ``job.run_split`` does; a
     failure is a result too."""
     pages = 0
@@ -193,10 +132,6 @@ def split_to_result(path: Path, metadata: ChunkMetadata, setup: WorkerSetup) -> 
     )
 
 
-def _split_in_worker(path: Path, metadata: ChunkMetadata) -> FileResult:
-    return split_to_result(path, metadata, _SETUP[0])
-
-
 # -- the caller side ---------------------------------------------------------------------
 
 
@@ -206,106 +141,7 @@ def _ready(result: FileResult) -> Future[FileResult]:
     return future
 
 
-@contextmanager
-def _ctrl_c_held() -> Iterator[None]:
-    """Ctrl-C waits, and is not lost, while the pool may start a worker.
-
-    A worker started now starts with the signal blocked (a thread's blocked signals
-    are inherited), so it never sees the terminal's Ctrl-C, not even while it is still
-    importing. The caller's own Ctrl-C is kept until the worker is started and known to
-    the pool, then raised: a Ctrl-C in the middle of a start would leave a worker that
-    no one can stop. (Where signals cannot be blocked, workers ignore Ctrl-C once they
-    have started.)
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    pressed: list[int] = []
-    handler = signal.signal(signal.SIGINT, lambda number, _: pressed.append(number))
-    blocking = hasattr(signal, "pthread_sigmask")
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
-    try:
-        yield
-    finally:
-        if mask is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        signal.signal(signal.SIGINT, handler)
-    if pressed:
-        raise KeyboardInterrupt
-
-
-#: How often the caller, waiting for a file's result, looks whether Ctrl-C was pressed.
-_CTRL_C_POLL = 0.25
-
-
-class _CtrlC:
-    """Ctrl-C latched for the whole run: the handler records the press and raises.
-
-    A ``KeyboardInterrupt`` raised where Python swallows exceptions (a ``__del__``, a
-    weak reference's callback run in the middle of the wait) would otherwise be lost
-    and the run would go on to the end; the caller's wait looks at the latch every
-    ``_CTRL_C_POLL`` seconds and raises it again.
-    """
-
-    def __init__(self) -> None:
-        self.pressed = False
-
-    def _handle(self, number: int, frame: object) -> None:
-        self.pressed = True
-        raise KeyboardInterrupt
-
-    @contextmanager
-    def installed(self) -> Iterator[_CtrlC]:
-        if threading.current_thread() is not threading.main_thread():
-            yield self
-            return
-        previous = signal.signal(signal.SIGINT, self._handle)
-        try:
-            yield self
-        finally:
-            signal.signal(signal.SIGINT, previous)
-
-    def wait(self, future: Future[FileResult]) -> FileResult:
-        """``future.result()``, raising ``KeyboardInterrupt`` once Ctrl-C was pressed."""
-        while True:
-            if self.pressed:
-                raise KeyboardInterrupt
-            try:
-                return future.result(timeout=_CTRL_C_POLL)
-            except FutureTimeout:
-                continue
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Terminates every worker now (their files are abandoned) and reaps them.
-
-    ``ProcessPoolExecutor.terminate_workers`` (Python 3.14) does this; before it, the
-    pool's own table of worker processes is the only handle on them.
-    """
-    terminate = getattr(pool, "terminate_workers", None)
-    if terminate is not None:  # pragma: no cover - Python 3.14
-        terminate()
-        return
-    processes: dict[int, BaseProcess] = getattr(pool, "_processes", None) or {}
-    workers = list(processes.values())
-    # The pool's manager thread, joined once its workers are gone: left running, the
-    # interpreter's exit joins it and may print a traceback ("Bad file descriptor") from
-    # a wakeup pipe the dead pool has closed.
-    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in workers:
-        process.terminate()
-    for process in workers:
-        process.join()
-    if manager is not None:
-        manager.join(timeout=_MANAGER_JOIN_SECONDS)
-
-
-#: How long ``_stop`` waits for the pool's manager thread once its workers are gone.
-_MANAGER_JOIN_SECONDS: Final = 10.0
-
-
-#: Starts one file's split: ``pool.submit(_split_in_worker, path, metadata)``.
+#: Starts one file's split in the pool: ``split_to_result`` in a worker.
 Submit = Callable[[Path, ChunkMetadata], "Future[FileResult]"]
 
 
@@ -370,21 +206,8 @@ def ordered_results(
         DocumentChunkingError: the worker of a file died (killed, out of memory).
     """
     submitter = _Submitter(job, submit)
-    pending: deque[tuple[Path, Future[FileResult], int]] = deque()  # with each weight
-    weight = 0  # of the files pending
-
-    def room() -> bool:
-        return len(pending) < window.files or weight < window.weight
-
-    while True:
-        while room() and (started := submitter.next()) is not None:
-            path, future = started
-            pending.append((path, future, _weight(path)))
-            weight += pending[-1][2]
-        if not pending:
-            return
-        path, future, file_weight = pending.popleft()
-        weight -= file_weight
+    started = iter(submitter.next, None)
+    for path, future in in_input_order(started, window, lambda item: _weight(item[0])):
         try:
             result = wait(future)
         except BrokenProcessPool as error:
@@ -414,42 +237,26 @@ def run_split_in_workers(
         DocumentChunkingError: a worker process died (killed, out of memory).
     """
     setup = WorkerSetup(job.config, job.tokenization, job.reading, job.parents)
-    with handed_over(setup) as setup_path, _CtrlC().installed() as ctrl_c:
-        with _ctrl_c_held():
-            pool = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_init_worker,
-                initargs=(setup_path,),
-            )
-        try:
-            spools = (spool, parent_spool)
-            reports = _write_in_order(job, spools, progress, pool, workers, ctrl_c)
-        except BaseException:
-            _stop(pool)
-            raise
-        pool.shutdown(wait=True)
-    return reports
+    with (
+        CtrlCLatch().installed() as ctrl_c,
+        worker_pool(split_to_result, setup, workers, start_method="spawn") as submit,
+    ):
+        return _write_in_order(job, (spool, parent_spool), progress, submit, workers, ctrl_c)
 
 
 def _write_in_order(
     job: SplitJob,
     spools: tuple[JsonlSpool, JsonlSpool | None],
     progress: Progress,
-    pool: ProcessPoolExecutor,
+    submit: Submit,
     workers: int,
-    ctrl_c: _CtrlC,
+    ctrl_c: CtrlCLatch,
 ) -> list[FileReport]:
     """The files' records (chunks, parents), messages and reports, in input order, as
     they come back."""
     spool, parent_spool = spools
-
-    def submit(path: Path, metadata: ChunkMetadata) -> Future[FileResult]:
-        with _ctrl_c_held():  # the pool starts its workers as files are submitted
-            return pool.submit(_split_in_worker, path, metadata)
-
     reports: list[FileReport] = []
-    for path, result in ordered_results(job, submit, Window.of(workers), ctrl_c.wait):
+    for path, result in ordered_results(job, submit, window_of(workers), ctrl_c.wait):
         progress.start_file(path.name)
         progress.pages_read(result.pages)
         if result.error is not None:

@@ -545,15 +545,15 @@ def test_a_ctrl_c_whose_exception_was_swallowed_still_stops_the_wait() -> None:
     the run going on to the end."""
     from concurrent.futures import Future
 
-    from langchain_asesoria.cli.workers import _CtrlC
+    from langchain_asesoria._pool import CtrlCLatch
 
-    ctrl_c = _CtrlC()
+    ctrl_c = CtrlCLatch()
     with ctrl_c.installed():
         with contextlib.suppress(KeyboardInterrupt):  # swallowed, as in a __del__
             signal.raise_signal(signal.SIGINT)
         never: Future[object] = Future()
         with pytest.raises(KeyboardInterrupt):
-            ctrl_c.wait(never)  # type: ignore[arg-type]
+            ctrl_c.wait(never)
     done: Future[object] = Future()
     done.set_result("ok")
-    assert _CtrlC().wait(done) == "ok"  # type: ignore[arg-type]
+    assert CtrlCLatch().wait(done) == "ok"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,10 +15,10 @@ from langchain_asesoria import (
     ChunkMetadata,
     InvalidPagesError,
     LoadedPage,
+    _pool,
     chunk_document,
     parallel,
 )
-from langchain_asesoria._processes import handed_over
 from langchain_asesoria.engine import TokenIndex, Tokenization
 from langchain_asesoria.errors import (
     ConfigurationError,
@@ -193,10 +194,17 @@ def test_beyond_the_window_documents_start_in_input_order() -> None:
 
 
 def _init_worker(tokenization: Tokenization, workers: int) -> object:
-    """What a worker keeps once its initializer has read the setup the caller handed over."""
-    with handed_over((tokenization, CONFIG, workers, ReadOptions())) as setup_path:
-        parallel._init_worker(setup_path)
-    return parallel._WORKER_STATE["tokenization"]
+    """What a worker keeps once its start-up has read the setup the caller handed over."""
+    setup = parallel._Chunking(tokenization, CONFIG, ReadOptions())
+    handler = signal.getsignal(signal.SIGINT)  # a worker ignores Ctrl-C; this test does not
+    try:
+        with _pool._handed_over((parallel._run_one, setup, workers, 0)) as setup_path:
+            _pool._start_worker(setup_path, tied=False)
+    finally:
+        signal.signal(signal.SIGINT, handler)
+    _, kept = _pool._WORKER[0]
+    assert isinstance(kept, parallel._Chunking)
+    return kept.tokenization
 
 
 @pytest.mark.parametrize(
@@ -211,7 +219,7 @@ def test_worker_processes_run_the_tokenizer_single_threaded(
         monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)
     else:
         monkeypatch.setenv("TOKENIZERS_PARALLELISM", preset)
-    monkeypatch.setattr(parallel, "_WORKER_STATE", {})
+    monkeypatch.setattr(_pool, "_WORKER", [])
     _init_worker(WordTokenization(512), workers)
     assert os.environ.get("TOKENIZERS_PARALLELISM") == expected
     monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)  # undone by monkeypatch
@@ -224,7 +232,7 @@ def test_worker_processes_count_on_their_own_thread(
     that form (no helper threads); one worker keeps it as given, and a tokenization
     without the method (the fakes) is kept as it is."""
     monkeypatch.setenv("TOKENIZERS_PARALLELISM", "false")
-    monkeypatch.setattr(parallel, "_WORKER_STATE", {})
+    monkeypatch.setattr(_pool, "_WORKER", [])
     kept = _init_worker(minilm, 2)
     assert isinstance(kept, HuggingFaceTokenization)
     assert kept._helpers is False
