@@ -38,7 +38,7 @@ from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Concatenate, Final, Literal, ParamSpec, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:
-    from typing import Self
+    from typing_extensions import Self
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
