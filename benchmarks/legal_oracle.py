@@ -601,7 +601,7 @@ def read_source(text: str) -> Source:
                 or preamble_label(raw)
                 or (bool(_ATX.match(raw)) and not _NOTE_HEADING.match(raw))
                 or (named and single and not _NOTE_LIKE.match(raw))
-                or (single and _capitals(raw))
+                or (single and (_capitals(raw) or _subdivision(raw)))
             )
             if unit is not None or group:
                 if not quoted:
@@ -666,6 +666,16 @@ _NOTE_LIKE: Final = re.compile(
 )
 
 
+#: A subdivision's rubric below the units, a heading a lawyer reads though no unit:
+#: "Epígrafe A. Forma de realizarlo" (its word, a letter or a number, a name that ends no
+#: sentence).
+_SUBDIVISION: Final = re.compile(r"(?:sub)?epigrafe\s+(?:[a-z]|\d{1,3})\.\s+\w[^.;:]*")
+
+
+def _subdivision(line: str) -> bool:
+    return _SUBDIVISION.fullmatch(fold(line.strip(_STRIP))) is not None
+
+
 def _capitals(line: str) -> bool:
     """Whether a line is written in capitals (an approved text's title, a rubric)."""
     letters = [c for c in line if c.isalpha()]
@@ -678,12 +688,13 @@ _NAMED: Final = frozenset({"libro", "título", "capítulo", "sección", "subsecc
 
 def _number_only(line: str) -> bool:
     """Whether a unit's heading line is its word and number alone ("CAPÍTULO III",
-    "CAPÍTULO III bis", "ANEXO NÚMERO 2"), not its number and a one-word name ("Sección
-    1.ª Ejercicios")."""
+    "CAPÍTULO III bis", "ANEXO III A)", "ANEXO NÚMERO 2"), not its number and a one-word
+    name ("Sección 1.ª Ejercicios")."""
     folded = fold(line.strip(_STRIP)).rstrip(" .:")
     words = folded.split()
     if len(words) == 3:
-        return words[1] in ("numero", "n.o", "no") or re.fullmatch(_LATIN, words[2]) is not None
+        part = rf"{_LATIN}|[a-z]\)?|\d+[.)]?"  # "III bis", "III A)", "3 2"
+        return words[1] in ("numero", "n.o", "no") or re.fullmatch(part, words[2]) is not None
     return len(words) <= 2 and not re.search(r"[.:]\s+\S", folded)
 
 

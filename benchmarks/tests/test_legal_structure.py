@@ -202,6 +202,7 @@ def test_a_note_after_a_units_heading_is_its_text_not_its_name(note: str) -> Non
     [
         ("CAPÍTULO III", True),
         ("CAPÍTULO III bis", True),
+        ("ANEXO III A)", True),
         ("ANEXO NÚMERO 2", True),
         ("Sección 1.ª", True),
         ("#### Sección 1.ª Ejercicios", False),  # named already (BOE-A-2007-14726)
@@ -215,6 +216,16 @@ def test_the_line_after_a_units_number_alone_is_its_name(heading: str, names: bo
     text = f"# Ley\n\n{heading}\n\n{line}\n\n##### Artículo 19.\n\nT.\n"
     source = oracle.read_source(text)
     assert next(found for found in source.lines if found.text == line).heading is names
+
+
+def test_a_subdivisions_rubric_is_a_heading_line() -> None:
+    """ "Epígrafe A. Forma de realizarlo" under a Sección names what follows (a lawyer
+    reads a heading); a sentence that mentions an epígrafe is text."""
+    rubric, sentence = "Epígrafe A. Forma de realizarlo", "El epígrafe A. se aplica."
+    text = f"# Ley\n\n#### Sección 2.ª Apeo\n\n{rubric}\n\n{sentence}\n"
+    lines = {line.text: line.heading for line in oracle.read_source(text).lines}
+    assert lines[rubric] is True
+    assert lines[sentence] is False
 
 
 def test_chain_at_is_the_chain_of_units_in_force() -> None:
