@@ -18,8 +18,6 @@ from langchain_asesoria.boe_xml.model import IMAGE, Content, Note, Paragraph, Ta
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
-__all__ = ["CELL_SEPARATOR", "NESTED_ROW_SEPARATOR", "read_content"]
-
 #: Between a row's cells.
 CELL_SEPARATOR: Final = " | "
 #: Between the rows of a table inside a cell (the cell stays on its row's line).

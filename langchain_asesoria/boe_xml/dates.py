@@ -14,8 +14,6 @@ from typing import Final
 from langchain_asesoria.errors import LawDateError
 from langchain_asesoria.records import OPEN_END_DAY
 
-__all__ = ["MONTHS", "day_number", "in_words", "parse_day", "vigencia"]
-
 #: The months in Spanish, January first.
 MONTHS: Final = (
     "enero",

@@ -37,8 +37,6 @@ from langchain_asesoria.errors import (
     OutputError,
 )
 
-__all__ = ["ANSWERS", "BOE_API", "FetchOptions", "FetchedLaw", "Retry", "fetch_law"]
-
 #: The BOE's open-data API for consolidated laws; ``{id}/texto`` and ``{id}/metadatos``.
 BOE_API: Final = "https://www.boe.es/datosabiertos/api/legislacion-consolidada/id/"
 

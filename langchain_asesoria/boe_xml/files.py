@@ -15,8 +15,6 @@ from langchain_asesoria.boe_xml.model import Law
 from langchain_asesoria.boe_xml.parse import read_law
 from langchain_asesoria.errors import DocumentReadError
 
-__all__ = ["LAW_ID", "METADATA_SUFFIX", "law_id_of", "metadata_path", "read_law_file"]
-
 #: A BOE identifier: "BOE-A-2003-23514" (the diary, the section, the year, a number).
 LAW_ID: Final = re.compile(r"[A-Z]+-[A-Z]-\d{4}-\d+")
 

@@ -34,8 +34,6 @@ from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.models import LeadSpan, SectionSpan
 from langchain_asesoria.records import MetadataValue
 
-__all__ = ["ExpiredNote", "LawReport", "LawSection", "LawText", "law_all_versions", "law_as_of"]
-
 Fields = tuple[tuple[str, MetadataValue], ...]
 
 

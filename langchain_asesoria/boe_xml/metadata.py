@@ -11,8 +11,6 @@ from langchain_asesoria.boe_xml.dates import parse_day
 from langchain_asesoria.boe_xml.model import LawInfo
 from langchain_asesoria.boe_xml.response import response_data
 
-__all__ = ["METADATA_FIELDS", "read_law_info"]
-
 _Reader = Callable[[str, str], "str | date | bool | None"]
 
 

@@ -53,8 +53,6 @@ from langchain_asesoria.records import (
     MetadataValue,
 )
 
-__all__ = ["BOE_PAGE", "block_url", "law_fields", "section_fields"]
-
 #: The BOE's consolidated page of a law; ``#<block id>`` anchors a block.
 BOE_PAGE: Final = "https://www.boe.es/buscar/act.php?id={law_id}"
 

@@ -14,18 +14,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Final, TypeAlias
 
-__all__ = [
-    "IMAGE",
-    "Block",
-    "Content",
-    "Law",
-    "LawInfo",
-    "Note",
-    "Paragraph",
-    "Table",
-    "Version",
-]
-
 #: What an image (``<img>``) becomes in the text: visible, and counted.
 IMAGE: Final = "[imagen]"
 

@@ -26,8 +26,6 @@ from langchain_asesoria.boe_xml.ranks import (
 from langchain_asesoria.boe_xml.select import Wording
 from langchain_asesoria.structure.legal_grammar import LegalUnit
 
-__all__ = ["Placed", "place"]
-
 
 @dataclass(frozen=True, slots=True)
 class Placed:

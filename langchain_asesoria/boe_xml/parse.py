@@ -20,8 +20,6 @@ from langchain_asesoria.errors import BlockWithoutVersionsError, NotBoeResponseE
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
-__all__ = ["read_law"]
-
 
 @dataclass(frozen=True, slots=True)
 class _Where:

@@ -14,19 +14,6 @@ from typing import Final, Literal
 from langchain_asesoria.boe_xml.model import Paragraph, Version
 from langchain_asesoria.structure.legal_grammar import UNITS, LegalUnit, legal_unit
 
-__all__ = [
-    "BLOCK_KINDS",
-    "CONTAINER",
-    "HEADING_CLASSES",
-    "OWN_LABELS",
-    "PROVISION_TITLE_CLASSES",
-    "BlockKind",
-    "HeadingTitle",
-    "heading_title",
-    "is_disposicion",
-    "provision_title",
-]
-
 #: How a block takes part in the structure: a ``heading`` opens a level that holds what
 #: follows it; a ``provision`` is a leaf under the open headings; a part of its ``own``
 #: (preamble, initial note, signature) stands at the top, outside every heading.

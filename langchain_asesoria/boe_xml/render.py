@@ -17,8 +17,6 @@ from typing import Final
 from langchain_asesoria.boe_xml.model import Content, Note, Paragraph, Table, Version
 from langchain_asesoria.models import LeadSpan
 
-__all__ = ["PIECE_SEPARATOR", "Rendered", "render"]
-
 #: Between two paragraphs (or tables, or a note's paragraphs) of a wording, and between
 #: two wordings: a blank line.
 PIECE_SEPARATOR: Final = "\n\n"

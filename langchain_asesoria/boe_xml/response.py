@@ -15,8 +15,6 @@ from langchain_asesoria.errors import DamagedXmlError, MissingDependencyError, N
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
-__all__ = ["LXML_EXTRA", "parse_response", "response_data", "response_status"]
-
 #: The extra that installs lxml, which reads the BOE's XML.
 LXML_EXTRA: Final = "reading the BOE's XML needs lxml: pip install 'langchain-asesoria[html]'"
 

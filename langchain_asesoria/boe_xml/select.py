@@ -26,16 +26,6 @@ from typing import Literal
 from langchain_asesoria.boe_xml.dates import day_number
 from langchain_asesoria.boe_xml.model import Block, Law, Version
 
-__all__ = [
-    "LeftOut",
-    "LeftOutReason",
-    "Wording",
-    "block_wordings",
-    "every_wording",
-    "on_day",
-    "out_of_order",
-]
-
 LeftOutReason = Literal["not_yet_in_force", "expired"]
 
 

@@ -33,8 +33,6 @@ from langchain_asesoria.engine._section import SLACK, Section
 from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import ChunkingConfig, LeadSpan
 
-__all__ = ["Sectioning", "build_sections", "sectioning", "whole_section"]
-
 
 @dataclass(frozen=True, slots=True)
 class Sectioning:

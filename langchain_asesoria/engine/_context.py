@@ -19,20 +19,6 @@ from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._segments import Segment
 from langchain_asesoria.models import ChunkingConfig, LeadSpan, SectionContext
 
-__all__ = [
-    "ELISION",
-    "PATH_SEPARATOR",
-    "Estimate",
-    "FixedCosts",
-    "context_allowance",
-    "contexts",
-    "count_fixed",
-    "lead_contexts",
-    "opening_contexts",
-    "section_context",
-    "shows_own_title",
-]
-
 #: Between the titles of a path, and in place of the titles left out.
 PATH_SEPARATOR = " > "
 ELISION = "…"

@@ -21,8 +21,6 @@ from langchain_asesoria.engine._estimate import offsets_typecode
 if TYPE_CHECKING:
     import regex
 
-__all__ = ["ActiveCuts", "SectionCuts", "is_safe_cut", "lstrip_at", "rstrip_at"]
-
 #: ``(start, end) -> True`` when the unit ``text[start:end]`` cannot fit alone.
 OversizedTest = Callable[[int, int], bool]
 

@@ -40,14 +40,6 @@ from langchain_asesoria.models import (
 )
 from langchain_asesoria.pages import JoinedText, join_pages
 
-__all__ = [
-    "Pages",
-    "check_budget",
-    "check_inputs",
-    "chunks",
-    "content_segments",
-]
-
 #: What the engine chunks: pages, or pages already joined by ``config.page_separator``.
 Pages = Iterable[LoadedPage] | JoinedText
 

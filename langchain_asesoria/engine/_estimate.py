@@ -6,8 +6,6 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["TokenIndex", "offsets_typecode"]
-
 
 def offsets_typecode(size: int) -> str:
     """The ``array`` typecode for the offsets and token totals of a text of ``size``

@@ -18,8 +18,6 @@ from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._search import Measured, correct
 from langchain_asesoria.engine._section import Section
 
-__all__ = ["RUN", "PackedChunk", "measure", "pack_section"]
-
 #: The most chunks planned after a correction before they are counted together. Runs
 #: start at one chunk after each correction and double while they are accepted, so a
 #: wrong estimate wastes few exact counts and a right one is still counted in batches.

@@ -17,8 +17,6 @@ from typing import NamedTuple
 from langchain_asesoria.engine._cuts import is_safe_cut, lstrip_at, rstrip_at
 from langchain_asesoria.engine._section import SLACK, Section
 
-__all__ = ["InnerCuts", "Plan", "Span", "overlap_starts", "plan_run"]
-
 #: Fitting probes before cuts inside a blob are planned in runs without slack.
 _TRUSTED = 4
 

@@ -17,8 +17,6 @@ from typing import Protocol, runtime_checkable
 
 from langchain_asesoria.engine._estimate import TokenIndex
 
-__all__ = ["Estimator", "ModelInput", "TokenCounter", "Tokenization", "WordEstimator"]
-
 
 @runtime_checkable
 class TokenCounter(Protocol):

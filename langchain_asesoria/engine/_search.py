@@ -20,8 +20,6 @@ from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._section import SLACK, Section
 from langchain_asesoria.errors import IndivisibleCharacterError
 
-__all__ = ["Exact", "Measured", "correct"]
-
 
 class Measured(NamedTuple):
     """A plan with its exact counts: its prepared text's, and its overlap's content.

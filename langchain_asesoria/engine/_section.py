@@ -18,8 +18,6 @@ from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
 from langchain_asesoria.engine._estimate import TokenIndex
 from langchain_asesoria.errors import ContextTooLongError
 
-__all__ = ["COARSER_WITHIN", "LEAD_IN_WITHIN", "SLACK", "Section"]
-
 #: How far (in tokens) past the budget an estimate may be and still deserve an exact
 #: try: offsets-based estimates are off by a token or two at the edges.
 SLACK = 2

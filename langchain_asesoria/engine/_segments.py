@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import SectionSpan
 
-__all__ = ["Segment", "segments_for"]
-
 
 @dataclass(frozen=True, slots=True)
 class Segment:

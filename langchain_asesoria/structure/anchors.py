@@ -15,16 +15,6 @@ from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import LeadSpan, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
 
-__all__ = [
-    "AnchoredLead",
-    "SectionStart",
-    "anchor_leads",
-    "anchor_spans",
-    "leads_in",
-    "section_spans",
-    "spans_in",
-]
-
 
 @dataclass(frozen=True, slots=True)
 class SectionStart:

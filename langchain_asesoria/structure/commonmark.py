@@ -12,19 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = [
-    "ATX",
-    "FENCE",
-    "LINE",
-    "ListItem",
-    "closes",
-    "dedented",
-    "fenced_code",
-    "indent",
-    "lines",
-    "opens",
-]
-
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})(.*)")
 ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*")
 #: A line and its ending: ``\r\n``, ``\r`` and ``\n`` all end a line (CommonMark).

@@ -15,15 +15,6 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 if TYPE_CHECKING:
     import yaml
 
-__all__ = [
-    "FRONT_MATTER_PREFIX",
-    "FrontMatterFields",
-    "FrontMatterValue",
-    "blank_front_matter",
-    "front_matter_end",
-    "front_matter_fields",
-]
-
 #: The prefix of a front matter field's metadata key: ``status`` -> ``fm_status``.
 FRONT_MATTER_PREFIX: Final = "fm_"
 

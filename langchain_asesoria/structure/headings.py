@@ -13,8 +13,6 @@ from dataclasses import dataclass
 
 from langchain_asesoria.models import SectionSpan
 
-__all__ = ["Heading", "sections_of"]
-
 
 @dataclass(frozen=True, slots=True)
 class Heading:

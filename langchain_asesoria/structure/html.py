@@ -18,18 +18,6 @@ from langchain_asesoria.structure.headings import Heading
 if TYPE_CHECKING:
     from lxml import etree
 
-__all__ = [
-    "CELL_SEPARATOR",
-    "CHROME",
-    "MAIN_CONTENT",
-    "ROW_SEPARATOR",
-    "HtmlTable",
-    "HtmlText",
-    "extract_html",
-    "looks_like_markup",
-    "report_lines",
-]
-
 #: Between a table row's cells.
 CELL_SEPARATOR: Final = " | "
 

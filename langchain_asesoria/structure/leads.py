@@ -15,8 +15,6 @@ from typing import NamedTuple
 from langchain_asesoria.models import WORD_NUMERALS, LeadSpan
 from langchain_asesoria.structure.legal_grammar import HEADING_START
 
-__all__ = ["LABEL_STYLES", "detect_leads", "label_style"]
-
 #: Item label forms at a line start, by style: items of one list share a style.
 LABEL_STYLES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (style, re.compile(pattern))

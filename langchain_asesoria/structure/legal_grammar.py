@@ -41,43 +41,6 @@ from langchain_asesoria.numerals import (
     word_value,
 )
 
-__all__ = [
-    "APARTADO",
-    "HEADING_START",
-    "LEGAL_HEADINGS",
-    "NUMBERINGS",
-    "NUMERAL",
-    "QUOTE_CLOSE",
-    "QUOTE_OPEN",
-    "SIGNATURE",
-    "UNITS",
-    "DisposicionKind",
-    "Label",
-    "LegalUnit",
-    "Part",
-    "UnitRow",
-    "approved_text",
-    "broken_line",
-    "capitals",
-    "disposicion_kind",
-    "formula_line",
-    "group_heading",
-    "heading_line",
-    "label_of",
-    "legal_unit",
-    "name_limit",
-    "note_line",
-    "number_only",
-    "numeral_title",
-    "ordinal_apartado",
-    "ordinal_disposicion",
-    "parte_heading",
-    "pdf_heading_line",
-    "promulgation",
-    "quoted",
-    "rubric_line",
-]
-
 Part = Literal["preamble", "articulado", "disposiciones", "anexo"]
 
 

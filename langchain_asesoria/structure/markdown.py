@@ -27,16 +27,6 @@ from langchain_asesoria.structure.commonmark import (
 )
 from langchain_asesoria.structure.headings import Heading, sections_of
 
-__all__ = [
-    "LONE",
-    "CommentScan",
-    "comment_blocks",
-    "comments",
-    "detect_markdown_sections",
-    "markdown_headings",
-    "marked_only",
-]
-
 #: A line's mark: ``(start, end, level, title)`` for a heading, ``title`` None for a
 #: line of body (text, or a fence, which is body too).
 _Mark = tuple[int, int, int, str | None]

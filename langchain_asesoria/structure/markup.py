@@ -11,8 +11,6 @@ from typing import Final, Literal
 
 from langchain_asesoria.structure.commonmark import fenced_code, lines
 
-__all__ = ["MarkupSpan", "markup_spans"]
-
 #: A raw HTML tag, opening or closing: ``<small>``, ``</small>``, ``<br/>``, ``<a
 #: href="…">`` (a letter right after ``<``: never ``a < b``, an autolink ``<https://…>``
 #: or a comment).

@@ -19,8 +19,6 @@ from langchain_asesoria.structure.legal_grammar import (
     quoted,
 )
 
-__all__ = ["PageText", "blank_lines", "line_paragraphs", "page_text"]
-
 #: A line of text, its line ending left out.
 _LINE: Final = re.compile(r"[^\r\n]*")
 #: The BOE's marker of a block of a consolidated text: "[Bloque 5: #a1]".

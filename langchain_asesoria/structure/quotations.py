@@ -39,8 +39,6 @@ from langchain_asesoria.structure.legal_grammar import (
     number_only,
 )
 
-__all__ = ["own_headings", "paragraphs", "rebare"]
-
 #: Marks that open a quotation, and those that close one (the BOE's «», typographic
 #: “”, and a modifier letter the BOE prints for ” in some texts).
 _OPENING: Final = "«“„"

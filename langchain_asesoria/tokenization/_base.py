@@ -27,8 +27,6 @@ from langchain_asesoria.tokenization._profile import ModelProfile, ProfiledToken
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["LoadedTokenization", "TokenizationBase"]
-
 
 def _check_reserve(reserved: int, limit: int, name: str) -> None:
     """Raises ``ModelLimitError`` when the provider's reserve fills the whole input."""

@@ -16,8 +16,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain, islice
 from typing import TypeVar
 
-__all__ = ["AHEAD", "BATCH", "COUNT_HERE", "SOLO_BATCH", "completed", "count_ahead", "many_cpus"]
-
 T = TypeVar("T")
 
 #: Texts per encoding call: enough for every core, few encodings alive (64 counts as

@@ -23,8 +23,6 @@ from langchain_asesoria.errors import TokenizerLoadError
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.tokenization._profiles import OFFLINE_PACKAGES
 
-__all__ = ["PROBE_TIMEOUT", "check_model_available", "hub_unreachable"]
-
 #: Seconds to wait for a connection to the Hub (or to the HTTPS proxy) before giving up.
 PROBE_TIMEOUT: Final = 3.0
 

@@ -28,15 +28,6 @@ from langchain_asesoria.tokenization._profiles import (
 )
 from langchain_asesoria.tokenization._word_index import WordCounts, estimate, word_index
 
-__all__ = [
-    "HuggingFaceTokenization",
-    "load_file",
-    "load_folder",
-    "load_named",
-    "measures_words_alone",
-    "read_tokenizer",
-]
-
 #: Words of every kind a law holds, joined by single spaces as ``word_index`` joins them.
 _PROBE = "Ab cd, ef.gh 12,5 % ñú € x-y (z) «q» art. 3.º"
 

@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from langchain_asesoria.settings import Settings
     from langchain_asesoria.tokenization._base import LoadedTokenization
 
-__all__ = ["FAMILIES", "Family", "load_tokenization"]
-
 
 @dataclass(frozen=True, slots=True)
 class Family:

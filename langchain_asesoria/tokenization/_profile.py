@@ -6,8 +6,6 @@ from dataclasses import dataclass
 
 from langchain_asesoria.errors import ConfigurationError
 
-__all__ = ["ModelProfile", "ProfiledTokenization"]
-
 
 @dataclass(frozen=True, slots=True)
 class ModelProfile:

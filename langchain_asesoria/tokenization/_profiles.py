@@ -18,18 +18,6 @@ from typing import Any, Final
 from langchain_asesoria.errors import MissingSettingError, ModelLimitError
 from langchain_asesoria.tokenization._profile import ModelProfile
 
-__all__ = [
-    "DOCUMENT_PROMPTS",
-    "NO_LIMIT_SENTINEL",
-    "OFFLINE_PACKAGES",
-    "PROFILES",
-    "QUERY_PROMPTS",
-    "folder_profile",
-    "profile_for",
-    "read_json",
-    "with_explicit_limit",
-]
-
 #: The query instruction of the instruct models' cards, with their example task (web
 #: search): the cards say a query must carry "Instruct: {task}\nQuery: ", a document none.
 _WEB_SEARCH: Final = "Given a web search query, retrieve relevant passages that answer the query"

@@ -28,8 +28,6 @@ from langchain_asesoria.tokenization._profile import ModelProfile
 from langchain_asesoria.tokenization._profiles import with_explicit_limit
 from langchain_asesoria.tokenization._word_index import word_index
 
-__all__ = ["ENCODINGS", "MODELS", "TiktokenTokenization", "claims", "encoding_of", "load"]
-
 #: OpenAI embedding models: name -> (encoding, real input limit). OpenAI's embeddings
 #: guide: these models use the cl100k_base encoding and take at most 8,191 input tokens
 #: (its API reference says 8,192 for the request's input: the guide's lower number is

@@ -16,8 +16,6 @@ from typing import Any, TypeAlias
 from langchain_asesoria.engine import TokenIndex, offsets_typecode
 from langchain_asesoria.tokenization._count_ahead import completed
 
-__all__ = ["StartsOf", "WordCounts", "estimate", "word_index"]
-
 #: Token starts of each text, in order: a family's ``token_starts_many``.
 StartsOf: TypeAlias = Callable[[list[str]], list[Sequence[int]]]
 
