@@ -10,15 +10,17 @@ are 1-based; ``Document.id`` is the stable ``chunk_id``; every metadata value is
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import fields
-from typing import Any, Final, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, cast, get_args
 
 from langchain_core.documents import Document
 
 from langchain_asesoria.engine import check_budget
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.models import Chunk, ChunkingConfig
+from langchain_asesoria.langchain.page_structure import REPORT_KEYS, report_keys
+from langchain_asesoria.langchain.sources import Source, SourceReader
+from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata
 from langchain_asesoria.records import (
     CHUNK_ID,
     DOC_ID,
@@ -33,6 +35,9 @@ from langchain_asesoria.records import (
     chunk_metadata_record,
 )
 from langchain_asesoria.tokenization import Tokenization
+
+if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
+    from langchain_asesoria.reading import DocumentPages
 
 __all__ = [
     "CONFIG_FIELDS",
@@ -109,13 +114,16 @@ def config_options(kwargs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
 
 
 class ChunkingComponent:
-    """What the splitter and the transformer share: tokenizer, config, text mode, errors."""
+    """What the splitter and the transformer share: tokenizer, config, text mode, errors,
+    and the one pipeline: documents -> ``Source`` -> read once (``SourceReader``) ->
+    chunked (whole, or each page apart) -> chunk ``Document``s."""
 
     _tokenization: Tokenization
     _config: ChunkingConfig
     _page_content: PageContent
     _metadata_level: MetadataLevel
     _on_error: OnError
+    _reader: SourceReader
 
     def _bind(
         self,
@@ -146,6 +154,35 @@ class ChunkingComponent:
             f"max_tokens={self._config.max_tokens}, overlap_tokens={self._config.overlap_tokens}, "
             f"page_content={self._page_content!r}, metadata_level={self._metadata_level!r}, "
             f"on_error={self._on_error!r})"
+        )
+
+    def _chunks(self, document: DocumentPages, metadata: ChunkMetadata) -> Iterator[Chunk]:
+        """The chunks of a document as read, built one at a time."""
+        from langchain_asesoria.reading import iter_document_chunks
+
+        return iter_document_chunks(
+            document, metadata, config=self._config, tokenization=self._tokenization
+        )
+
+    def _input_metadata(
+        self,
+        source: Source,
+        first: Mapping[Any, Any],
+        document: DocumentPages,
+        last: Mapping[Any, Any] | None = None,
+    ) -> dict[str, MetadataValue]:
+        """The input metadata a chunk of ``source`` keeps (``input_metadata``), from the
+        metadata of its ``first`` and ``last`` pages (default: ``first``), with what
+        reading a loader's PDF pages had (``page_structure.report_keys``)."""
+        report = report_keys(document) if source.loaded_pdf else {}
+        if last is None:
+            last = first
+        return input_metadata(
+            {**first, **report} if report else first,
+            {**last, **report} if report else last,
+            self._reader.page_key,
+            self._metadata_level,
+            None if source.key is None else (self._reader.source_key, source.key),
         )
 
     def _skipped(self, name: str, error: AsesoriaError) -> None:
@@ -303,8 +340,6 @@ def input_metadata(
     """
     kept = scalar_metadata(first)
     if level == "lean":
-        from langchain_asesoria.langchain.page_structure import REPORT_KEYS
-
         return {key: value for key, value in kept.items() if key not in REPORT_KEYS}
     metadata: dict[str, MetadataValue] = loader_metadata(kept, scalar_metadata(last), page_key)
     if source is not None:
