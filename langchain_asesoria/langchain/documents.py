@@ -164,26 +164,23 @@ class ChunkingComponent:
             document, metadata, config=self._config, tokenization=self._tokenization
         )
 
+    def _page_metadata(
+        self, source: Source, document: DocumentPages
+    ) -> tuple[Mapping[Any, Any], ...]:
+        """Each page's input metadata, in page order; a loader's PDF pages with what their
+        reading had (``page_structure.report_keys``)."""
+        if not source.loaded_pdf:
+            return source.page_metadata
+        report = report_keys(document)
+        return tuple({**metadata, **report} for metadata in source.page_metadata)
+
     def _input_metadata(
-        self,
-        source: Source,
-        first: Mapping[Any, Any],
-        document: DocumentPages,
-        last: Mapping[Any, Any] | None = None,
+        self, source: Source, first: Mapping[Any, Any], last: Mapping[Any, Any]
     ) -> dict[str, MetadataValue]:
         """The input metadata a chunk of ``source`` keeps (``input_metadata``), from the
-        metadata of its ``first`` and ``last`` pages (default: ``first``), with what
-        reading a loader's PDF pages had (``page_structure.report_keys``)."""
-        report = report_keys(document) if source.loaded_pdf else {}
-        if last is None:
-            last = first
-        return input_metadata(
-            {**first, **report} if report else first,
-            {**last, **report} if report else last,
-            self._reader.page_key,
-            self._metadata_level,
-            None if source.key is None else (self._reader.source_key, source.key),
-        )
+        metadata of its first and last pages (``_page_metadata``)."""
+        key = None if source.key is None else (self._reader.source_key, source.key)
+        return input_metadata(first, last, self._reader.page_key, self._metadata_level, key)
 
     def _skipped(self, name: str, error: AsesoriaError) -> None:
         """Raises ``error`` with ``on_error="raise"``; else logs that ``name`` was skipped."""

@@ -418,6 +418,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 source = self._reader.source([inputs[index] for index in run])
                 whole = self._reader.document(source)
                 parts, failed = pages_apart(whole), None
+                pages = dict(zip(parts, self._page_metadata(source, whole), strict=True))
             except InvalidPagesError:
                 raise  # the caller's to fix, whatever on_error says
             except AsesoriaError as error:
@@ -427,12 +428,13 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 try:
                     if failed is not None:
                         raise failed
-                    part = parts[self._reader.page_number(inputs[index].metadata) or 1]
+                    number = self._reader.page_number(inputs[index].metadata) or 1
+                    part = parts[number]
                     chunks = list(self._chunks(part, source.metadata))
                 except AsesoriaError as error:
                     self._skipped(name, error.with_context(source=name))
                     continue
-                metadata = self._input_metadata(source, inputs[index].metadata, whole)
+                metadata = self._input_metadata(source, pages[number], pages[number])
                 done = progress.setdefault(index if key is None else key, _Progress())
                 documents += [self._document(chunk, metadata, done) for chunk in chunks]
                 done.offset += len(part.pages[0].text)

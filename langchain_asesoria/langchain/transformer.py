@@ -295,10 +295,10 @@ class AsesoriaDocumentTransformer(
 
     def _built_documents(self, documents: Documents, doc_ids: _DocIds) -> Iterator[Document]:
         source, document = self._read(documents, doc_ids)
-        positions = {page.page: index for index, page in enumerate(source.pages)}
+        pages = self._pages(source, document)
         try:
             for chunk in self._chunks(document, source.metadata):
-                yield self._document(chunk, source, document, positions)
+                yield self._document(chunk, source, pages)
         except AsesoriaError as error:
             raise error.with_context(source=source.name) from error
 
@@ -332,7 +332,7 @@ class AsesoriaDocumentTransformer(
         doc_ids, result = _DocIds(), ChunksAndParents([], [])
         for group in group_sources(documents, self._reader):
             source, document = self._read(group, doc_ids)
-            positions = {page.page: index for index, page in enumerate(source.pages)}
+            pages = self._pages(source, document)
             try:
                 chunks = list(self._chunks(document, source.metadata))
             except AsesoriaError as error:
@@ -345,29 +345,25 @@ class AsesoriaDocumentTransformer(
                 parent_max_tokens=parent_max_tokens,
             )
             for chunk, owner in zip(chunks, built.chunk_parents, strict=True):
-                made = self._document(chunk, source, document, positions)
+                made = self._document(chunk, source, pages)
                 made.metadata[PARENT_ID] = owner
                 result.chunks.append(made)
             result.parents.extend(parent_document(p, source.key) for p in built.parents)
         return result
 
+    def _pages(self, source: Source, document: DocumentPages) -> dict[int, Mapping[Any, Any]]:
+        """Each page's input metadata (``_page_metadata``) by its number."""
+        metadata = self._page_metadata(source, document)
+        return {page.page: meta for page, meta in zip(source.pages, metadata, strict=True)}
+
     def _document(
-        self,
-        chunk: Chunk,
-        source: Source,
-        document: DocumentPages,
-        positions: Mapping[int, int],
+        self, chunk: Chunk, source: Source, pages: Mapping[int, Mapping[Any, Any]]
     ) -> Document:
         meta = chunk.metadata
         assert meta.page is not None  # the engine sets both
         assert meta.page_end is not None
         level = self._metadata_level
-        metadata = self._input_metadata(
-            source,
-            source.page_metadata[positions[meta.page]],
-            document,
-            source.page_metadata[positions[meta.page_end]],
-        )
+        metadata = self._input_metadata(source, pages[meta.page], pages[meta.page_end])
         content, _ = chunk_texts(chunk, self._page_content, level)
         if level == "lean":
             return Document(page_content=content, metadata=metadata)
