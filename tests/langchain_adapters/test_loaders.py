@@ -240,3 +240,19 @@ def test_pages_from_inside_a_section_keep_it_in_both_classes(pdf_pages: list[Doc
     for chunks in (transformed, split):
         assert chunks[0].metadata[PAGE] == later + 1
         assert chunks[0].metadata[SECTION_PATH].split(" > ") == continued
+
+
+def test_a_whole_pdf_in_one_document_is_read_alike_by_both_classes() -> None:
+    """A PDF's text as one ``Document`` naming its file (``PyPDFLoader(mode="single")``)
+    is read the same way by either class, with the file's help (``reading.loaded_pdf``),
+    as the transformer always read it."""
+    pytest.importorskip("cryptography", reason="the example PDF is AES-encrypted: [pdf] extra")
+    text = "\n\n".join(page.text for page in read_pages(PDF))
+    document = Document(text, metadata={"source": str(PDF)})
+    tokenization = ByteTokenization(512)
+    config = ChunkingConfig(max_tokens=200, overlap_tokens=0)
+    transformed = AsesoriaDocumentTransformer(tokenization, config).transform_documents([document])
+    split = AsesoriaTextSplitter(tokenization, config).split_documents([document])
+    assert [(d.page_content, d.metadata, d.id) for d in split] == [
+        (d.page_content, d.metadata, d.id) for d in transformed
+    ]
