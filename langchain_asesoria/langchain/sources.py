@@ -283,7 +283,7 @@ class SourceReader:
             LoadedPage(document.page_content, number, name) for number, document in numbered
         )
         page_metadata = tuple(document.metadata for _, document in numbered)
-        kind = self._kind(key)
+        kind = self.kind(key)
         located = source_starts(pages, page_metadata, name)
         starts = None if located is None else tuple(located)
         loaded_pdf = all(self._loaded_pdf_page(key, metadata) for metadata in page_metadata)
@@ -317,7 +317,7 @@ class SourceReader:
             _warn_outline_unavailable(source.name, pdf_file.problem)
         return document
 
-    def _kind(self, key: str | None) -> DocumentKind:
+    def kind(self, key: str | None) -> DocumentKind:
         """The kind a source named ``key`` is read as (``reading.kind_for_text``)."""
         from langchain_asesoria.reading import DEFAULT_MARKDOWN_SUFFIXES, kind_for_text
 
@@ -348,9 +348,7 @@ class SourceReader:
     def _loaded_pdf_page(self, key: str | None, metadata: Mapping[Any, Any]) -> bool:
         """Whether ``metadata`` is of a PDF's page from a LangChain loader (``Source``)."""
         return (
-            self._kind(key) == "pdf"
-            and self.page_key in metadata
-            and SECTION_STARTS not in metadata
+            self.kind(key) == "pdf" and self.page_key in metadata and SECTION_STARTS not in metadata
         )
 
     def page_number(self, metadata: Mapping[Any, Any]) -> int:

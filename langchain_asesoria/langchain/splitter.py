@@ -33,8 +33,8 @@ from langchain_asesoria.langchain.documents import (
     document_id,
 )
 from langchain_asesoria.langchain.page_structure import pages_apart
-from langchain_asesoria.langchain.sources import PdfFiles, SourceReader, with_password
-from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata
+from langchain_asesoria.langchain.sources import PdfFiles, Source, SourceReader, with_password
+from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -350,13 +350,17 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         Raises:
             AsesoriaError: any engine error, naming ``name``.
         """
-        page = Document(page_content=text, metadata={self._reader.source_key: source or ""})
+        one = Source(
+            name,
+            source,
+            self._reader.kind(source),
+            (LoadedPage(text, 1),),
+            ({},),
+            metadata or ChunkMetadata(doc_id=name),
+            starts=None if starts is None else tuple(starts),
+        )
         try:
-            one = self._reader.source((page,))
-            if starts is not None:
-                one = replace(one, starts=tuple(starts))
-            document = self._reader.document(one)
-            return list(self._chunks(document, metadata or ChunkMetadata(doc_id=name)))
+            return list(self._chunks(self._reader.document(one), one.metadata))
         except AsesoriaError as error:
             self._skipped(name, error.with_context(source=name))
             return []
