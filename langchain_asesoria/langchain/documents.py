@@ -10,15 +10,17 @@ are 1-based; ``Document.id`` is the stable ``chunk_id``; every metadata value is
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import fields
-from typing import Any, Final, Literal, cast, get_args
+from typing import TYPE_CHECKING, Any, Final, Literal, cast, get_args
 
 from langchain_core.documents import Document
 
 from langchain_asesoria.engine import check_budget
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.models import Chunk, ChunkingConfig
+from langchain_asesoria.langchain.page_structure import REPORT_KEYS, report_keys
+from langchain_asesoria.langchain.sources import Source, SourceReader
+from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata
 from langchain_asesoria.records import (
     CHUNK_ID,
     DOC_ID,
@@ -33,6 +35,9 @@ from langchain_asesoria.records import (
     chunk_metadata_record,
 )
 from langchain_asesoria.tokenization import Tokenization
+
+if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
+    from langchain_asesoria.reading import DocumentPages
 
 __all__ = [
     "CONFIG_FIELDS",
@@ -109,13 +114,16 @@ def config_options(kwargs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str,
 
 
 class ChunkingComponent:
-    """What the splitter and the transformer share: tokenizer, config, text mode, errors."""
+    """What the splitter and the transformer share: tokenizer, config, text mode, errors,
+    and the one pipeline: documents -> ``Source`` -> read once (``SourceReader``) ->
+    chunked (whole, or each page apart) -> chunk ``Document``s."""
 
     _tokenization: Tokenization
     _config: ChunkingConfig
     _page_content: PageContent
     _metadata_level: MetadataLevel
     _on_error: OnError
+    _reader: SourceReader
 
     def _bind(
         self,
@@ -147,6 +155,32 @@ class ChunkingComponent:
             f"page_content={self._page_content!r}, metadata_level={self._metadata_level!r}, "
             f"on_error={self._on_error!r})"
         )
+
+    def _chunks(self, document: DocumentPages, metadata: ChunkMetadata) -> Iterator[Chunk]:
+        """The chunks of a document as read, built one at a time."""
+        from langchain_asesoria.reading import iter_document_chunks
+
+        return iter_document_chunks(
+            document, metadata, config=self._config, tokenization=self._tokenization
+        )
+
+    def _page_metadata(
+        self, source: Source, document: DocumentPages
+    ) -> tuple[Mapping[Any, Any], ...]:
+        """Each page's input metadata, in page order; a loader's PDF pages with what their
+        reading had (``page_structure.report_keys``)."""
+        if not source.loaded_pdf:
+            return source.page_metadata
+        report = report_keys(document)
+        return tuple({**metadata, **report} for metadata in source.page_metadata)
+
+    def _input_metadata(
+        self, source: Source, first: Mapping[Any, Any], last: Mapping[Any, Any]
+    ) -> dict[str, MetadataValue]:
+        """The input metadata a chunk of ``source`` keeps (``input_metadata``), from the
+        metadata of its first and last pages (``_page_metadata``)."""
+        key = None if source.key is None else (self._reader.source_key, source.key)
+        return input_metadata(first, last, self._reader.page_key, self._metadata_level, key)
 
     def _skipped(self, name: str, error: AsesoriaError) -> None:
         """Raises ``error`` with ``on_error="raise"``; else logs that ``name`` was skipped."""
@@ -303,8 +337,6 @@ def input_metadata(
     """
     kept = scalar_metadata(first)
     if level == "lean":
-        from langchain_asesoria.langchain.page_structure import REPORT_KEYS
-
         return {key: value for key, value in kept.items() if key not in REPORT_KEYS}
     metadata: dict[str, MetadataValue] = loader_metadata(kept, scalar_metadata(last), page_key)
     if source is not None:

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from itertools import pairwise
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import LoadedPage
-from langchain_asesoria.reading import DocumentPages
 from langchain_asesoria.structure.anchors import SectionStart
+
+if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
+    from langchain_asesoria.reading import DocumentPages
 
 __all__ = [
     "OUTLINE",
@@ -29,9 +32,8 @@ __all__ = [
     "SECTION_CONTINUED",
     "SECTION_STARTS",
     "STRUCTURE_KEYS",
-    "page_sections",
-    "page_starts",
     "page_structure",
+    "pages_apart",
     "report_keys",
     "source_starts",
 ]
@@ -117,28 +119,30 @@ def report_keys(document: DocumentPages) -> dict[str, str]:
     return report
 
 
-def page_sections(document: DocumentPages) -> list[list[SectionStart]]:
-    """Each page's sections as one text on its own would have them (page 1, offsets in
-    the page): the section continued from an earlier page at offset 0, then those that
-    start on it; none for a document without structure."""
-    if not document.starts:
-        return [[] for _ in document.pages]
-    sections: list[list[SectionStart]] = []
+def pages_apart(document: DocumentPages) -> dict[int, DocumentPages]:
+    """Each page of ``document`` as a document of its own, by page number: the sections
+    it has in the whole (the one continued from an earlier page, at its start, then those
+    starting on it) and the whole's report. The splitter's way of chunking a source: each
+    page on its own, its structure decided once, for the whole."""
+    if len(document.pages) == 1:
+        return {document.pages[0].page: document}
+    parts: dict[int, DocumentPages] = {}
     current: SectionStart | None = None
     for page in document.pages:
-        here = [start for start in document.starts if start.page == page.page]
-        own = [_on_page_one(start) for start in here]
+        here = [start for start in document.starts or () if start.page == page.page]
+        own = [_on_its_page(start) for start in here]
         if current is not None and (not here or here[0].offset > 0):
-            own.insert(0, SectionStart(1, 0, current.label, current.path))
-        sections.append(own)
+            own.insert(0, SectionStart(page.page, 0, current.label, current.path))
         current = here[-1] if here else current
-    return sections
+        parts[page.page] = replace(document, pages=(page,), starts=tuple(own), leads=None)
+    return parts
 
 
-def _on_page_one(start: SectionStart) -> SectionStart:
-    same_page = start.title_end is not None and start.title_end[0] == start.page
-    title_end = (1, start.title_end[1]) if same_page and start.title_end is not None else None
-    return SectionStart(1, start.offset, start.label, start.path, title_end)
+def _on_its_page(start: SectionStart) -> SectionStart:
+    """``start`` without where its titles end when that is on a later page."""
+    if start.title_end is None or start.title_end[0] == start.page:
+        return start
+    return SectionStart(start.page, start.offset, start.label, start.path)
 
 
 def _start_keys(start: SectionStart) -> dict[str, Any]:
@@ -187,7 +191,9 @@ def _starts(metadata: Mapping[str, Any], page: LoadedPage, where: str) -> list[S
 def source_starts(
     pages: Sequence[LoadedPage], page_metadata: Sequence[Mapping[str, Any]], name: str
 ) -> list[SectionStart] | None:
-    """Where a source's sections start, from its pages' metadata, checked.
+    """Where a source's sections start, from its pages' metadata, checked: the section
+    its first page continues (``SECTION_CONTINUED``, a source that starts mid-document),
+    then those starting on each page.
 
     Returns ``None`` when no page carries ``SECTION_STARTS`` (the reading stage then
     follows the source's kind).
@@ -198,27 +204,15 @@ def source_starts(
     """
     if not any(SECTION_STARTS in metadata for metadata in page_metadata):
         return None
-    return [
+    starts = [
         start
         for page, metadata in zip(pages, page_metadata, strict=True)
         for start in _starts(metadata, page, f"{name}, page {page.page}")
     ]
-
-
-def page_starts(metadata: Mapping[str, Any], text: str, name: str) -> list[SectionStart] | None:
-    """Where the sections of one page's text start: the continued one, then those on it.
-
-    Returns ``None`` when the page carries no ``SECTION_STARTS``.
-
-    Raises:
-        InvalidSectionsError: as ``source_starts``.
-    """
-    if SECTION_STARTS not in metadata:
-        return None
-    page = LoadedPage(text, 1)
-    starts = _starts(metadata, page, name)
-    continued = metadata.get(SECTION_CONTINUED)
-    if isinstance(continued, Mapping) and (not starts or starts[0].offset > 0):
+    continued = page_metadata[0].get(SECTION_CONTINUED) if page_metadata else None
+    first = pages[0].page if pages else 1
+    opening = [start for start in starts if start.page == first]
+    if isinstance(continued, Mapping) and (not opening or opening[0].offset > 0):
         label, path = str(continued.get("label") or ""), tuple(continued.get("path") or ())
-        starts.insert(0, SectionStart(1, 0, label, path))
+        starts.insert(0, SectionStart(first, 0, label, path))
     return starts

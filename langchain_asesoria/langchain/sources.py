@@ -1,10 +1,13 @@
-"""From LangChain ``Document``s to sources: pages grouped, ordered and numbered from 1.
+"""From LangChain ``Document``s to one ``Source`` each, and a source to its document.
 
 A source is every input ``Document`` with the same ``metadata[source_key]``; its pages are
 numbered ``metadata[page_key] - page_base + 1``, and a repeated or missing number is an
-error, never a guess. A loader's PDF pages (a ``….pdf`` source, every page numbered) are
-read once as their PDF (``SourcePages.document``). Document fields come from the pages'
-metadata, else from defaults (``docs/guides/pdfs-with-any-loader.md``).
+error, never a guess. ``SourceReader`` is the one way in of both classes: it checks each
+input, makes a source's documents one ``Source`` (name, kind, pages, document fields,
+the PDF file given, the sections a loader located) and reads it (``SourceReader.document``:
+a loader's PDF pages, a ``….pdf`` source with every page numbered, as their PDF).
+Document fields come from the pages' metadata, else from defaults
+(``docs/guides/pdfs-with-any-loader.md``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Final, TypeAlias, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, Union
 
 from langchain_core.documents import Document
 
@@ -27,9 +30,8 @@ from langchain_asesoria.errors import (
     OutlineUnavailableWarning,
     PrivacyError,
 )
-from langchain_asesoria.langchain.page_structure import SECTION_STARTS, page_sections, report_keys
+from langchain_asesoria.langchain.page_structure import SECTION_STARTS, source_starts
 from langchain_asesoria.models import ChunkMetadata, LoadedPage
-from langchain_asesoria.reading import DocumentPages, ReadOptions, kind_of_name, read_loaded_pages
 from langchain_asesoria.records import (
     DOC_ID,
     DOCUMENT_FIELD_TYPES,
@@ -40,15 +42,20 @@ from langchain_asesoria.records import (
 )
 from langchain_asesoria.structure.anchors import SectionStart
 
+if TYPE_CHECKING:  # the reading stage loads with the first source read, not with a class
+    from langchain_asesoria.reading import DocumentKind, DocumentPages, ReadOptions
+    from langchain_asesoria.reading.loaded_pdf import PdfFile
+
 __all__ = [
     "DOCUMENT_FIELDS",
+    "Documents",
     "PdfFiles",
     "Source",
     "SourceGrouper",
-    "SourcePages",
     "SourceReader",
     "group_sources",
-    "read_pdf_page_texts",
+    "source_name",
+    "with_password",
 ]
 
 #: The PDFs of a run given to read their outline: source -> its path, or its bytes.
@@ -67,12 +74,16 @@ def _warn_outline_unavailable(name: str, problem: str) -> None:
     warnings.warn(message, OutlineUnavailableWarning, stacklevel=4)
 
 
-def with_password(reading: ReadOptions, password: str | None) -> ReadOptions:
-    """``reading`` with ``password`` for the PDFs it opens, when one is given.
+def with_password(reading: ReadOptions | None, password: str | None) -> ReadOptions:
+    """``reading`` (default: ``ReadOptions()``) with ``password`` for the PDFs it opens,
+    when one is given. The reading stage loads here, with a class's first instance.
 
     Raises:
         ConfigurationError: a password that is not a ``str``, or two that disagree.
     """
+    from langchain_asesoria.reading import ReadOptions
+
+    reading = reading or ReadOptions()
     if password is None:
         return reading
     if not isinstance(password, str):
@@ -85,52 +96,26 @@ def with_password(reading: ReadOptions, password: str | None) -> ReadOptions:
 #: Fields whose disagreement between metadata and arguments could leak a document.
 _PRIVACY_FIELDS: Final = frozenset({SOURCE_SCOPE, SESSION_ID})
 
-_E = TypeVar("_E", bound=AsesoriaError)
+#: One source's documents as they arrived (any page order), at least one.
+Documents: TypeAlias = tuple[Document, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Source:
-    """One source's documents as they arrived (any page order).
-
-    Attributes:
-        key: The ``metadata[source_key]`` value as a string, or ``None`` without one.
-        documents: Its documents, at least one.
-    """
-
-    key: str | None
-    documents: tuple[Document, ...]
-
-    @property
-    def name(self) -> str:
-        """The source for messages: its key, else its ``doc_id``, else a text preview."""
-        if self.key is not None:
-            return self.key
-        doc_id = self.documents[0].metadata.get(DOC_ID)
-        if doc_id:
-            return str(doc_id)
-        return f"document without a source starting {self.documents[0].page_content[:30]!r}"
-
-
-def _source_key(document: Document, source_key: str) -> str | None:
-    value = document.metadata.get(source_key)
-    return None if value is None or value == "" else str(value)
-
-
-def _group_key(document: Document, source_key: str) -> Hashable:
+def _group_key(document: Document, reader: SourceReader) -> Hashable:
     """Documents with the same key belong together; a document without one is alone."""
-    key = _source_key(document, source_key)
+    key = reader.key(document.metadata)
     return key if key is not None else object()
 
 
-def group_sources(documents: Iterable[Document], source_key: str = "source") -> list[Source]:
-    """All sources, in order of first appearance; a source's documents may be interleaved.
+def group_sources(documents: Iterable[Document], reader: SourceReader) -> list[Documents]:
+    """Each source's documents, sources in order of first appearance; a source's
+    documents may be interleaved.
 
     The documents are taken as they are: check them first (``SourceReader.checked``).
     """
     groups: dict[Hashable, list[Document]] = {}
     for document in documents:
-        groups.setdefault(_group_key(document, source_key), []).append(document)
-    return [Source(_source_key(group[0], source_key), tuple(group)) for group in groups.values()]
+        groups.setdefault(_group_key(document, reader), []).append(document)
+    return [tuple(group) for group in groups.values()]
 
 
 @dataclass(slots=True)
@@ -142,18 +127,19 @@ class SourceGrouper:
     Only the keys of finished sources are remembered.
     """
 
-    source_key: str = "source"
+    reader: SourceReader
     _key: Hashable = None
     _current: list[Document] = field(default_factory=list)
     _finished: set[str] = field(default_factory=set)
 
-    def add(self, document: Document) -> Source | None:
-        """Adds one document; returns the previous source when this one starts another.
+    def add(self, document: Document) -> Documents | None:
+        """Adds one document; returns the previous source's documents when this one
+        starts another.
 
         Raises:
             InvalidPagesError: a source that already ended.
         """
-        key = _group_key(document, self.source_key)
+        key = _group_key(document, self.reader)
         if self._current and key == self._key:
             self._current.append(document)
             return None
@@ -168,44 +154,64 @@ class SourceGrouper:
         self._key, self._current = key, [document]
         return finished
 
-    def finish(self) -> Source | None:
-        """The source in progress, if any; the grouper is then ready for the next."""
+    def finish(self) -> Documents | None:
+        """The documents of the source in progress, if any; the grouper is then ready
+        for the next."""
         if not self._current:
             return None
-        source = Source(_source_key(self._current[0], self.source_key), tuple(self._current))
-        if source.key is not None:
-            self._finished.add(source.key)
+        if isinstance(self._key, str):
+            self._finished.add(self._key)
+        documents = tuple(self._current)
         self._key, self._current = None, []
-        return source
+        return documents
 
 
-# -- reading one source -----------------------------------------------------------------
+# -- one source ------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class SourcePages:
-    """A source ready for the engine.
+class Source:
+    """One source: a loader's documents of one ``metadata[source_key]``, as one document.
 
     Attributes:
-        name: The source, for messages.
-        pages: Its pages sorted by number (1-based), ``source`` set on each.
-        page_metadata: The input metadata of each page, in the same order (a loader's
-            PDF pages once read: with the scalar keys of what their reading had).
-        metadata: The document fields of the source.
-        document: The source as read, when ``SourceReader`` read it (a loader's PDF
-            pages); ``None`` when the pages are still to be read as their kind.
+        name: The source for messages: its key, else its ``doc_id``, else a text preview.
+        key: The ``metadata[source_key]`` value as a string, ``None`` without one.
+        kind: How its text is read (``reading.kind_for_text`` of its key).
+        pages: Its pages sorted by number (1-based), ``name`` set on each.
+        page_metadata: The input metadata of each page, in the same order.
+        metadata: Its document fields (``doc_id``, ``tax``...).
+        file: The PDF file given for it (``pdf_files``), read for its outline.
+        starts: Where a loader located its sections (``PdfPageLoader``'s page keys,
+            ``page_structure``), anchored in its pages; ``None`` when none did.
+        loaded_pdf: A PDF's pages from a LangChain loader (a ``….pdf`` source, every
+            page numbered, no sections located): read as their PDF.
     """
 
     name: str
+    key: str | None
+    kind: DocumentKind
     pages: tuple[LoadedPage, ...]
     page_metadata: tuple[Mapping[str, Any], ...]
     metadata: ChunkMetadata
-    document: DocumentPages | None = None
+    file: PdfFile | None = None
+    starts: tuple[SectionStart, ...] | None = None
+    loaded_pdf: bool = False
+
+
+def source_name(documents: Sequence[Document], reader: SourceReader) -> str:
+    """A source for messages: its key, else its ``doc_id``, else a text preview."""
+    key = reader.key(documents[0].metadata)
+    if key is not None:
+        return key
+    doc_id = documents[0].metadata.get(DOC_ID)
+    if doc_id:
+        return str(doc_id)
+    return f"document without a source starting {documents[0].page_content[:30]!r}"
 
 
 @dataclass(frozen=True, slots=True)
 class SourceReader:
-    """Reads sources into numbered pages and document fields.
+    """Makes a loader's documents one ``Source`` and reads it: both classes' one way in.
 
     Attributes:
         source_key: Metadata key naming the source (``"source"`` for LangChain loaders).
@@ -214,18 +220,22 @@ class SourceReader:
             loaders, 1 for loaders that count from 1).
         defaults: Document fields given as arguments; a page's metadata overrides
             them, except that ``source_scope`` and ``session_id`` must not disagree.
-        reading: How a PDF's pages from a LangChain loader are read (see the module
-            docstring); ``None``: their text is taken as it is.
+        reading: How sources are read (``ReadOptions``).
         pdf_files: The file of a loader's PDF pages by source, read for its outline
             instead of the file the source names (an upload: its bytes, read once).
+        markdown: Read a source whose name says no kind as Markdown.
+        markdown_suffixes: Source-name endings that mark Markdown (``None``:
+            ``reading.DEFAULT_MARKDOWN_SUFFIXES``).
     """
 
     source_key: str = "source"
     page_key: str = "page"
     page_base: int = 0
     defaults: Mapping[str, Any] = field(default_factory=dict)
-    reading: ReadOptions | None = None
+    reading: ReadOptions = field(default_factory=lambda: with_password(None, None))
     pdf_files: PdfFiles = field(default_factory=dict)
+    markdown: bool = False
+    markdown_suffixes: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.defaults) - set(DOCUMENT_FIELDS))
@@ -235,36 +245,35 @@ class SourceReader:
             )
         if isinstance(self.page_base, bool) or not isinstance(self.page_base, int):
             raise ConfigurationError(f"page_base must be an integer, got {self.page_base!r}.")
+        if not isinstance(self.markdown, bool):
+            raise ConfigurationError(
+                f"detect_markdown_headings must be True or False, got {self.markdown!r}."
+            )
 
-    def read(self, source: Source) -> SourcePages:
-        """Orders and numbers a source's pages and resolves its document fields.
+    def key(self, metadata: Mapping[Any, Any]) -> str | None:
+        """The source ``metadata`` names (``metadata[source_key]`` as a string), or
+        ``None`` without one: the one reading of the source key."""
+        value = metadata.get(self.source_key)
+        return None if value is None or value == "" else str(value)
+
+    def source(self, documents: Sequence[Document]) -> Source:
+        """The documents (at least one, of one source) as one ``Source``: pages ordered
+        and numbered, document fields resolved, kind and located sections read.
 
         Raises:
             InvalidPagesError: a page number that is not an integer or falls below 1,
                 a repeated page number, or several documents of which one has no page.
+            InvalidSectionsError: located sections outside their page's text, or out of
+                order.
             ConfigurationError: a document field of the wrong type, or pages that
                 disagree on it.
             PrivacyError: a private source without ``session_id``, or metadata and
                 arguments that disagree on ``source_scope`` or ``session_id``.
         """
-        name = source.name
-        pages, page_metadata, document = self.pages_of(source)
-        metadata = self._metadata(source, name)
-        return SourcePages(name, pages, page_metadata, metadata, document)
-
-    def pages_of(
-        self, source: Source
-    ) -> tuple[tuple[LoadedPage, ...], tuple[Mapping[str, Any], ...], DocumentPages | None]:
-        """The source's pages sorted and numbered, with their metadata, and the document
-        a loader's PDF pages make once read as one PDF, when ``reading`` is given (the
-        module docstring; ``None`` otherwise).
-
-        Raises:
-            InvalidPagesError: as ``read``.
-        """
-        name = source.name
+        key = self.key(documents[0].metadata)
+        name = source_name(documents, self)
         numbered = sorted(
-            ((self.page_number(document, name), document) for document in source.documents),
+            ((self.page_number(document.metadata), document) for document in documents),
             key=lambda item: item[0],
         )
         _check_numbers([number for number, _ in numbered], name, self.page_key)
@@ -274,30 +283,77 @@ class SourceReader:
             LoadedPage(document.page_content, number, name) for number, document in numbered
         )
         page_metadata = tuple(document.metadata for _, document in numbered)
-        if self.reading is None or not self.is_loaded_pdf(source):
-            return pages, page_metadata, None
+        kind = self.kind(key)
+        located = source_starts(pages, page_metadata, name)
+        starts = None if located is None else tuple(located)
+        loaded_pdf = all(self._loaded_pdf_page(key, metadata) for metadata in page_metadata)
+        fields = self._metadata(key, documents, name)
+        file = self.pdf_files.get(name)
+        return Source(name, key, kind, pages, page_metadata, fields, file, starts, loaded_pdf)
+
+    def document(self, source: Source) -> DocumentPages:
+        """The source read (``reading.read_loaded_pages``): the one place where a
+        source's structure is decided, for either class.
+
+        A loader's PDF pages are read as their PDF (its outline from ``source.file``,
+        else from the file the source names; a warning when none can be read); sections
+        a loader located win over the kind's own.
+
+        Raises:
+            AsesoriaError: what reading raises, naming the source.
+        """
+        from langchain_asesoria.reading import read_loaded_pages
+
         try:
-            given = self.pdf_files.get(name)
-            document = read_loaded_pages(pages, "pdf", self.reading, pdf_file=given)
+            if not source.loaded_pdf:
+                return read_loaded_pages(
+                    source.pages, source.kind, self.reading, starts=source.starts
+                )
+            document = read_loaded_pages(source.pages, "pdf", self.reading, pdf_file=source.file)
         except AsesoriaError as error:
-            raise error.with_context(source=name) from error
+            raise error.with_context(source=source.name) from error
         pdf_file = document.report.pdf_file
         if pdf_file is not None and pdf_file.problem is not None:
-            _warn_outline_unavailable(name, pdf_file.problem)
-        report = report_keys(document)
-        return document.pages, tuple({**meta, **report} for meta in page_metadata), document
+            _warn_outline_unavailable(source.name, pdf_file.problem)
+        return document
 
-    def is_loaded_pdf(self, source: Source) -> bool:
-        """Whether the source is a PDF's pages from a loader, not read yet."""
+    def kind(self, key: str | None) -> DocumentKind:
+        """The kind a source named ``key`` is read as (``reading.kind_for_text``)."""
+        from langchain_asesoria.reading import DEFAULT_MARKDOWN_SUFFIXES, kind_for_text
+
+        suffixes = self.markdown_suffixes
+        if suffixes is None:
+            suffixes = DEFAULT_MARKDOWN_SUFFIXES
+        return kind_for_text(key, self.markdown, suffixes)
+
+    def runs(self, documents: Sequence[Document]) -> list[list[int]]:
+        """The splitter's sources, as positions in ``documents``: each run of consecutive
+        pages of one PDF from a loader (``Source.loaded_pdf``: read together), every
+        other document alone."""
+        runs: list[list[int]] = []
+        previous: str | None = None
+        for index, document in enumerate(documents):
+            key = self.key(document.metadata)
+            if key is None or not self._loaded_pdf_page(key, document.metadata):
+                runs.append([index])
+                previous = None
+                continue
+            if key == previous:
+                runs[-1].append(index)
+            else:
+                runs.append([index])
+            previous = key
+        return runs
+
+    def _loaded_pdf_page(self, key: str | None, metadata: Mapping[Any, Any]) -> bool:
+        """Whether ``metadata`` is of a PDF's page from a LangChain loader (``Source``)."""
         return (
-            kind_of_name(source.key) == "pdf"
-            and all(self.page_key in document.metadata for document in source.documents)
-            and not any(SECTION_STARTS in document.metadata for document in source.documents)
+            self.kind(key) == "pdf" and self.page_key in metadata and SECTION_STARTS not in metadata
         )
 
-    def page_number(self, document: Document, name: str) -> int:
-        """The 1-based page number of ``document`` (checked: ``check``); 0 without one."""
-        number = self._page_number(document.metadata)
+    def page_number(self, metadata: Mapping[Any, Any]) -> int:
+        """The 1-based page number in ``metadata`` (checked: ``check``); 0 without one."""
+        number = self._page_number(metadata)
         return number if isinstance(number, int) else 0
 
     def _page_number(self, metadata: Mapping[Any, Any]) -> int | str | None:
@@ -326,8 +382,7 @@ class SourceReader:
         Raises:
             InvalidPagesError: naming ``item`` (``documents[3]``), the source and page.
         """
-        key = metadata.get(self.source_key)
-        source = None if key is None or key == "" else str(key)
+        source = self.key(metadata)
         number = self._page_number(metadata)
         page = number if isinstance(number, int) else None
         where = f"{item} ({self.page_key}={metadata[self.page_key]!r})" if page else item
@@ -379,10 +434,12 @@ class SourceReader:
         self.check(item.page_content, item.metadata, index, name)
         return item
 
-    def _metadata(self, source: Source, name: str) -> ChunkMetadata:
+    def _metadata(
+        self, source_key: str | None, documents: Sequence[Document], name: str
+    ) -> ChunkMetadata:
         values: dict[str, Any] = {}
         for key in DOCUMENT_FIELDS:
-            value = _agreed(source.documents, key, name)
+            value = _agreed(documents, key, name)
             default = self.defaults.get(key)
             if key in _PRIVACY_FIELDS and None not in (value, default) and value != default:
                 raise PrivacyError(
@@ -393,9 +450,9 @@ class SourceReader:
             chosen = value if value is not None else default
             if chosen is not None:
                 values[key] = _FIELD_TYPES[key](chosen, key, name)
-        if source.key is not None:
-            values.setdefault(DOC_ID, default_doc_id(source.key))
-        values.setdefault(DOC_ID, _content_id(source.documents))
+        if source_key is not None:
+            values.setdefault(DOC_ID, default_doc_id(source_key))
+        values.setdefault(DOC_ID, _content_id(documents))
         try:
             return ChunkMetadata(**values)
         except AsesoriaError as error:
@@ -458,61 +515,6 @@ def _as_year(value: Any, key: str, name: str) -> int:
 _FIELD_TYPES: Final = {
     key: _as_year if kind is int else _as_text for key, kind in DOCUMENT_FIELD_TYPES.items()
 }
-
-
-def read_pdf_page_texts(
-    texts: Sequence[str],
-    metadatas: Sequence[Mapping[str, Any]],
-    reader: SourceReader,
-) -> tuple[list[str], list[dict[str, Any]], list[list[SectionStart] | None]]:
-    """A splitter's texts, each run of consecutive pages of one PDF read as that PDF.
-
-    A run is consecutive texts whose metadata name the same source, a PDF
-    (``….pdf``), and give each a page number (``SourceReader.is_loaded_pdf``); its pages
-    may come in any order. Each text of a run becomes its page's text once read (running
-    headers and footers removed), its metadata gains the scalar keys of what the reading
-    had (``page_structure.report_keys``), and its sections are the page's own
-    (``page_structure.page_sections``): the splitter then chunks each page with them.
-    Other texts and their metadata are returned as they are, with ``None`` sections.
-    Texts and metadata keep their order and count.
-
-    Raises:
-        InvalidPagesError: a run whose page numbers repeat, or are not integers.
-    """
-    out_texts, out_metadatas = list(texts), [dict(metadata) for metadata in metadatas]
-    out_sections: list[list[SectionStart] | None] = [None] * len(texts)
-    for run in _pdf_runs(metadatas, reader):
-        documents = tuple(Document(texts[i], metadata=dict(metadatas[i])) for i in run)
-        source = Source(_source_key(documents[0], reader.source_key), documents)
-        pages, page_metadata, document = reader.pages_of(source)
-        sections = page_sections(document) if document is not None else [[] for _ in pages]
-        by_number = {
-            page.page: (page.text, item, own)
-            for page, item, own in zip(pages, page_metadata, sections, strict=True)
-        }
-        for index, document_in in zip(run, documents, strict=True):
-            text, metadata, own = by_number[reader.page_number(document_in, source.name)]
-            out_texts[index], out_metadatas[index], out_sections[index] = text, dict(metadata), own
-    return out_texts, out_metadatas, out_sections
-
-
-def _pdf_runs(metadatas: Sequence[Mapping[str, Any]], reader: SourceReader) -> list[list[int]]:
-    """The indices of each run of consecutive metadata of one PDF's loader pages."""
-    runs: list[list[int]] = []
-    previous: str | None = None
-    for index, metadata in enumerate(metadatas):
-        key = metadata.get(reader.source_key)
-        name = None if key is None or key == "" else str(key)
-        alone = Source(name, (Document("", metadata=dict(metadata)),))
-        if name is None or not reader.is_loaded_pdf(alone):
-            previous = None
-            continue
-        if name == previous:
-            runs[-1].append(index)
-        else:
-            runs.append([index])
-        previous = name
-    return runs
 
 
 def _whole_number(raw: object) -> object:

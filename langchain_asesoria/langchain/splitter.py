@@ -14,7 +14,7 @@ from langchain_core.documents import Document
 from langchain_text_splitters import TextSplitter
 from typing_extensions import Self
 
-from langchain_asesoria.errors import AsesoriaError, ConfigurationError
+from langchain_asesoria.errors import AsesoriaError, ConfigurationError, InvalidPagesError
 from langchain_asesoria.langchain.arguments import (
     huggingface_tokenization,
     splitter_config,
@@ -31,8 +31,9 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
-    input_metadata,
 )
+from langchain_asesoria.langchain.page_structure import pages_apart
+from langchain_asesoria.langchain.sources import PdfFiles, Source, SourceReader, with_password
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, LoadedPage
 from langchain_asesoria.records import (
     CHUNK_ID,
@@ -54,8 +55,7 @@ from langchain_asesoria.tokenization import (
     load_tokenization,
 )
 
-if TYPE_CHECKING:  # the reading stage loads with the first splitter, not with this module
-    from langchain_asesoria.langchain.sources import PdfFiles, SourcePages
+if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
     from langchain_asesoria.reading import ReadOptions, SectionStart
     from langchain_asesoria.settings import Settings
 
@@ -166,16 +166,13 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = splitter_config(config, sizes, options)
         self._bind(tokenization, chosen, page_content, on_error, metadata_level)
-        from langchain_asesoria.langchain.sources import SourceReader, with_password
-        from langchain_asesoria.reading import ReadOptions
-
-        self._reading = with_password(reading or ReadOptions(), pdf_password)
-        self._markdown = _flag(detect_markdown_headings, "detect_markdown_headings")
         self._reader = SourceReader(
             source_key=source_key,
             page_key=page_key,
             page_base=page_base,
+            reading=with_password(reading, pdf_password),
             pdf_files=dict(pdf_files or {}),
+            markdown=detect_markdown_headings,
         )
         super().__init__(
             chunk_size=chosen.max_tokens,
@@ -342,10 +339,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         """The engine's chunks of one text, offsets relative to ``text``.
 
         The text is read as its kind (``reading.kind_for_text`` of ``source``: Markdown
-        by a ``.md`` name, or with ``detect_markdown_headings=True``) is read
+        by a ``.md`` name, or with ``detect_markdown_headings=True``), as it is read
         everywhere: a Markdown text's front matter blanked and its headings followed.
-        ``starts`` (sections a loader located in ``text``) replace the kind's own
-        structure. The chunks carry ``metadata`` (default ``doc_id=name``) and lie on
+        ``starts`` (sections a loader located in ``text``, on page 1) replace the kind's
+        own structure. The chunks carry ``metadata`` (default ``doc_id=name``) and lie on
         page 1; their ``chunk_index`` counts from 0 in this text. With
         ``on_error="skip"``, a text that cannot be chunked gives ``[]`` and a logged
         warning naming ``name``.
@@ -353,27 +350,17 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         Raises:
             AsesoriaError: any engine error, naming ``name``.
         """
-        from langchain_asesoria.reading import (
-            iter_document_chunks,
-            kind_for_text,
-            read_loaded_pages,
+        one = Source(
+            name,
+            source,
+            self._reader.kind(source),
+            (LoadedPage(text, 1),),
+            ({},),
+            metadata or ChunkMetadata(doc_id=name),
+            starts=None if starts is None else tuple(starts),
         )
-
         try:
-            document = read_loaded_pages(
-                [LoadedPage(text, 1)],
-                kind_for_text(source, self._markdown),
-                self._reading,
-                starts=starts,
-            )
-            return list(
-                iter_document_chunks(
-                    document,
-                    metadata or ChunkMetadata(doc_id=name),
-                    config=self._config,
-                    tokenization=self._tokenization,
-                )
-            )
+            return list(self._chunks(self._reader.document(one), one.metadata))
         except AsesoriaError as error:
             self._skipped(name, error.with_context(source=name))
             return []
@@ -420,67 +407,58 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         return self._create(texts, metadatas)
 
     def _create(self, texts: list[str], metadatas: list[dict[Any, Any]] | None) -> list[Document]:
-        """``create_documents`` of checked texts and metadata."""
-        from langchain_asesoria.langchain.page_structure import STRUCTURE_KEYS, page_starts
-        from langchain_asesoria.langchain.sources import read_pdf_page_texts
-
-        sections: list[list[SectionStart] | None] = [None] * len(texts)
-        if metadatas:
-            # a loader's PDF pages, read once as their PDF, with this splitter's keys
-            reader = replace(self._reader, reading=self._reading)
-            texts, metadatas, sections = read_pdf_page_texts(texts, metadatas, reader)
+        """``create_documents`` of checked texts and metadata: each text one page of its
+        source, chunked on its own; a loader's PDF pages read together first, as their
+        PDF, each page then with the sections it has in it (``pages_apart``)."""
+        inputs = [
+            Document(page_content=text, metadata=dict(metadatas[index]) if metadatas else {})
+            for index, text in enumerate(texts)
+        ]
         progress: dict[str | int, _Progress] = {}  # by source, or by position without one
         documents: list[Document] = []
-        for index, text in enumerate(texts):
-            base = metadatas[index] if metadatas else {}
-            name = _name_of(base, index)
+        for run in self._reader.runs(inputs):
+            key = self._reader.key(inputs[run[0]].metadata)
             try:
-                given = sections[index]
-                starts = given if given is not None else page_starts(base, text, name)
-                one = self._page(text, base)
+                source = self._reader.source([inputs[index] for index in run])
+                whole = self._reader.document(source)
+                parts, failed = pages_apart(whole), None
+                pages = dict(zip(parts, self._page_metadata(source, whole), strict=True))
+            except InvalidPagesError:
+                raise  # the caller's to fix, whatever on_error says
             except AsesoriaError as error:
-                self._skipped(name, error.with_context(source=name))
-                continue
-            base = {key: value for key, value in base.items() if key not in STRUCTURE_KEYS}
-            raw = base.get(self._reader.source_key)
-            source = None if raw in (None, "") else str(raw)
-            chunks = self.split_chunks(text, name, starts, source=source, metadata=one.metadata)
-            done = progress.setdefault(index if source is None else source, _Progress())
-            number = one.pages[0].page
-            documents += [self._document(chunk, base, number, done) for chunk in chunks]
-            done.offset += len(text)
+                failed = error
+            for index in run:
+                name = key or f"texts[{index}]"
+                try:
+                    if failed is not None:
+                        raise failed
+                    number = self._reader.page_number(inputs[index].metadata) or 1
+                    part = parts[number]
+                    chunks = list(self._chunks(part, source.metadata))
+                except AsesoriaError as error:
+                    self._skipped(name, error.with_context(source=name))
+                    continue
+                metadata = self._input_metadata(source, pages[number], pages[number])
+                done = progress.setdefault(index if key is None else key, _Progress())
+                documents += [self._document(chunk, metadata, done) for chunk in chunks]
+                done.offset += len(part.pages[0].text)
         return documents
 
-    def _page(self, text: str, metadata: Mapping[Any, Any]) -> SourcePages:
-        """The text as a one-page source: its 1-based page number and document fields."""
-        from langchain_asesoria.langchain.sources import Source
+    def _document(self, chunk: Chunk, base: Mapping[str, Any], done: _Progress) -> Document:
+        """The chunk as a ``Document``: a copy of ``base`` plus the level's keys.
 
-        document = Document(page_content=text, metadata=dict(metadata))
-        key = metadata.get(self._reader.source_key)
-        return self._reader.read(Source(None if key in (None, "") else str(key), (document,)))
-
-    def _document(
-        self, chunk: Chunk, base: Mapping[Any, Any], page: int, done: _Progress
-    ) -> Document:
-        """The chunk as a ``Document``: a deep copy of ``base`` plus the level's keys.
-
-        The chunk lies on ``page``; ``chunk_index`` runs on from the source's earlier
-        texts; ``chunk_id`` is of the chunk shifted past the earlier texts' lengths, so
-        it is unique within the source and, on a one-page source, the transformer's.
+        ``chunk_index`` runs on from the source's earlier texts; ``chunk_id`` is of the
+        chunk shifted past the earlier texts' lengths, so it is unique within the source
+        and, on a one-page source, the transformer's.
         """
         level = self._metadata_level
         content, _ = chunk_texts(chunk, self._page_content, level)
-        raw = base.get(self._reader.source_key)
-        source = None if raw in (None, "") else (self._reader.source_key, str(raw))
-        metadata: dict[str, Any] = input_metadata(base, base, self._reader.page_key, level, source)
+        metadata = dict(base)
         if level == "lean":
             if self._add_start_index:
                 metadata[START_INDEX] = chunk.start
             return Document(page_content=content, metadata=metadata)
-        placed = replace(
-            chunk,
-            metadata=replace(chunk.metadata, page=page, page_end=page, chunk_index=done.next_index),
-        )
+        placed = replace(chunk, metadata=replace(chunk.metadata, chunk_index=done.next_index))
         done.next_index += 1
         added = chunk_document_metadata(
             placed, self._page_content, level, offsets=self._add_start_index
@@ -498,15 +476,3 @@ class _Progress:
 
     next_index: int = 0
     offset: int = 0
-
-
-def _name_of(metadata: Mapping[Any, Any], index: int) -> str:
-    """The input's ``source`` for messages, or its position."""
-    source = metadata.get("source")
-    return str(source) if source not in (None, "") else f"texts[{index}]"
-
-
-def _flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigurationError(f"{name} must be True or False, got {value!r}.")
-    return value

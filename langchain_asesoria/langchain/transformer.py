@@ -30,16 +30,15 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
-    input_metadata,
 )
-from langchain_asesoria.langchain.page_structure import source_starts
 from langchain_asesoria.langchain.sources import (
+    Documents,
     PdfFiles,
     Source,
     SourceGrouper,
-    SourcePages,
     SourceReader,
     group_sources,
+    source_name,
     with_password,
 )
 from langchain_asesoria.models import Chunk, ChunkingConfig, SourceScope
@@ -48,15 +47,7 @@ from langchain_asesoria.parents import (
     check_parent_budget,
     read_document_parents,
 )
-from langchain_asesoria.reading import (
-    DEFAULT_MARKDOWN_SUFFIXES,
-    DocumentKind,
-    DocumentPages,
-    ReadOptions,
-    iter_document_chunks,
-    kind_for_text,
-    read_loaded_pages,
-)
+from langchain_asesoria.reading import DEFAULT_MARKDOWN_SUFFIXES, DocumentPages, ReadOptions
 from langchain_asesoria.records import PARENT_ID
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import Tokenization, load_tokenization
@@ -87,12 +78,12 @@ class _DocIds:
 
     seen: dict[str, str] = field(default_factory=dict)
 
-    def claim(self, pages: SourcePages) -> None:
-        doc_id = pages.metadata.doc_id
-        owner = self.seen.setdefault(doc_id, pages.name)
-        if owner != pages.name:
+    def claim(self, source: Source) -> None:
+        doc_id = source.metadata.doc_id
+        owner = self.seen.setdefault(doc_id, source.name)
+        if owner != source.name:
             raise ConfigurationError(
-                f"sources {owner!r} and {pages.name!r} both have doc_id {doc_id!r}: chunk ids "
+                f"sources {owner!r} and {source.name!r} both have doc_id {doc_id!r}: chunk ids "
                 "would collide. Give each source its own doc_id (metadata or argument)."
             )
 
@@ -211,21 +202,16 @@ class AsesoriaDocumentTransformer(
             "session_id": session_id,
             "vigencia": vigencia,
         }
-        self._reading = with_password(reading or ReadOptions(), pdf_password)
         self._reader = SourceReader(
             source_key=source_key,
             page_key=page_key,
             page_base=page_base,
             defaults={key: value for key, value in defaults.items() if value is not None},
-            reading=self._reading,
+            reading=with_password(reading, pdf_password),
             pdf_files=dict(pdf_files or {}),
+            markdown=detect_markdown_headings,
+            markdown_suffixes=tuple(suffix.lower() for suffix in markdown_suffixes),
         )
-        self._markdown_suffixes = tuple(suffix.lower() for suffix in markdown_suffixes)
-        if not isinstance(detect_markdown_headings, bool):
-            raise ConfigurationError(
-                f"detect_markdown_headings must be True or False, got {detect_markdown_headings!r}."
-            )
-        self._markdown = detect_markdown_headings
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, **kwargs: Any) -> Self:
@@ -282,14 +268,7 @@ class AsesoriaDocumentTransformer(
 
     # -- one source -----------------------------------------------------------------
 
-    def is_markdown(self, source: Source) -> bool:
-        """Whether ``source`` is read as Markdown (``reading.kind_for_text``)."""
-        return self._kind(source) == "markdown"
-
-    def _kind(self, source: Source) -> DocumentKind:
-        return kind_for_text(source.key, self._markdown, self._markdown_suffixes)
-
-    def _chunk_source(self, source: Source, doc_ids: _DocIds) -> list[Document]:
+    def _chunk_source(self, documents: Documents, doc_ids: _DocIds) -> list[Document]:
         """The chunk documents of one source, in ``chunk_index`` order.
 
         Raises:
@@ -297,42 +276,31 @@ class AsesoriaDocumentTransformer(
                 the source; with ``on_error="skip"``, ``[]`` and a logged warning.
         """
         try:
-            return list(self._built_documents(source, doc_ids))
+            return list(self._built_documents(documents, doc_ids))
         except AsesoriaError as error:
-            self._skipped(source.name, error)
+            self._skipped(source_name(documents, self._reader), error)
             return []
 
-    def _source_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
+    def _source_documents(self, documents: Documents, doc_ids: _DocIds) -> Iterator[Document]:
         """The chunk documents of one source: built one at a time (``iter_chunks``), or
         all before the first with ``on_error="skip"`` (a source fails whole)."""
         if self._on_error == "skip":
-            return iter(self._chunk_source(source, doc_ids))
-        return self._built_documents(source, doc_ids)
+            return iter(self._chunk_source(documents, doc_ids))
+        return self._built_documents(documents, doc_ids)
 
-    def _read(self, source: Source, doc_ids: _DocIds) -> tuple[SourcePages, DocumentPages]:
-        pages = self._reader.read(source)
-        doc_ids.claim(pages)
-        try:
-            document = pages.document or read_loaded_pages(
-                pages.pages,
-                self._kind(source),
-                self._reading,
-                starts=source_starts(pages.pages, pages.page_metadata, pages.name),
-            )
-        except AsesoriaError as error:
-            raise error.with_context(source=pages.name) from error
-        return pages, document
+    def _read(self, documents: Documents, doc_ids: _DocIds) -> tuple[Source, DocumentPages]:
+        source = self._reader.source(documents)
+        doc_ids.claim(source)
+        return source, self._reader.document(source)
 
-    def _built_documents(self, source: Source, doc_ids: _DocIds) -> Iterator[Document]:
-        pages, document = self._read(source, doc_ids)
-        positions = {page.page: index for index, page in enumerate(pages.pages)}
+    def _built_documents(self, documents: Documents, doc_ids: _DocIds) -> Iterator[Document]:
+        source, document = self._read(documents, doc_ids)
+        pages = self._pages(source, document)
         try:
-            for chunk in iter_document_chunks(
-                document, pages.metadata, config=self._config, tokenization=self._tokenization
-            ):
-                yield self._document(chunk, pages, positions, source.key)
+            for chunk in self._chunks(document, source.metadata):
+                yield self._document(chunk, source, pages)
         except AsesoriaError as error:
-            raise error.with_context(source=pages.name) from error
+            raise error.with_context(source=source.name) from error
 
     def transform_with_parents(
         self,
@@ -362,20 +330,13 @@ class AsesoriaDocumentTransformer(
         check_parent_budget(parent_max_tokens, self._config)
         tokenizer = parent_tokenizer or self._tokenization
         doc_ids, result = _DocIds(), ChunksAndParents([], [])
-        for source in group_sources(documents, self._reader.source_key):
-            pages, document = self._read(source, doc_ids)
-            positions = {page.page: index for index, page in enumerate(pages.pages)}
+        for group in group_sources(documents, self._reader):
+            source, document = self._read(group, doc_ids)
+            pages = self._pages(source, document)
             try:
-                chunks = list(
-                    iter_document_chunks(
-                        document,
-                        pages.metadata,
-                        config=self._config,
-                        tokenization=self._tokenization,
-                    )
-                )
+                chunks = list(self._chunks(document, source.metadata))
             except AsesoriaError as error:
-                raise error.with_context(source=pages.name) from error
+                raise error.with_context(source=source.name) from error
             built = read_document_parents(
                 document,
                 chunks,
@@ -384,30 +345,25 @@ class AsesoriaDocumentTransformer(
                 parent_max_tokens=parent_max_tokens,
             )
             for chunk, owner in zip(chunks, built.chunk_parents, strict=True):
-                made = self._document(chunk, pages, positions, source.key)
+                made = self._document(chunk, source, pages)
                 made.metadata[PARENT_ID] = owner
                 result.chunks.append(made)
             result.parents.extend(parent_document(p, source.key) for p in built.parents)
         return result
 
+    def _pages(self, source: Source, document: DocumentPages) -> dict[int, Mapping[Any, Any]]:
+        """Each page's input metadata (``_page_metadata``) by its number."""
+        metadata = self._page_metadata(source, document)
+        return {page.page: meta for page, meta in zip(source.pages, metadata, strict=True)}
+
     def _document(
-        self,
-        chunk: Chunk,
-        pages: SourcePages,
-        positions: Mapping[int, int],
-        source: str | None,
+        self, chunk: Chunk, source: Source, pages: Mapping[int, Mapping[Any, Any]]
     ) -> Document:
         meta = chunk.metadata
         assert meta.page is not None  # the engine sets both
         assert meta.page_end is not None
         level = self._metadata_level
-        metadata: dict[str, Any] = input_metadata(
-            pages.page_metadata[positions[meta.page]],
-            pages.page_metadata[positions[meta.page_end]],
-            self._reader.page_key,
-            level,
-            None if source is None else (self._reader.source_key, source),
-        )
+        metadata = self._input_metadata(source, pages[meta.page], pages[meta.page_end])
         content, _ = chunk_texts(chunk, self._page_content, level)
         if level == "lean":
             return Document(page_content=content, metadata=metadata)
@@ -425,8 +381,8 @@ class AsesoriaDocumentTransformer(
         doc_ids = _DocIds()
         return [
             document
-            for source in group_sources(self._reader.checked(documents), self._reader.source_key)
-            for document in self._chunk_source(source, doc_ids)
+            for group in group_sources(self._reader.checked(documents), self._reader)
+            for document in self._chunk_source(group, doc_ids)
         ]
 
     def lazy_transform_documents(self, documents: Iterable[Document]) -> Iterator[Document]:
@@ -440,8 +396,8 @@ class AsesoriaDocumentTransformer(
             InvalidPagesError: a source whose documents arrive again after another's.
         """
         doc_ids = _DocIds()
-        for source in self._sources(documents):
-            yield from self._source_documents(source, doc_ids)
+        for group in self._sources(documents):
+            yield from self._source_documents(group, doc_ids)
 
     async def alazy_transform_documents(
         self, documents: AsyncIterable[Document]
@@ -453,12 +409,12 @@ class AsesoriaDocumentTransformer(
 
     def _per_source(self, items: Iterable[DocumentsInput]) -> Iterator[list[Document]]:
         doc_ids = _DocIds()
-        for source in self._sources(items):
-            yield self._chunk_source(source, doc_ids)
+        for group in self._sources(items):
+            yield self._chunk_source(group, doc_ids)
 
-    def _sources(self, items: Iterable[DocumentsInput]) -> Iterator[Source]:
-        """Each source of the stream once its documents are all in."""
-        grouper = SourceGrouper(self._reader.source_key)
+    def _sources(self, items: Iterable[DocumentsInput]) -> Iterator[Documents]:
+        """Each source's documents once they are all in."""
+        grouper = SourceGrouper(self._reader)
         documents = (document for item in items for document in _documents_of(item))
         for document in self._reader.checked(documents):
             finished = grouper.add(document)
@@ -471,7 +427,7 @@ class AsesoriaDocumentTransformer(
     async def _aper_source(
         self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None = None
     ) -> AsyncIterator[list[Document]]:
-        grouper, doc_ids = SourceGrouper(self._reader.source_key), _DocIds()
+        grouper, doc_ids = SourceGrouper(self._reader), _DocIds()
         index = 0
         async for item in items:
             for document in _documents_of(item):

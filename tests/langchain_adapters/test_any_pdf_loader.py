@@ -40,7 +40,7 @@ from langchain_asesoria.langchain.page_structure import (
     OUTLINE_MISSING,
     SECTIONS_FROM,
 )
-from langchain_asesoria.langchain.sources import SourceReader, group_sources
+from langchain_asesoria.langchain.sources import SourceReader
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
 from langchain_asesoria.reading import ReadOptions, read_loaded_pages
@@ -339,7 +339,8 @@ def test_property_offsets_index_the_pages_as_read(texts: list[str], seed: int) -
     chunks = AsesoriaDocumentTransformer(tokenization, ChunkingConfig(32, 4)).transform_documents(
         shuffled
     )
-    read = SourceReader(reading=ReadOptions()).read(group_sources(pages)[0]).pages
+    reader = SourceReader()
+    read = reader.document(reader.source(pages)).pages
     text = join_pages(read).text
     covered = [False] * len(text)
     for chunk in chunks:

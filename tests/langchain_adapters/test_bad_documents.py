@@ -190,3 +190,13 @@ def _transformer_at(level: Any) -> AsesoriaDocumentTransformer:
     return AsesoriaDocumentTransformer(
         ByteTokenization(512), ChunkingConfig(64, 8), metadata_level=level
     )
+
+
+def test_the_splitter_names_a_text_by_the_configured_source_key() -> None:
+    """A text that cannot be chunked is named by ``metadata[source_key]``, whatever the
+    key is called, as the transformer names its source."""
+    splitter = AsesoriaTextSplitter(ByteTokenization(512), ChunkingConfig(64, 8), source_key="path")
+    bad_starts = {"path": "leyes/ley.md", "section_starts": [{"offset": 10_000}]}
+    with pytest.raises(AsesoriaError) as caught:
+        splitter.create_documents([TEXT], [bad_starts])
+    assert str(caught.value.source).startswith("leyes/ley.md")

@@ -220,3 +220,39 @@ def test_real_markdown_chunks_carry_section_paths(minilm: HuggingFaceTokenizatio
     ) in paths
     assert all(chunk.metadata[PAGE] == chunk.metadata[PAGE_END] == 1 for chunk in chunks)
     assert all(chunk.metadata[TOKEN_COUNT] <= 256 for chunk in chunks)
+
+
+def test_pages_from_inside_a_section_keep_it_in_both_classes(pdf_pages: list[Document]) -> None:
+    """Pages given from the middle of the PDF start in the section the whole PDF has
+    there (``SECTION_CONTINUED``): the transformer reads it as the splitter does."""
+    later = next(
+        index
+        for index, page in enumerate(pdf_pages)
+        if SECTION_CONTINUED in page.metadata
+        and not any(start["offset"] == 0 for start in page.metadata[SECTION_STARTS])
+    )
+    continued = pdf_pages[later].metadata[SECTION_CONTINUED]["path"]
+    tokenization, config = ByteTokenization(512), ChunkingConfig(max_tokens=128, overlap_tokens=0)
+    transformed = AsesoriaDocumentTransformer(tokenization, config).transform_documents(
+        pdf_pages[later:]
+    )
+    split = AsesoriaTextSplitter(tokenization, config).split_documents(pdf_pages[later:])
+    for chunks in (transformed, split):
+        assert chunks[0].metadata[PAGE] == later + 1
+        assert chunks[0].metadata[SECTION_PATH].split(" > ") == continued
+
+
+def test_a_whole_pdf_in_one_document_is_read_alike_by_both_classes() -> None:
+    """A PDF's text as one ``Document`` naming its file (``PyPDFLoader(mode="single")``)
+    is read the same way by either class, with the file's help (``reading.loaded_pdf``),
+    as the transformer always read it."""
+    pytest.importorskip("cryptography", reason="the example PDF is AES-encrypted: [pdf] extra")
+    text = "\n\n".join(page.text for page in read_pages(PDF))
+    document = Document(text, metadata={"source": str(PDF)})
+    tokenization = ByteTokenization(512)
+    config = ChunkingConfig(max_tokens=200, overlap_tokens=0)
+    transformed = AsesoriaDocumentTransformer(tokenization, config).transform_documents([document])
+    split = AsesoriaTextSplitter(tokenization, config).split_documents([document])
+    assert [(d.page_content, d.metadata, d.id) for d in split] == [
+        (d.page_content, d.metadata, d.id) for d in transformed
+    ]
