@@ -319,19 +319,34 @@ def _clean(title: str) -> str:
     return _SPACES.sub(" ", title.replace("*", "").replace("_", " ")).strip().strip("[]").strip()
 
 
+#: How much of a line's start ``_opens_a_label`` cleans: a label's words and its marks.
+_PROBE: Final = 200
+
+
+def _opens_a_label(title: str) -> bool:
+    """Whether a title, cleaned, opens with some unit's word (``_OPENING``): its start
+    alone is cleaned, so that a paragraph of prose is turned down without cleaning it
+    whole (every plain line of a law is asked whether it is a heading)."""
+    probe = _clean(title[:_PROBE])
+    if len(title) > _PROBE and len(probe) < _PROBE // 2:
+        probe = _clean(title)  # marks or spaces fill the start: clean it all
+    return _OPENING.match(probe) is not None
+
+
 #: The numbers that make a label opening in lower case a unit's: an ordinal's mark or a
 #: Roman numeral, as no sentence numbers what it cites.
 _LOWER_NUMBER: Final = re.compile(r"[ªº°]|^[IVXLCDM]+$")
 
 
+@lru_cache(maxsize=16384)
 def label_of(title: str) -> Label | None:
     """The unit's label a title opens with (emphasis marks aside), or ``None``: the
     first row of ``UNITS`` whose words and number match, the label followed by its end,
     a space or punctuation. A label in lower case needs an ordinal's mark or a Roman
     numeral ("sección 3.ª"). ``Label.end`` is a position in the cleaned title."""
-    stripped = _clean(title)
-    if _OPENING.match(stripped) is None:
+    if not _opens_a_label(title):
         return None
+    stripped = _clean(title)
     for row, pattern in _LABELS:
         found = pattern.match(stripped)
         if found is None or _END.match(stripped, found.end()) is None:
@@ -387,6 +402,8 @@ def heading_line(line: str) -> Label | None:
     Decreto…"``; ``"Artículo 5 de esta Ley establece…"`` is not. A line opening with
     a quotation mark is quoted text, never one.
     """
+    if not _opens_a_label(line):
+        return None
     stripped = _clean(line)
     label = label_of(stripped)
     if label is None or _GOES_ON.match(stripped, label.end) is None:
@@ -581,7 +598,7 @@ _ROYAL: Final = re.compile(
 #: and the signers after a dash in the same paragraph, as orders and the regional
 #: bulletins sign ("Sevilla, 14 de julio de 2020.—El Presidente de la Junta…").
 SIGNATURE: Final = re.compile(
-    r"[ \t*_]*(?:Dado\s+en\s[^\n]{1,120}?\d{4}"
+    r"^[ \t*_]*(?:Dado\s+en\s[^\n]{1,120}?\d{4}"
     r"|(?:[A-ZÁÉÍÓÚ][\w'\u2019 .-]{1,60},\s*)+(?:a\s+)?\d{1,2}\s+de\s+[a-záéíóú]+\s+de\s+\d{4})"
     r"(?:\.?[ \t*_]*$|\.?[ \t]*[\u2013\u2014][ \t]*\S[^\n]*$)",
     re.MULTILINE,
