@@ -320,7 +320,7 @@ def _clean(title: str) -> str:
 
 
 #: How much of a line's start ``_opens_a_label`` cleans: a label's words and its marks.
-_PROBE: Final = 200
+_PROBE: Final = 48
 
 
 def _opens_a_label(title: str) -> bool:
