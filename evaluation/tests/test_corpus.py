@@ -59,11 +59,12 @@ def test_spans_in_the_extracted_text_move_to_the_cleaned_text(tmp_path: Path) ->
     [moved] = questions_in_text([question(extracted, quote)], [document])
     [span] = moved.relevant
     assert document.text[span.start : span.end] == quote  # type: ignore[index]
-    # A span across a page break loses the running lines in between.
+    # A span across a page break loses the running lines in between (and, read as
+    # paragraphs, the page's last line break).
     across = "modelo 100.\nPágina 3\n\nManual práctico de Renta\nCapítulo 4"
     [moved] = questions_in_text([question(extracted, across)], [document])
     [span] = moved.relevant
-    assert document.text[span.start : span.end] == "modelo 100.\n\n\nCapítulo 4"  # type: ignore[index]
+    assert document.text[span.start : span.end] == "modelo 100.\n\nCapítulo 4"  # type: ignore[index]
 
 
 def test_pdf_chunks_follow_the_outline_unless_switched_off(tmp_path: Path) -> None:
