@@ -135,6 +135,19 @@ class CorpusDocument:
 
 #: A word: what reading as paragraphs keeps or changes as a whole.
 _WORD: Final = re.compile(r"\S+")
+#: A printed word, its parts across line ends after a hyphen included ("conside-⏎rados").
+_SPLIT_WORD: Final = re.compile(r"(?:\S*-\n(?=\S))*\S+")
+
+
+def _as_read(printed: str, words: set[str]) -> str:
+    """A printed word (or its beginning) as reading would give it: a hyphen that split it
+    gone when the word so joined is read, the line break alone gone otherwise."""
+    if "-\n" not in printed and not printed.endswith("-"):
+        return printed
+    joined = printed.replace("-\n", "")
+    if joined in words or any(word.startswith(joined.rstrip("-")) for word in words):
+        return joined.rstrip("-") if printed.endswith("-") else joined
+    return printed.replace("\n", "")
 
 
 def read_offset(printed: str, read: str, offset: int) -> int:
@@ -146,13 +159,14 @@ def read_offset(printed: str, read: str, offset: int) -> int:
     is placed by aligning those words character by character. The result is in
     ``[0, len(read)]``.
     """
-    before = list(_WORD.finditer(printed))
+    before = list(_SPLIT_WORD.finditer(printed))
     after = list(_WORD.finditer(read))
     index = bisect_right([word.start() for word in before], offset) - 1
     if index < 0:
         return min(offset, after[0].start() if after else len(read))
+    words = {word.group() for word in after}
     opcodes = SequenceMatcher(
-        None, [word.group() for word in before], [word.group() for word in after], autojunk=False
+        None, [_as_read(word.group(), words) for word in before], [w.group() for w in after], False
     ).get_opcodes()
     tag, first, last, other, other_last = next(
         code for code in opcodes if code[1] <= index < code[2]
@@ -160,7 +174,9 @@ def read_offset(printed: str, read: str, offset: int) -> int:
     if tag == "equal":
         kept = other + index - first
         limit = after[kept + 1].start() if kept + 1 < len(after) else len(read)
-        return min(after[kept].start() + offset - before[index].start(), limit)
+        prefix = printed[before[index].start() : offset]
+        shown = len(_as_read(prefix, words)) if offset <= before[index].end() else len(prefix)
+        return min(after[kept].start() + shown, limit)
     if other == other_last:  # words the reading left out: where they were
         return after[other].start() if other < len(after) else len(read)
     start, end = after[other].start(), after[other_last - 1].end()
