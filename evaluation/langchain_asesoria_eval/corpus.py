@@ -5,14 +5,19 @@ without its running headers and footers and with its outline sections, unless th
 ``ReadOptions`` say otherwise. Question files keep their spans in the text *as
 extracted* (``files.read_pages``), which does not change with those options:
 ``CorpusDocument.extracted_text`` is that text and ``text_offset`` maps its offsets
-into ``text``.
+into ``text``: across the running lines removed, then, for a PDF read as paragraphs,
+from its printed lines to its paragraphs (word by word: a word the reading kept maps
+character for character; one it changed, a word split by a hyphen, to where its
+replacement starts).
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Final
 
@@ -38,6 +43,7 @@ __all__ = [
     "find_documents",
     "load_corpus",
     "questions_in_text",
+    "read_offset",
 ]
 
 #: Pages are joined with this separator, for the spans of the question file and for the
@@ -87,13 +93,19 @@ class CorpusDocument:
         index = bisect_right(self.page_starts, position) - 1
         return self.pages[max(index, 0)].page
 
+    @property
+    def _printed(self) -> tuple[LoadedPage, ...]:
+        """The pages before they were read as paragraphs (``pages`` when they were not)."""
+        paragraphs = self.read.report.paragraphs
+        return paragraphs.printed if paragraphs is not None else self.pages
+
     def _extracted(self) -> tuple[LoadedPage, ...]:
-        return self.furniture.restore(self.pages)
+        return self.furniture.restore(self._printed)
 
     @property
     def extracted_text(self) -> str:
         """The pages as extracted, joined: the text question spans refer to."""
-        if not self.furniture.lines:
+        if not self.furniture.lines and self._printed == self.pages:
             return self.text
         return join_pages(self._extracted(), PAGE_SEPARATOR, self.doc_id).text
 
@@ -101,19 +113,82 @@ class CorpusDocument:
         """Where offset ``extracted`` of ``extracted_text`` lies in ``text``.
 
         An offset inside a removed line maps to where the line was; one in a page
-        separator, to the same place after the page.
+        separator, to the same place after the page; one in a word that reading as
+        paragraphs changed, to where its replacement starts.
         """
-        if not self.furniture.lines:
+        printed = self._printed
+        if not self.furniture.lines and printed == self.pages:
             return extracted
-        pages = self._extracted()
+        pages = self.furniture.restore(printed)
         raw = join_pages(pages, PAGE_SEPARATOR, self.doc_id)
-        clean = join_pages(self.pages, PAGE_SEPARATOR, self.doc_id)
         index = max(bisect_right(raw.page_starts, extracted) - 1, 0)
         inside = extracted - raw.page_starts[index]
         beyond = inside - len(pages[index].text)
         if beyond >= 0:
-            return clean.page_starts[index] + len(self.pages[index].text) + beyond
-        return clean.page_starts[index] + self.furniture.cleaned_offset(pages[index].page, inside)
+            return self.page_starts[index] + len(self.pages[index].text) + beyond
+        cleaned = self.furniture.cleaned_offset(pages[index].page, inside)
+        read = self.pages[index].text
+        if printed[index].text != read:
+            cleaned = read_offset(printed[index].text, read, cleaned)
+        return self.page_starts[index] + cleaned
+
+
+#: A word: what reading as paragraphs keeps or changes as a whole.
+_WORD: Final = re.compile(r"\S+")
+#: A printed word, its parts across line ends after a hyphen included ("conside-⏎rados").
+_SPLIT_WORD: Final = re.compile(r"(?:\S*-\n(?=\S))*\S+")
+
+
+def _as_read(printed: str, words: set[str]) -> str:
+    """A printed word (or its beginning) as reading would give it: a hyphen that split it
+    gone when the word so joined is read, the line break alone gone otherwise."""
+    if "-\n" not in printed and not printed.endswith("-"):
+        return printed
+    joined = printed.replace("-\n", "")
+    if joined in words or any(word.startswith(joined.rstrip("-")) for word in words):
+        return joined.rstrip("-") if printed.endswith("-") else joined
+    return printed.replace("\n", "")
+
+
+def read_offset(printed: str, read: str, offset: int) -> int:
+    """Where ``offset`` of a page's printed lines lies in the page read as paragraphs.
+
+    Both texts are aligned word by word (``difflib``): an offset in a word kept, or in the
+    whitespace after it, keeps its place beside that word; one among words the reading
+    changed (a hyphen removed, a marker moved before its item, a footnote marker parted)
+    is placed by aligning those words character by character. The result is in
+    ``[0, len(read)]``.
+    """
+    before = list(_SPLIT_WORD.finditer(printed))
+    after = list(_WORD.finditer(read))
+    index = bisect_right([word.start() for word in before], offset) - 1
+    if index < 0:
+        return min(offset, after[0].start() if after else len(read))
+    words = {word.group() for word in after}
+    opcodes = SequenceMatcher(
+        None, [_as_read(word.group(), words) for word in before], [w.group() for w in after], False
+    ).get_opcodes()
+    tag, first, last, other, other_last = next(
+        code for code in opcodes if code[1] <= index < code[2]
+    )
+    if tag == "equal":
+        kept = other + index - first
+        limit = after[kept + 1].start() if kept + 1 < len(after) else len(read)
+        prefix = printed[before[index].start() : offset]
+        shown = len(_as_read(prefix, words)) if offset <= before[index].end() else len(prefix)
+        return min(after[kept].start() + shown, limit)
+    if other == other_last:  # words the reading left out: where they were
+        return after[other].start() if other < len(after) else len(read)
+    start, end = after[other].start(), after[other_last - 1].end()
+    region = printed[before[first].start() : before[last - 1].end()]
+    inside = offset - before[first].start()
+    place = 0
+    for one, two, size in SequenceMatcher(
+        None, region, read[start:end], autojunk=False
+    ).get_matching_blocks():
+        if one <= inside:
+            place = two + min(inside - one, size)
+    return start + place
 
 
 def document_from_pages(

@@ -24,10 +24,13 @@ from langchain_asesoria_eval.questions import (
 
 __all__ = ["Relocation", "locate_passage", "main", "relocate_lines"]
 
-#: Question spans are positions in the text as extracted, running headers and footers
-#: included (``asesoria-eval`` maps them into the text it chunks).
+#: Question spans are positions in the text as extracted, printed lines and running
+#: headers and footers included (``asesoria-eval`` maps them into the text it chunks).
 _AS_EXTRACTED = ReadOptions(
-    outline_sections=False, remove_page_furniture=False, remove_contents=False
+    outline_sections=False,
+    remove_page_furniture=False,
+    remove_contents=False,
+    pdf_paragraphs=False,
 )
 
 #: How many offsets an ambiguity message lists.

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from langchain_asesoria import ChunkingConfig, join_pages
 from langchain_asesoria.reading import ReadOptions, read_pages
@@ -13,7 +15,7 @@ from langchain_asesoria.testing import ByteTokenization
 from langchain_asesoria_eval import load_corpus
 from langchain_asesoria_eval.chunkers import AsesoriaChunker
 from langchain_asesoria_eval.cli import ExitCode, main
-from langchain_asesoria_eval.corpus import questions_in_text
+from langchain_asesoria_eval.corpus import questions_in_text, read_offset
 from langchain_asesoria_eval.questions import Question, RelevantPassage
 
 pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
@@ -59,11 +61,12 @@ def test_spans_in_the_extracted_text_move_to_the_cleaned_text(tmp_path: Path) ->
     [moved] = questions_in_text([question(extracted, quote)], [document])
     [span] = moved.relevant
     assert document.text[span.start : span.end] == quote  # type: ignore[index]
-    # A span across a page break loses the running lines in between.
+    # A span across a page break loses the running lines in between (and, read as
+    # paragraphs, the page's last line break).
     across = "modelo 100.\nPágina 3\n\nManual práctico de Renta\nCapítulo 4"
     [moved] = questions_in_text([question(extracted, across)], [document])
     [span] = moved.relevant
-    assert document.text[span.start : span.end] == "modelo 100.\n\n\nCapítulo 4"  # type: ignore[index]
+    assert document.text[span.start : span.end] == "modelo 100.\n\nCapítulo 4"  # type: ignore[index]
 
 
 def test_pdf_chunks_follow_the_outline_unless_switched_off(tmp_path: Path) -> None:
@@ -128,3 +131,34 @@ def test_questions_about_other_documents_can_be_skipped(
     assert "skipping 1 questions about documents not given" in capsys.readouterr().err
     report = (tmp_path / "o" / "report.md").read_text(encoding="utf-8")
     assert "1 answerable questions" in report
+
+
+_WORDS = st.lists(
+    st.sampled_from(["renta", "base", "cuota", "de", "la", "gastos", "50"]), min_size=1
+)
+
+
+@given(_WORDS, st.data())
+def test_a_printed_offset_keeps_its_place_beside_its_word_in_the_paragraphs(
+    words: list[str], data: st.DataObject
+) -> None:
+    """Lines joined by a space or a hyphen that split a word gone: every kept word's
+    characters map one to one, and offsets never run backwards."""
+    breaks = data.draw(
+        st.lists(
+            st.sampled_from([" ", "\n", " \n", "-\n"]), min_size=len(words), max_size=len(words)
+        )
+    )
+    printed = read = ""
+    kept: list[tuple[int, int, int]] = []  # words that a hyphen joins to no other
+    for index, (word, gap) in enumerate(zip(words, breaks, strict=True)):
+        if gap != "-\n" and (index == 0 or breaks[index - 1] != "-\n"):
+            kept.append((len(printed), len(read), len(word)))
+        printed += word + gap
+        read += word + ("" if gap == "-\n" else " ")
+    for before, after, size in kept:
+        for inside in range(size + 1):
+            assert read_offset(printed, read, before + inside) == after + inside
+    mapped = [read_offset(printed, read, offset) for offset in range(len(printed) + 1)]
+    assert mapped == sorted(mapped)
+    assert all(0 <= offset <= len(read) for offset in mapped)

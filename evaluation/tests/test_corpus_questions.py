@@ -65,7 +65,10 @@ def corpus() -> dict[str, CorpusDocument]:
     pytest.importorskip("cryptography")
     # Question spans are positions in the text as extracted (asesoria-eval maps them).
     as_extracted = ReadOptions(
-        outline_sections=False, remove_page_furniture=False, remove_contents=False
+        outline_sections=False,
+        remove_page_furniture=False,
+        remove_contents=False,
+        pdf_paragraphs=False,
     )
     documents = load_corpus(find_documents(CORPUS), as_extracted)
     return {document.doc_id: document for document in documents}

@@ -41,6 +41,11 @@ class PdfPageLoader(BaseLoader):
         extraction_mode: pypdf's ``"plain"`` (default) or ``"layout"`` text extraction.
         outline_sections: Give pages the sections of the PDF's outline.
         remove_page_furniture: Remove running headers and footers from the text.
+        paragraphs: Read the text as paragraphs, not printed lines, and give the
+            headings set in bold below the outline their sections
+            (``ReadOptions.pdf_paragraphs``; only with the outline or the furniture
+            asked for). Off, a page's text is its printed lines, as LangChain's own
+            PDF loaders give it.
 
     Raises (when loading): the errors of ``langchain_asesoria.pdf.open_pdf`` and
         ``page_text``: ``DocumentReadError`` and its subclasses (no such file, damaged,
@@ -56,12 +61,14 @@ class PdfPageLoader(BaseLoader):
         extraction_mode: Literal["plain", "layout"] = "plain",
         outline_sections: bool = True,
         remove_page_furniture: bool = True,
+        paragraphs: bool = True,
     ) -> None:
         self.file_path = file_path
         self.password = password
         self.extraction_mode = extraction_mode
         self.outline_sections = outline_sections
         self.remove_page_furniture = remove_page_furniture
+        self.paragraphs = paragraphs
 
     def lazy_load(self) -> Iterator[Document]:
         """One ``Document`` per page: ``page`` 0-based, ``page_label``, ``total_pages``,
@@ -76,6 +83,7 @@ class PdfPageLoader(BaseLoader):
                 self.outline_sections,
                 self.remove_page_furniture,
                 extraction_mode=self.extraction_mode,
+                pdf_paragraphs=self.paragraphs,
             )
             document = read_pdf(reader, source, options)
             pages = [page.text for page in document.pages]

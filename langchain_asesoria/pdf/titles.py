@@ -8,19 +8,31 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Final
 
 from langchain_asesoria.models import LoadedPage, SectionSpan
 from langchain_asesoria.pages import join_pages
+from langchain_asesoria.pdf.headings import (
+    SUBTITLE_LINES,
+    TitleEvent,
+    TypesetHeading,
+    place_headings,
+    subtitle_end,
+    typeset_headings,
+)
 from langchain_asesoria.pdf.outline import OutlineEntry
+from langchain_asesoria.pdf.paragraphs import Block
+from langchain_asesoria.pdf.typesetting import SIZE_TOLERANCE
 from langchain_asesoria.structure.anchors import SectionStart, section_spans
 from langchain_asesoria.structure.legal import legal_paths
 
 __all__ = [
     "LocatedOutline",
     "SectionStart",
+    "TitleLines",
+    "Typeset",
     "fold",
     "locate_sections",
     "locate_titles",
@@ -46,16 +58,74 @@ class LocatedOutline:
         unlocated: Entries without a page in the document, or whose title was not
             found on it, in outline order.
         entries: How many entries the outline has.
+        typeset: How many typeset headings (``pdf.headings``) became sections.
+        unplaced: Typeset headings the layout could not place under the outline (before
+            its first title, or set no smaller than every title open), in text order;
+            their text stays in the section before them.
     """
 
     starts: tuple[SectionStart, ...] = ()
     unlocated: tuple[OutlineEntry, ...] = ()
     entries: int = 0
+    typeset: int = 0
+    unplaced: tuple[TypesetHeading, ...] = ()
 
     @property
     def located(self) -> int:
         """Entries located (folded ones included)."""
         return self.entries - len(self.unlocated)
+
+
+@dataclass(frozen=True, slots=True)
+class Typeset:
+    """What a PDF's layout sets apart (``ParagraphReport.typeset``): its paragraphs set
+    all in bold at its body's size or larger, and the body's size."""
+
+    blocks: tuple[Block, ...]
+    body_size: float
+
+
+#: Folded characters a line must hold to open a title (``TitleLines``): a shorter line
+#: ("1.", "a)") opens too many.
+_TITLE_OPENING: Final = 8
+
+
+@dataclass(frozen=True, slots=True)
+class TitleLines:
+    """An outline's titles, folded, to tell a line that opens one or a paragraph that is
+    one (``pdf.paragraphs.reflow``'s ``titled``).
+
+    ``titles``: the folded titles; ``openings``: each title's first ``_TITLE_OPENING``
+    folded characters, so a line is compared with the few titles it may open only.
+    """
+
+    titles: frozenset[str]
+    openings: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, titles: Iterable[str]) -> TitleLines:
+        """The lines of these titles (those that fold to at least ``_TITLE_OPENING``)."""
+        folded = {fold(title)[0] for title in titles}
+        kept = {title for title in folded if len(title) >= _TITLE_OPENING}
+        openings: dict[str, list[str]] = {}
+        for title in sorted(kept):
+            openings.setdefault(title[:_TITLE_OPENING], []).append(title)
+        return cls(frozenset(kept), {key: tuple(found) for key, found in openings.items()})
+
+    def __call__(self, text: str, whole: bool) -> bool:
+        """Whether ``text`` is a title (``whole``) or opens one."""
+        if not self.titles or (whole and len(text) > _MAX_TITLE):
+            return False
+        folded = fold(text)[0]
+        if whole:
+            return folded in self.titles
+        if len(folded) < _TITLE_OPENING:
+            return False
+        return any(t.startswith(folded) for t in self.openings.get(folded[:_TITLE_OPENING], ()))
+
+
+#: Characters past which a paragraph is no title (a bound, to fold no long paragraph).
+_MAX_TITLE: Final = 400
 
 
 def fold(text: str) -> tuple[str, tuple[int, ...]]:
@@ -136,6 +206,11 @@ class _Text:
         inside_after = end < len(text) and text[end].isalnum() and text[end - 1].isalnum()
         return not (inside_before or inside_after)
 
+    def position(self, page: int, offset: int) -> int | None:
+        """The position in the joined text of ``offset`` of page number ``page``."""
+        index = self.page_index(page)
+        return None if index is None else self.page_starts[index] + offset
+
     def start_of(self, position: int) -> tuple[int, int]:
         """``(page number, offset in the page)`` of a position of the joined text."""
         index = bisect_right(self.page_starts, position) - 1
@@ -202,7 +277,7 @@ def _by_rank(
     them): a flat BOE outline's articles under their TÍTULO and CAPÍTULO, its
     disposiciones under the law."""
     ordered = sorted(located, key=lambda item: item.match.start)
-    ends = [item.match.start for item in ordered[1:]] + [len(text)]
+    ends = [item.match.start for item in ordered[1:]] + ([len(text)] if ordered else [])
     bare = {
         id(item.entry): not _holds_text(text[item.match.end : end])
         for item, end in zip(ordered, ends, strict=True)
@@ -244,8 +319,52 @@ def _fold_bare(
     return starts
 
 
+def _with_typeset(
+    text: _Text, located: Sequence[_Located], typeset: Typeset
+) -> tuple[list[_Located], list[TypesetHeading]]:
+    """The located titles, each ending with its heading's block, and the typeset headings
+    placed under them (``pdf.headings``); the headings that could not be placed."""
+    positioned = [
+        (position, block)
+        for block in typeset.blocks
+        if (position := text.position(block.page, block.start)) is not None
+    ]
+    body = typeset.body_size
+    headings = typeset_headings(text.text, positioned, body)
+    subtitles = sorted(
+        (start, start + block.end - block.start)
+        for start, block in positioned
+        if abs(block.size - body) <= SIZE_TOLERANCE and block.lines <= SUBTITLE_LINES
+    )
+    starts = [start for start, _ in subtitles]
+    taken: set[int] = set()
+    titles: list[_Located] = []
+    events: list[TitleEvent] = []
+    for item in located:
+        own = next((h for h in headings if h.start <= item.match.start < h.end), None)
+        end = max(item.match.end, own.end) if own is not None else item.match.end
+        if own is not None:
+            taken.add(own.start)
+        end = subtitle_end(text.text, end, subtitles, starts)
+        titles.append(_Located(_Match(item.match.start, end), item.entry))
+        events.append(TitleEvent(item.match.start, item.entry.path, own.size if own else None))
+    placed, unplaced = place_headings(events, [h for h in headings if h.start not in taken])
+    titles += [
+        _Located(
+            _Match(p.heading.start, subtitle_end(text.text, p.heading.end, subtitles, starts)),
+            OutlineEntry(p.heading.title, p.path, p.heading.page),
+        )
+        for p in placed
+    ]
+    return titles, unplaced
+
+
 def locate_titles(
-    pages: Sequence[LoadedPage], entries: Sequence[OutlineEntry], *, legal: bool = False
+    pages: Sequence[LoadedPage],
+    entries: Sequence[OutlineEntry],
+    *,
+    legal: bool = False,
+    typeset: Typeset | None = None,
 ) -> LocatedOutline:
     """Where each outline entry's section starts in ``pages`` (see the module docstring).
 
@@ -255,6 +374,9 @@ def locate_titles(
         entries: The outline's entries in outline order (``outline_entries``).
         legal: Rebuild the sections' paths by Spanish legal rank (``structure.legal``),
             whatever the outline's nesting says.
+        typeset: The document's bold paragraphs: its typeset headings become sections
+            too, under the outline's titles (``pdf.headings``), and each title's block
+            ends after the short bold lines that follow it.
 
     Raises:
         InvalidPagesError: pages that are not one document's, in order.
@@ -272,13 +394,23 @@ def locate_titles(
         taken.add(match.start)
         located.append(_Located(match, entry))
         after = match.end
+    items = _by_rank(text.text, entries, located) if legal else located
+    unplaced: list[TypesetHeading] = []
+    if typeset is not None:
+        found = len(items)
+        items, unplaced = _with_typeset(text, items, typeset)
+        placed = len(items) - found
     starts = tuple(
         SectionStart(*text.start_of(position), label, path, text.start_of(title_end))
-        for position, title_end, label, path in _fold_bare(
-            text.text, _by_rank(text.text, entries, located) if legal else located, legal
-        )
+        for position, title_end, label, path in _fold_bare(text.text, items, legal)
     )
-    return LocatedOutline(starts, tuple(unlocated), len(entries))
+    return LocatedOutline(
+        starts,
+        tuple(unlocated),
+        len(entries),
+        typeset=placed if typeset is not None else 0,
+        unplaced=tuple(unplaced),
+    )
 
 
 def locate_sections(

@@ -13,6 +13,7 @@ from typing import Literal
 from langchain_asesoria.models import LeadSpan, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
+from langchain_asesoria.pdf.paragraphs import Block
 from langchain_asesoria.pdf.titles import LocatedOutline
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.structure.anchors import AnchoredLead, SectionStart, leads_in, spans_in
@@ -22,6 +23,7 @@ __all__ = [
     "READING_SEPARATOR",
     "DocumentPages",
     "OutlineReport",
+    "ParagraphReport",
     "PdfFileReport",
     "ReadReport",
     "Removal",
@@ -67,8 +69,36 @@ class PdfFileReport:
 #: blanked), ``unclosed comment`` (an ``<!--`` nothing closes: its text is kept and
 #: chunked), ``chrome`` (a web page's site chrome), ``furniture`` (a PDF's running
 #: header or footer), ``markup`` (an HTML tag or a link's target inside a Markdown text,
-#: blanked).
-RemovalKind = Literal["comment", "unclosed comment", "chrome", "furniture", "markup"]
+#: blanked), ``hyphen`` (a PDF's hyphen that split a word at a line's end, removed when
+#: its lines were joined: the text is the word as printed, "conside-rados"), ``footnote
+#: marker`` (a PDF's footnote marker glued to the word before it, parted from it by a
+#: space and kept: "económico1").
+RemovalKind = Literal[
+    "comment", "unclosed comment", "chrome", "furniture", "markup", "hyphen", "footnote marker"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ParagraphReport:
+    """What reading a PDF as paragraphs did (``pdf.paragraphs``).
+
+    Attributes:
+        joined: Line breaks inside a paragraph that became a space or went.
+        continued: Pages whose last paragraph runs on at the top of the next page.
+        body_size: The size most of the document's characters are set in.
+        typeset: The paragraphs set all in bold at the body's size or larger, where
+            they lie in the pages as read: the headings that typography sets apart,
+            and the lines that follow them ("Normativa: Art. 22.2 Ley IRPF").
+        printed: The pages before they were read as paragraphs, one printed line a
+            line (furniture already removed): ``Furniture.restore`` gives them back as
+            extracted, where offsets of the text as extracted refer.
+    """
+
+    joined: int = 0
+    continued: tuple[int, ...] = ()
+    body_size: float = 0.0
+    typeset: tuple[Block, ...] = ()
+    printed: tuple[LoadedPage, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +134,8 @@ class ReadReport:
             left out (lists, mappings, nulls).
         comments: How many HTML comment blocks were blanked (Markdown).
         markers_moved: How many list markers a PDF printed after their item's text were
-            put back before it (``pdf.markers``).
+            put back before it (``pdf.markers``, ``pdf.inline``).
+        paragraphs: What reading a PDF as paragraphs did; ``None`` when it did not.
         headings: How many headings the structure source found.
         legal: Whether Spanish legal ranks gave the hierarchy (``structure.legal``).
         chrome: What a web page's reading left out (site navigation, menus, forms...),
@@ -123,6 +154,7 @@ class ReadReport:
     front_matter_skipped: tuple[str, ...] = ()
     comments: int = 0
     markers_moved: int = 0
+    paragraphs: ParagraphReport | None = None
     headings: int = 0
     legal: bool = False
     chrome: tuple[str, ...] = ()

@@ -36,6 +36,17 @@ class ReadOptions:
         list_markers: Put a PDF's list markers drawn after their item's text ("a.",
             "•" alone on a line below the item) back before the item, where the page
             prints them (``pdf.markers``; needs line heights, so plain extraction).
+        pdf_paragraphs: Read a PDF's text as paragraphs, not printed lines: a line break
+            inside a paragraph becomes a space (or goes after a hyphen that splits a
+            word, reported), a paragraph that runs on across a page break leaves its
+            page ending with a space, markers drawn after their item go before it and
+            footnote markers are parted from their word (reported), all decided from
+            the layout (``pdf.paragraphs``; needs plain extraction).
+        typeset_headings: Give a PDF the sections of its headings set apart by weight
+            and size (bold, larger than the body), each at the level its size gives,
+            under the outline's entries (``pdf.headings``; needs ``pdf_paragraphs``;
+            only with ``outline_sections``). A heading the layout cannot place is
+            reported (``OutlineReport.located.unplaced``), never guessed.
         markdown_headings: Follow a Markdown document's ATX headings as sections.
         front_matter: Blank a Markdown document's YAML front matter (never chunked).
         front_matter_metadata: Also copy its scalar fields into every chunk's metadata,
@@ -63,6 +74,8 @@ class ReadOptions:
     extraction_mode: Literal["plain", "layout"] = "plain"
     markdown_headings: bool = True
     list_markers: bool = True
+    pdf_paragraphs: bool = True
+    typeset_headings: bool = True
     remove_contents: bool = True
     front_matter: bool = True
     front_matter_metadata: bool = False

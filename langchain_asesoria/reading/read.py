@@ -54,7 +54,8 @@ def read_pdf(
             on_page(page.page)
     document = DocumentPages(tuple(item.page for item in extracted), "pdf")
     heights = tuple(tuple(item.line_heights) for item in extracted)
-    return run_steps(document, options, FileExtras.of_pdf(reader, heights))
+    layouts = tuple(tuple(item.layout) for item in extracted)
+    return run_steps(document, options, FileExtras.of_pdf(reader, heights, layouts))
 
 
 def read_document(

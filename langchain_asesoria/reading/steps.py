@@ -23,14 +23,18 @@ from langchain_asesoria.pages import JoinedText
 from langchain_asesoria.pdf.contents import contents_lines
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine, find_furniture
 from langchain_asesoria.pdf.known_furniture import furniture_as_in
+from langchain_asesoria.pdf.layout import LineLayout
 from langchain_asesoria.pdf.legal_lines import pdf_legal_lines
 from langchain_asesoria.pdf.markers import put_markers_first
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
-from langchain_asesoria.pdf.titles import locate_titles
+from langchain_asesoria.pdf.paragraphs import ReadLine, kept_layout, reflow
+from langchain_asesoria.pdf.titles import TitleLines, Typeset, locate_titles
+from langchain_asesoria.pdf.typesetting import SIZE_TOLERANCE
 from langchain_asesoria.reading.document import (
     READING_SEPARATOR,
     DocumentPages,
     OutlineReport,
+    ParagraphReport,
     Removal,
     RemovalKind,
 )
@@ -73,6 +77,8 @@ class FileExtras:
     ``line_heights`` is ``None`` when page furniture is not to be looked for (a text, a
     PDF's pages a loader already cleaned and sectioned); a loader's PDF pages have an
     empty tuple per page (``reading.loaded_pdf``): furniture found by text alone.
+    ``layouts``: each extracted page's line layouts (``pdf.layout``; empty for a page
+    without them), for reading paragraphs; ``None`` for any other document.
     ``html_headings``: a web page's ``<hN>`` headings as its text was extracted from
     its markup (``structure.html``), positions in the pages joined by
     ``READING_SEPARATOR``; ``None`` for any other document. ``known_furniture``: the
@@ -82,6 +88,7 @@ class FileExtras:
 
     reader: PdfReader | None = None
     line_heights: tuple[tuple[float | None, ...], ...] | None = None
+    layouts: tuple[tuple[LineLayout | None, ...], ...] | None = None
     html_headings: tuple[Heading, ...] | None = None
     outline: tuple[OutlineEntry, ...] = ()
     outline_problem: str | None = None
@@ -89,14 +96,18 @@ class FileExtras:
 
     @classmethod
     def of_pdf(
-        cls, reader: PdfReader, line_heights: tuple[tuple[float | None, ...], ...]
+        cls,
+        reader: PdfReader,
+        line_heights: tuple[tuple[float | None, ...], ...],
+        layouts: tuple[tuple[LineLayout | None, ...], ...] | None = None,
     ) -> FileExtras:
         """An open PDF's extras, its outline read once (for the furniture, which never
         removes a line holding an outline title, and for the sections)."""
         try:
-            return cls(reader, line_heights, outline=tuple(outline_entries(reader)))
+            outline = tuple(outline_entries(reader))
         except DamagedDocumentError as error:
-            return cls(reader, line_heights, outline_problem=str(error))
+            return cls(reader, line_heights, layouts, outline_problem=str(error))
+        return cls(reader, line_heights, layouts, outline=outline)
 
 
 #: Headings of a web page that name the version it shows, not a part of the law.
@@ -351,6 +362,43 @@ def _page_furniture(
     return _reported(cleaned, furniture=furniture, contents=contents)
 
 
+def _pdf_paragraphs(
+    document: DocumentPages, options: ReadOptions, extras: FileExtras
+) -> DocumentPages:
+    """A PDF's pages read as paragraphs from their layout (``pdf.paragraphs``)."""
+    if extras.layouts is None or not document.pages:
+        return document
+    furniture = document.report.furniture
+    extracted = furniture.restore(document.pages)
+    layouts = [
+        kept_layout(
+            raw.text, layout, [line.start for line in furniture.on_page(page.page)], page.text
+        )
+        if layout
+        else None
+        for page, raw, layout in zip(document.pages, extracted, extras.layouts, strict=True)
+    ]
+    found = reflow(document.pages, layouts, TitleLines.of(entry.title for entry in extras.outline))
+    body = found.typesetting.body_size
+    typeset = tuple(
+        block for block in found.blocks if block.bold and block.size > body - SIZE_TOLERANCE
+    )
+    noted: list[tuple[RemovalKind, ReadLine]] = [("hyphen", line) for line in found.hyphens]
+    noted += [("footnote marker", line) for line in found.footnotes]
+    removals = tuple(
+        Removal(kind, line.page, line.line, line.text)
+        for kind, line in sorted(noted, key=lambda item: (item[1].page, item[1].line or 0))
+    )
+    return _reported(
+        replace(document, pages=found.pages),
+        paragraphs=ParagraphReport(
+            found.joined, found.continued, body, typeset, printed=document.pages
+        ),
+        markers_moved=document.report.markers_moved + found.markers,
+        removals=document.report.removals + removals,
+    )
+
+
 def _pdf_outline(
     document: DocumentPages, options: ReadOptions, extras: FileExtras
 ) -> DocumentPages:
@@ -362,7 +410,11 @@ def _pdf_outline(
         )
     entries = extras.outline
     legal = options.legal([entry.title for entry in entries])
-    located = locate_titles(document.pages, entries, legal=legal)
+    paragraphs = document.report.paragraphs
+    typeset = None
+    if options.typeset_headings and paragraphs is not None:
+        typeset = Typeset(paragraphs.typeset, paragraphs.body_size)
+    located = locate_titles(document.pages, entries, legal=legal, typeset=typeset)
     found = replace(
         document, starts=located.starts, structure=PDF_OUTLINE.name if located.starts else None
     )
@@ -387,6 +439,7 @@ LIST_MARKERS: Final = ReadingStep("list markers", lambda o: o.list_markers, _lis
 PAGE_FURNITURE: Final = ReadingStep(
     "page furniture", lambda o: o.remove_page_furniture or o.remove_contents, _page_furniture
 )
+PDF_PARAGRAPHS: Final = ReadingStep("pdf paragraphs", lambda o: o.pdf_paragraphs, _pdf_paragraphs)
 PDF_OUTLINE: Final = ReadingStep("pdf outline", lambda o: o.outline_sections, _pdf_outline)
 PDF_LEGAL_LINES: Final = ReadingStep(
     "pdf legal heading lines",
@@ -403,7 +456,7 @@ PARAGRAPH_LINES: Final = ReadingStep(
 #: Each kind's steps, in the order they run.
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
     "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKUP, MARKDOWN_HEADINGS),
-    "pdf": (LIST_MARKERS, PAGE_FURNITURE, PDF_OUTLINE, PDF_LEGAL_LINES),
+    "pdf": (LIST_MARKERS, PAGE_FURNITURE, PDF_PARAGRAPHS, PDF_OUTLINE, PDF_LEGAL_LINES),
     "text": (PARAGRAPH_LINES, LEGAL_LINES),
     "html": (HTML_HEADINGS,),
 }

@@ -77,16 +77,19 @@ def test_pdf_pages_carry_their_structure(pdf_pages: list[Document]) -> None:
             # Its title follows (after the bare titles folded into it, if any).
             assert fold(start["label"])[0] in fold(page.page_content[offset:])[0]
     second = pdf_pages[1].metadata
+    classification = [
+        "Capítulo 12. Integración y compensación de rentas",
+        "Introducción",
+        "Clasificación de las rentas según su origen y fuente y clasificación a efectos "
+        "del cálculo del impuesto",
+    ]
+    # The outline's entry, then the heading set in bold below it ("1º Renta general").
     assert [start["path"] for start in second[SECTION_STARTS]] == [
-        [
-            "Capítulo 12. Integración y compensación de rentas",
-            "Introducción",
-            "Clasificación de las rentas según su origen y fuente y clasificación a efectos "
-            "del cálculo del impuesto",
-        ]
+        classification,
+        [*classification, "1º Renta general"],
     ]
     assert SECTION_CONTINUED not in second  # page 1, the index, is in no section
-    assert pdf_pages[2].metadata[SECTION_CONTINUED]["path"] == second[SECTION_STARTS][0]["path"]
+    assert pdf_pages[2].metadata[SECTION_CONTINUED]["path"] == second[SECTION_STARTS][-1]["path"]
 
 
 def test_pdf_pages_carry_where_titles_end(pdf_pages: list[Document]) -> None:
@@ -194,7 +197,7 @@ def test_the_splitter_gives_pdf_pages_their_sections(
     } == {1}
     # A page that starts inside a section keeps it for its first chunk.
     third = [chunk for chunk in chunks if chunk.metadata[PAGE] == 3]
-    assert third[0].metadata[SECTION_LABEL].startswith("Clasificación de las rentas")
+    assert third[0].metadata[SECTION_LABEL] == "1º Renta general"
 
 
 def test_a_changed_page_text_is_refused(pdf_pages: list[Document]) -> None:
