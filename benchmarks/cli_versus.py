@@ -22,40 +22,18 @@ import hashlib
 import os
 import resource
 import statistics
-import subprocess
-import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from benchmarks.same_output import MODEL, ROOT, export
+from benchmarks.same_output import ROOT, export, split
 
 
 def cpu_run(root: Path, inputs: Sequence[Path], out: Path) -> tuple[float, str]:
     """CPU seconds of one CLI run of the package under ``root``, and its output's digest."""
-    command = [
-        sys.executable,
-        "-c",
-        "import sys; from langchain_asesoria.cli.main import main; sys.exit(main())",
-        *map(str, inputs),
-        "--exclude",
-        "SOURCES.md",
-        "--model",
-        MODEL,
-        "--preset",
-        "256/32",
-        "--jobs",
-        "1",
-        "-q",
-        "-o",
-        str(out),
-    ]
-    environment = {**os.environ, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=out.parent)
+    split(root, inputs, ["--preset", "256/32", "--jobs", "1"], out)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"{root}: failed:\n{done.stderr}")
     seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return seconds, hashlib.sha256(out.read_bytes()).hexdigest()[:12]
 

@@ -99,15 +99,14 @@ def export(ref: str, folder: Path) -> Path:
     return folder
 
 
-def run(root: Path, corpus: Path, arguments: Sequence[str], out: Path) -> list[Path]:
-    """The CLI of the package under ``root`` on ``corpus``; the files it wrote."""
-    parents = out.with_suffix(".parents.jsonl")
-    filled = [a.replace("{parents}", str(parents)) for a in arguments]
+def split(root: Path, inputs: Sequence[Path], arguments: Sequence[str], out: Path) -> None:
+    """``asesoria-split INPUTS --model MINILM -o OUT -q ARGUMENTS`` with the package under
+    ``root``, in a fresh process (``SOURCES.md`` excluded)."""
     command = [
         sys.executable,
         "-c",
         "import sys; from langchain_asesoria.cli.main import main; sys.exit(main())",
-        str(corpus),
+        *map(str, inputs),
         "--exclude",
         "SOURCES.md",
         "--model",
@@ -115,12 +114,18 @@ def run(root: Path, corpus: Path, arguments: Sequence[str], out: Path) -> list[P
         "-o",
         str(out),
         "-q",
-        *filled,
+        *arguments,
     ]
     environment = {**os.environ, "PYTHONPATH": str(root), "HF_HUB_OFFLINE": "1"}
     done = subprocess.run(command, env=environment, capture_output=True, text=True, cwd=out.parent)
     if done.returncode != 0:
-        raise SystemExit(f"{root}: {' '.join(filled)} failed:\n{done.stderr}")
+        raise SystemExit(f"{root}: {' '.join(arguments)} failed:\n{done.stderr}")
+
+
+def run(root: Path, corpus: Path, arguments: Sequence[str], out: Path) -> list[Path]:
+    """The CLI of the package under ``root`` on ``corpus``; the files it wrote."""
+    parents = out.with_suffix(".parents.jsonl")
+    split(root, [corpus], [a.replace("{parents}", str(parents)) for a in arguments], out)
     return [out, parents] if "{parents}" in arguments else [out]
 
 
