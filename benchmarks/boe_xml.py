@@ -5,8 +5,10 @@ as Markdown: the time to read it and to select the law on a day and with every w
 its blocks, wordings, tables and images; for each wording of one block (``--block``,
 Artículo 48 by default) the text selected on its first day against that wording's own
 text read apart with lxml (word for word: they must be equal); and the chunks at
-256/32 with the offline MiniLM tokenizer (``chunk_document`` with the law's sections
-and tables' leads), their time and peak memory, on the day and with every wording.
+256/32 with the offline MiniLM tokenizer (through the reading stage, as every entry
+point chunks a law's XML), their time and peak memory, on the day and with every
+wording; then the file read and chunked whole (``read_document``, as ``asesoria-split
+FILE.xml`` does).
 Run from the repository root::
 
     python -m benchmarks.boe_xml /work/data/citebound/corpus/raw/BOE-A-2003-23514.xml
@@ -90,17 +92,58 @@ def text_words(text: str) -> list[str]:
 
 
 def chunk(law_text: LawText, tokenization: Tokenization) -> list[Chunk]:
-    """The law's text chunked at 256/32 with its sections and leads."""
-    from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
+    """The law's text chunked at 256/32 through the reading stage, as every entry point
+    chunks a law's XML (``reading.law_xml.law_document``, ``iter_document_chunks``)."""
+    from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage
+    from langchain_asesoria.reading.law_xml import law_document
+    from langchain_asesoria.reading.split import iter_document_chunks
 
-    return chunk_document(
-        [LoadedPage(law_text.text, 1)],
-        ChunkMetadata(doc_id=law_text.law_id or "ley"),
-        config=ChunkingConfig(256, 32),
-        tokenization=tokenization,
-        sections=law_text.spans,
-        leads=law_text.leads,
+    document = law_document(law_text, LoadedPage("", 1, law_text.law_id))
+    return list(
+        iter_document_chunks(
+            document,
+            ChunkMetadata(doc_id=law_text.law_id or "ley"),
+            config=ChunkingConfig(256, 32),
+            tokenization=tokenization,
+        )
     )
+
+
+def file_rows(path: Path, day: date, tokenization: Tokenization) -> list[str]:
+    """The file read and chunked whole (``read_document`` and the chunks, as
+    ``asesoria-split FILE.xml --as-of DAY`` and ``--versions all`` do): time, chunks,
+    peak Python memory, and chunks whose ``version_id`` is not their section's."""
+    from langchain_asesoria import ChunkingConfig, ChunkMetadata, ReadOptions, read_document
+    from langchain_asesoria.reading.split import split_document
+
+    rows = [
+        "| the file, read and chunked | time | chunks | peak Python memory | wrong wording |",
+        "|---|---|---|---|---|",
+    ]
+    for name, options in (
+        (f"--as-of {day}", ReadOptions(as_of=day)),
+        ("--versions all", ReadOptions(law_versions="all")),
+    ):
+
+        def run(options: ReadOptions = options) -> object:
+            document = read_document(path, options)
+            metadata = ChunkMetadata(doc_id=path.name)
+            config = ChunkingConfig(256, 32)
+            return split_document(document, metadata, config=config, tokenization=tokenization)
+
+        done, seconds = timed(run, 1)
+        peak = traced_peak(run)
+        sections = done.sections  # type: ignore[attr-defined]
+        starts = [section.start for section in sections]
+        wrong = 0
+        for item in done.chunks:  # type: ignore[attr-defined]
+            section = sections[bisect_right(starts, item.start) - 1]
+            wrong += dict(item.metadata.section_fields) != dict(section.fields)
+        rows.append(
+            f"| {name} | {seconds:.2f} s | {len(done.chunks):,} | "  # type: ignore[attr-defined]
+            f"{peak / 2**20:.0f} MiB | {wrong} |"
+        )
+    return rows
 
 
 def law_rows(law: Law, read_s: float) -> list[str]:
@@ -186,6 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tokenization = load_tokenization(model=MODEL)
         runs = [(f"on {args.as_of}", on_day, day_s), ("every wording", every, all_s)]
         print("\n".join(chunk_rows(runs, tokenization)), end="\n\n")
+        print("\n".join(file_rows(args.path, args.as_of, tokenization)), end="\n\n")
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"Peak memory of the process (RSS, tokenizer included): {peak_rss:.0f} MiB.")
     return 0

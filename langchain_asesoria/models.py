@@ -217,6 +217,9 @@ class SectionSpan:
         title_end: Where the title that opens the section (its heading lines) ends,
             when known: no chunk ends between the title and what follows it, so no
             chunk is only a heading when the budget allows more. ``None``: unknown.
+        fields: Metadata of the section's own that each of its chunks carries
+            (``ChunkMetadata.section_fields``): a BOE block's id and its wording's
+            dates, ``(key, value)`` with a str, int, float or bool value.
     """
 
     start: int
@@ -224,6 +227,7 @@ class SectionSpan:
     section_label: str | None = None
     section_path: tuple[str, ...] = ()
     title_end: int | None = None
+    fields: tuple[tuple[str, str | int | float | bool], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,10 +260,13 @@ class ChunkMetadata:
     """Document fields, and the per-chunk fields the chunker fills in.
 
     Every chunk receives its own instance: the document fields are copied and
-    ``page``, ``page_end``, ``chunk_index``, ``section_label`` and ``section_path``
-    are set per chunk. ``extra`` holds more document fields, ``(key, value)`` with a
-    str, int, float or bool value (a Markdown file's front matter as ``fm_<key>``, when
-    asked), copied into every chunk's record after the fields above.
+    ``page``, ``page_end``, ``chunk_index``, ``section_label``, ``section_path`` and
+    ``section_fields`` are set per chunk. ``extra`` holds more document fields,
+    ``(key, value)`` with a str, int, float or bool value (a Markdown file's front
+    matter as ``fm_<key>``, when asked), copied into every chunk's record after the
+    fields above; ``section_fields`` are the chunk's section's own (``SectionSpan.fields``:
+    a BOE block's id, its wording's dates), copied last, so they win over a document
+    field of the same key (a wording's ``vigencia`` over the document's).
 
     Raises:
         PrivacyError: ``source_scope="private"`` without a ``session_id``.
@@ -279,6 +286,7 @@ class ChunkMetadata:
     section_label: str | None = None
     section_path: tuple[str, ...] = ()
     extra: tuple[tuple[str, str | int | float | bool], ...] = ()
+    section_fields: tuple[tuple[str, str | int | float | bool], ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.doc_id, str) or not self.doc_id.strip():
@@ -309,6 +317,7 @@ class ChunkMetadata:
         chunk_index: int,
         section_label: str | None,
         section_path: tuple[str, ...],
+        section_fields: tuple[tuple[str, str | int | float | bool], ...] = (),
     ) -> ChunkMetadata:
         """Returns an independent copy with the per-chunk fields set."""
         return replace(
@@ -318,6 +327,7 @@ class ChunkMetadata:
             chunk_index=chunk_index,
             section_label=section_label,
             section_path=section_path,
+            section_fields=section_fields,
         )
 
 

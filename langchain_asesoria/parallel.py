@@ -58,8 +58,8 @@ class FileInput:
     """One file for ``read_and_chunk``, read in the worker as ``read_document`` reads it.
 
     Attributes:
-        path: A ``.pdf``, ``.md``/``.markdown``, ``.txt`` or ``.html``/``.htm`` file
-            that the workers can read.
+        path: A ``.pdf``, ``.md``/``.markdown``, ``.txt``, ``.html``/``.htm`` file or a
+            BOE law's ``.xml`` that the workers can read.
         metadata: The document's fields; default: ``doc_id`` the file's name
             (``records.file_doc_id``), as ``asesoria-split`` names a file given alone.
     """
@@ -77,7 +77,7 @@ class PagesInput:
         metadata: The document's fields.
         kind: What the pages are (``"pdf"`` for a LangChain PDF loader's pages: their
             furniture removed by text, their outline from the file their source names;
-            ``"markdown"``, ``"text"`` or ``"html"``).
+            ``"markdown"``, ``"text"``, ``"html"``, or ``"xml"``: a BOE law's XML).
     """
 
     pages: Sequence[LoadedPage]

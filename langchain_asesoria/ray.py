@@ -63,6 +63,7 @@ _ARROW_TYPES: Final[Mapping[type, str]] = {str: "string", int: "int64"}
 #: fields (``records.DOCUMENT_FIELD_TYPES``), then the chunk's.
 CHUNK_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
     *((name, _ARROW_TYPES[kind]) for name, kind in records.DOCUMENT_FIELD_TYPES.items()),
+    *((name, _ARROW_TYPES[kind]) for name, kind in records.LAW_FIELD_TYPES.items()),
     (PAGE, "int64"),
     (PAGE_END, "int64"),
     (CHUNK_INDEX, "int64"),

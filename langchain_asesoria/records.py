@@ -8,6 +8,7 @@ out of the record; a section path is joined with ``SECTION_PATH_SEPARATOR``.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import PurePath
 from typing import Final
@@ -19,6 +20,7 @@ __all__ = [
     "AMENDMENT_PUBLISHED",
     "BLOCK_ID",
     "BLOCK_TYPE",
+    "BOE_ID",
     "CHUNK_ID",
     "CHUNK_INDEX",
     "DOCUMENT_FIELDS",
@@ -30,6 +32,7 @@ __all__ = [
     "END_INDEX",
     "FISCAL_YEAR",
     "LAST_UPDATED",
+    "LAW_FIELD_TYPES",
     "NORM_ID",
     "OPEN_END_DAY",
     "OVERLAP_TOKENS",
@@ -104,9 +107,12 @@ DOCUMENT_FIELDS: Final = tuple(DOCUMENT_FIELD_TYPES)
 
 SECTION_PATH_SEPARATOR: Final = " > "
 
-# A law's provenance (a BOE consolidated law read from its XML: ``boe_xml``). The law's:
+# A law's provenance (a BOE consolidated law read from its XML: ``boe_xml``; a Markdown
+# law's front matter: ``structure.front_matter.law_fields``). The law's:
 #: Its BOE identifier ("BOE-A-2003-23514").
 NORM_ID: Final = "norm_id"
+#: What a BOE identifier looks like: the diary, the section, the year, a number.
+BOE_ID: Final = re.compile(r"[A-Z]+-[A-Z]-\d{4}-\d+")
 #: ``"in_force"`` or ``"repealed"``, as the law's metadata says.
 STATUS: Final = "status"
 #: The day the BOE last updated its consolidated text (ISO date).
@@ -137,6 +143,25 @@ OPEN_END_DAY: Final = 99991231
 AMENDED_BY: Final = "amended_by"
 #: The day that act was published in the BOE (ISO date; ``fecha_publicacion``).
 AMENDMENT_PUBLISHED: Final = "amendment_published"
+
+#: A law's provenance keys and their value types, as a chunk carries them when its law
+#: gives them (a BOE law's XML, a consolidated web page, a Markdown law's front matter).
+LAW_FIELD_TYPES: Final[Mapping[str, type]] = {
+    NORM_ID: str,
+    STATUS: str,
+    LAST_UPDATED: str,
+    ELI: str,
+    URL: str,
+    BLOCK_ID: str,
+    BLOCK_TYPE: str,
+    VERSION_ID: str,
+    VALID_FROM: str,
+    VALID_TO: str,
+    VALID_FROM_DAY: int,
+    VALID_TO_DAY: int,
+    AMENDED_BY: str,
+    AMENDMENT_PUBLISHED: str,
+}
 
 
 def default_doc_id(source: str) -> str:
@@ -202,8 +227,9 @@ def chunk_fields(chunk: Chunk) -> dict[str, MetadataValue]:
 def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
     """The chunk's provenance and document fields as a flat, vector-store-safe dict.
 
-    Keys: the document fields that are set, the ``extra`` ones (``fm_status``...), then
-    ``chunk_fields`` and ``chunk_id``. The texts themselves are not included.
+    Keys: the document fields that are set, the ``extra`` ones (``fm_status``...), the
+    section's own (``section_fields``: they win over a document field of the same key),
+    then ``chunk_fields`` and ``chunk_id``. The texts themselves are not included.
     """
     meta = chunk.metadata
     record: dict[str, MetadataValue] = {DOC_ID: meta.doc_id, DOC_TYPE: meta.doc_type}
@@ -216,6 +242,7 @@ def chunk_metadata_record(chunk: Chunk) -> dict[str, MetadataValue]:
     }
     record.update({key: value for key, value in optional.items() if value is not None})
     record.update({key: value for key, value in meta.extra if key not in record})
+    record.update(meta.section_fields)
     record.update(chunk_fields(chunk))
     record[CHUNK_ID] = chunk_id(chunk)
     return record

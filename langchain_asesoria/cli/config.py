@@ -123,8 +123,17 @@ def check_model_limit(size: SizeChoice, tokenization: ModelInput) -> ChunkingCon
 
 def read_options(args: argparse.Namespace) -> ReadOptions:
     """How to read documents: ``--no-pdf-outline``, ``--keep-page-furniture``,
-    ``--no-markdown-headings``, ``--front-matter-metadata`` and ``--keep-site-chrome``
-    (the defaults of ``ReadOptions`` otherwise)."""
+    ``--no-markdown-headings``, ``--front-matter-metadata``, ``--keep-site-chrome``,
+    ``--as-of`` and ``--versions`` (the defaults of ``ReadOptions`` otherwise).
+
+    Raises:
+        UsageError: ``--as-of`` with ``--versions all``.
+    """
+    if args.as_of is not None and args.law_versions == "all":
+        raise UsageError(
+            f"--as-of {args.as_of.isoformat()} reads each law on one day, --versions all "
+            "every wording of it: give one of them."
+        )
     return ReadOptions(
         outline_sections=args.pdf_outline,
         remove_page_furniture=args.remove_page_furniture,
@@ -133,4 +142,6 @@ def read_options(args: argparse.Namespace) -> ReadOptions:
         remove_contents=args.remove_contents,
         legal_structure=args.legal_structure,
         html_main_content=args.html_main_content,
+        as_of=args.as_of,
+        law_versions=args.law_versions,
     )

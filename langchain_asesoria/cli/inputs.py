@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
+from langchain_asesoria.boe_xml.files import METADATA_SUFFIX
 from langchain_asesoria.errors import (
     UsageError,
 )
@@ -84,8 +85,13 @@ def _skip_reason(path: Path) -> str | None:
     return next((reason for test, reason in SKIP_REASONS if test(path)), None)
 
 
+def _is_law_metadata(path: Path) -> bool:
+    """A BOE law's ``ID.metadatos.xml``: read with its ``ID.xml``, never a document."""
+    return path.name.lower().endswith(METADATA_SUFFIX)
+
+
 def _is_document_name(path: Path) -> bool:
-    return path.suffix.lower() in FILE_KINDS and not path.is_dir()
+    return path.suffix.lower() in FILE_KINDS and not path.is_dir() and not _is_law_metadata(path)
 
 
 def _is_hidden(path: Path, root: Path) -> bool:
@@ -211,7 +217,7 @@ def scan_inputs(arguments: Sequence[str], exclude: Sequence[str] = ()) -> Inputs
     if not kept:
         unreadable = f" ({len(skipped)} found cannot be read)" if skipped else ""
         raise UsageError(
-            f"no document to split{unreadable}: give .pdf, .md, .txt or .html files,"
+            f"no document to split{unreadable}: give .pdf, .md, .txt, .html or .xml files,"
             " folders "
             "holding them, or globs (and check --exclude).",
             expected=_SUPPORTED,

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+from datetime import date
 
 from langchain_asesoria import __version__
 from langchain_asesoria.cli.config import PRESETS
 from langchain_asesoria.cli.parents import add_parent_arguments
 from langchain_asesoria.models import DEFAULT_SECTION_CONTEXT, SECTION_CONTEXTS
-from langchain_asesoria.reading.options import LEGAL_STRUCTURES
+from langchain_asesoria.reading.options import LAW_VERSIONS, LEGAL_STRUCTURES
 from langchain_asesoria.settings import DEFAULT_EMBEDDING_MODEL, OFFLINE_EMBEDDING_MODEL
 
 _EPILOG = """\
@@ -26,11 +27,13 @@ offsets: character positions in the file's text for .md and .txt (a Markdown YAM
 front matter is blanked, never chunked); in the pages joined by a blank line for .pdf,
 once running headers and footers are removed; for .html and .htm, in the text of the
 page's main content (site navigation, menus, forms and "Subir" links left out, and
-listed in the summary).
+listed in the summary); for a BOE law's .xml (its /texto answer, ID.metadatos.xml
+beside it read for its metadata, never split), in the law's text on --as-of.
 
 sections: Markdown headings; a PDF's outline (bookmarks), each title located in the
-text of its page; a web page's <h1>..<h6> headings. Outline entries that cannot be
-located are listed in the summary; their text stays in the section before them.
+text of its page; a web page's <h1>..<h6> headings; a law's XML, its own blocks.
+Outline entries that cannot be located are listed in the summary; their text stays in
+the section before them.
 
 exit codes: 0 all files split; 1 some files failed (the others' chunks are written,
 unless --strict); 2 usage error; 3 model or configuration error; 4 output error;
@@ -43,6 +46,15 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a day written YYYY-MM-DD (2023-12-31), got {text!r}"
+        ) from None
 
 
 def _non_negative(text: str) -> int:
@@ -137,6 +149,23 @@ def _common() -> argparse.ArgumentParser:
         action="store_false",
         help="read a web page's whole body (default: its main content only; the site's "
         "navigation, menus, forms and 'Subir' links are left out and listed in the summary)",
+    )
+    law = parent.add_argument_group("BOE laws' XML (.xml, as asesoria-fetch saves them)")
+    law.add_argument(
+        "--as-of",
+        type=_day,
+        metavar="YYYY-MM-DD",
+        help="read each law as it stood that day: for every block, the wording in force "
+        "(default: today); blocks not yet in force or repealed that day are left out and "
+        "listed in the summary",
+    )
+    law.add_argument(
+        "--versions",
+        dest="law_versions",
+        choices=LAW_VERSIONS,
+        default="as-of",
+        help="as-of (default): the wording in force on --as-of; all: every wording of "
+        "every block, each its own section with its valid_from and valid_to",
     )
     fields = parent.add_argument_group("document fields (defaults for every file)")
     fields.add_argument("--doc-type", metavar="TYPE", help="e.g. official_guide, law")

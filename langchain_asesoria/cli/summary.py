@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Final, Literal
 
+from langchain_asesoria.boe_xml.law_text import LawReport
 from langchain_asesoria.cli.inputs import Skipped
 from langchain_asesoria.models import Chunk
 from langchain_asesoria.pdf.furniture import FurnitureSummary
@@ -80,6 +81,10 @@ def distinct_sections(chunks: Sequence[Chunk]) -> int:
     )
 
 
+#: One kind of thing a law's XML left out or showed otherwise: ``(kind, count, items)``.
+LawItems = tuple[str, int, tuple[str, ...]]
+
+
 @dataclass(frozen=True, slots=True)
 class FileReport:
     """What one file gave, or why it failed.
@@ -101,6 +106,8 @@ class FileReport:
         chrome: What a web page's reading left out (``ReadReport.chrome``).
         empty: The file held no text to split (0 bytes, or only whitespace once read):
             its status is ``empty``, not ``ok``.
+        law: What a BOE law's XML left out or showed otherwise (``law_items``): each
+            ``(kind, count, items)``, every item named.
     """
 
     name: str
@@ -117,6 +124,7 @@ class FileReport:
     structure: str | None = None
     chrome: tuple[str, ...] = ()
     empty: bool = False
+    law: tuple[LawItems, ...] = ()
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
@@ -141,7 +149,33 @@ class FileReport:
             structure=_structure(document),
             chrome=document.report.chrome,
             empty=all(not page.text.strip() for page in document.pages),
+            law=law_items(document.report.law),
         )
+
+
+#: How a left-out block's reason reads in the summary.
+_LEFT_OUT: Final = {"not_yet_in_force": "not yet in force", "expired": "no longer in force"}
+
+
+def law_items(law: LawReport | None) -> tuple[LawItems, ...]:
+    """What a law's XML left out of its text, or shows otherwise, by kind: the blocks
+    with no wording in force on the day (by reason, each with the day that decides
+    it), its images (shown as ``[imagen]``) and blocks of an unknown type (kept)."""
+    if law is None:
+        return ()
+    day = "" if law.as_of is None else f" on {law.as_of.isoformat()}"
+    kinds: dict[str, list[str]] = {}
+    for block in law.left_out:
+        title = f" {block.titulo}" if block.titulo else ""
+        kind = f"blocks left out{day}, {_LEFT_OUT.get(block.reason, block.reason)}"
+        kinds.setdefault(kind, []).append(f"{block.block_id}{title} ({block.day.isoformat()})")
+    unknown = [f"{block_id} (tipo {tipo!r})" for block_id, tipo in law.unknown_types]
+    if unknown:
+        kinds["blocks of an unknown type, kept as text"] = unknown
+    items = [(kind, len(named), tuple(named)) for kind, named in kinds.items()]
+    if law.images:
+        items.append(("images", law.images, ()))
+    return tuple(items)
 
 
 def _structure(document: DocumentPages) -> str | None:
@@ -311,6 +345,22 @@ def _structure_note(report: FileReport) -> str | None:
     return None if report.structure is None else f"  {report.name}: {report.structure}"
 
 
+def _law_note(report: FileReport) -> str | None:
+    if not report.law:
+        return None
+    return "\n".join(
+        f"  {report.name}: {kind}: {', '.join(items) if items else f'{count}, as [imagen]'}"
+        for kind, count, items in report.law
+    )
+
+
+def _law_kinds(report: FileReport) -> list[_Kind]:
+    return [
+        (kind, "block" if items else "image", report, count, items[0] if items else "[imagen]")
+        for kind, count, items in report.law
+    ]
+
+
 def _chrome_note(report: FileReport) -> str | None:
     """The file, then each thing left out on a line of its own."""
     if not report.chrome:
@@ -340,6 +390,7 @@ _NOTES: tuple[tuple[str, Callable[[FileReport], str | None]], ...] = (
         "outline entries not located (their text stays in the section before them):",
         _outline_note,
     ),
+    ("BOE laws' XML (--as-of, --versions):", _law_note),
 )
 
 #: How long a first example may be in a one-line-per-kind list.
@@ -448,6 +499,7 @@ _KINDS: tuple[Callable[[FileReport], list[_Kind]], ...] = (
     _contents_kinds,
     _chrome_kinds,
     _outline_kinds,
+    _law_kinds,
 )
 
 
@@ -459,6 +511,7 @@ _ONE_LINE: Final = (
     "table of contents removed (--keep-contents keeps it), ",
     "",
     "outline ",
+    "",
 )
 
 
@@ -516,7 +569,7 @@ def _unsupported(run: RunReport) -> list[str]:
     total = sum(files for _, files in run.unsupported)
     return [
         f"not split, no reader for their kind ({total} file{'s' if total != 1 else ''}; "
-        f"give .pdf, .md, .txt or .html): {counts}"
+        f"give .pdf, .md, .txt, .html or .xml): {counts}"
     ]
 
 

@@ -251,6 +251,7 @@ def _chunks(
                     chunk_index=chunk_index,
                     section_label=segment.label,
                     section_path=segment.path,
+                    section_fields=segment.fields,
                 ),
             )
             chunk_index += 1

@@ -18,6 +18,7 @@ class Segment:
     label: str | None
     path: tuple[str, ...]
     title_end: int | None = None
+    fields: tuple[tuple[str, str | int | float | bool], ...] = ()
 
 
 def _validate(spans: Sequence[SectionSpan], length: int, doc_id: str) -> None:
@@ -79,6 +80,7 @@ def segments_for(spans: Sequence[SectionSpan], length: int, doc_id: str = "?") -
                 span.section_label,
                 tuple(span.section_path),
                 span.title_end,
+                tuple(span.fields),
             )
         )
         position = span.end

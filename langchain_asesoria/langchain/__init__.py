@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         visible_to_session,
     )
     from langchain_asesoria.langchain.indexing import ReindexCleanup, delete_documents, reindex
-    from langchain_asesoria.langchain.loaders import PdfPageLoader, TextFileLoader
+    from langchain_asesoria.langchain.loaders import BoeLawLoader, PdfPageLoader, TextFileLoader
     from langchain_asesoria.langchain.parents import (
         CITATION,
         ParentContextRetriever,
@@ -62,6 +62,7 @@ _LAZY: Final = {
     "ReindexCleanup": "langchain_asesoria.langchain.indexing",
     "delete_documents": "langchain_asesoria.langchain.indexing",
     "reindex": "langchain_asesoria.langchain.indexing",
+    "BoeLawLoader": "langchain_asesoria.langchain.loaders",
     "PdfPageLoader": "langchain_asesoria.langchain.loaders",
     "TextFileLoader": "langchain_asesoria.langchain.loaders",
     "CITATION": "langchain_asesoria.langchain.parents",
@@ -93,6 +94,7 @@ __all__ = [
     "AsesoriaDocumentTransformer",
     "AsesoriaEmbeddings",
     "AsesoriaTextSplitter",
+    "BoeLawLoader",
     "ChunksAndParents",
     "DocumentsInput",
     "MetadataLevel",

@@ -1,27 +1,35 @@
-"""Small LangChain loaders: a PDF one ``Document`` per page, a text file one ``Document``.
+"""Small LangChain loaders: a PDF one ``Document`` per page, a text file one ``Document``,
+a BOE consolidated law's XML one ``Document`` per law.
 
 Their metadata follows LangChain's PDF loaders, so the transformer treats them like
 ``PyPDFLoader``'s output: ``source`` (the path as given), ``page`` (0-based),
 ``page_label`` (the label the PDF prints) and ``total_pages``; a PDF's pages also carry
 its sections and what was removed (``page_structure``). ``pypdf`` is imported
 only when a PDF is read (the ``pdf`` extra; AES-encrypted PDFs also need
-``cryptography``).
+``cryptography``). ``BoeLawLoader`` gives the BOE's own answer, which the LangChain
+classes read as the law on a day (``reading.law_xml``); it downloads a law by its
+identifier, for users with a network.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
 from langchain_core.document_loaders import BaseLoader
 from langchain_core.documents import Document
 
+from langchain_asesoria.boe_xml.fetch import FetchOptions, fetch_law
+from langchain_asesoria.boe_xml.files import LAW_ID
 from langchain_asesoria.langchain.page_structure import page_structure
+from langchain_asesoria.langchain.sources import AS_OF, LAW_VERSIONS
 from langchain_asesoria.pdf.open import open_pdf, page_text
 from langchain_asesoria.reading import ReadOptions, read_pdf, read_text
+from langchain_asesoria.reading.options import LawVersions
 
-__all__ = ["PdfPageLoader", "TextFileLoader"]
+__all__ = ["BoeLawLoader", "PdfPageLoader", "TextFileLoader"]
 
 
 class PdfPageLoader(BaseLoader):
@@ -128,3 +136,79 @@ class TextFileLoader(BaseLoader):
         """The whole file as one ``Document`` without a page number."""
         text = read_text(self.file_path, self.encoding)
         yield Document(page_content=text, metadata={"source": str(self.file_path)})
+
+
+class BoeLawLoader(BaseLoader):
+    """Loads BOE consolidated laws' XML, one ``Document`` per law, for the LangChain
+    classes to chunk as the law stood on a day (or with every wording).
+
+    Each ``Document`` is the BOE's ``/texto`` answer as saved (``page_content``: its
+    XML), with ``metadata``: ``source`` (the ``ID.xml`` path; its ``ID.metadatos.xml``
+    beside it is read for the law's ELI, status and last update), ``as_of`` (ISO day)
+    or ``law_versions="all"``. ``AsesoriaTextSplitter`` and ``AsesoriaDocumentTransformer``
+    read a ``….xml`` source so (``reading.law_xml``): sections from the law's blocks,
+    each chunk with ``block_id``, ``valid_from``, ``url``... To read the text yourself,
+    use ``boe_xml.read_law_file`` and ``law_as_of``.
+
+    Args:
+        laws: Laws by path (an ``ID.xml`` file) or by BOE identifier
+            ("BOE-A-2003-23514"), downloaded into ``folder`` from the BOE's open-data
+            API when not already there (``boe_xml.fetch_law``: needs a network).
+        folder: Where identifiers are downloaded (and looked up first): required when
+            one is given.
+        as_of: The day to read each law as of; ``None``: the day it is chunked.
+        versions: ``"as-of"`` (default) or ``"all"``: every wording of every block.
+        fetch_options: How to ask the BOE (a mirror, timeouts, retries).
+
+    Raises (when built): ``ConfigurationError`` for an identifier without ``folder``,
+    ``as_of`` with ``versions="all"``, or an unknown ``versions``. When loading: the
+    errors of ``fetch_law`` (``LawNotFoundError``, ``BoeUnreachableError``...) naming
+    the law, and ``DocumentReadError`` for a file that cannot be read.
+    """
+
+    def __init__(
+        self,
+        laws: str | Path | Sequence[str | Path],
+        *,
+        folder: str | Path | None = None,
+        as_of: date | None = None,
+        versions: LawVersions = "as-of",
+        fetch_options: FetchOptions | None = None,
+    ) -> None:
+        ReadOptions(as_of=as_of, law_versions=versions)  # checked now, not when loading
+        self.laws = [laws] if isinstance(laws, str | Path) else list(laws)
+        ids = [law for law in self.laws if _is_law_id(law)]
+        if ids and folder is None:
+            from langchain_asesoria.errors import ConfigurationError
+
+            raise ConfigurationError(
+                f"{ids[0]!r} is a BOE identifier: give folder= to download it into "
+                "(a second load reuses what is there).",
+                expected="folder=",
+            )
+        self.folder = folder
+        self.as_of = as_of
+        self.versions = versions
+        self.fetch_options = fetch_options
+
+    def lazy_load(self) -> Iterator[Document]:
+        """One ``Document`` per law, in the order given; a law by identifier is
+        downloaded first when its files are not in ``folder``."""
+        for law in self.laws:
+            path = self._path(law)
+            metadata: dict[str, Any] = {"source": str(path)}
+            if self.versions == "all":
+                metadata[LAW_VERSIONS] = "all"
+            elif self.as_of is not None:
+                metadata[AS_OF] = self.as_of.isoformat()
+            yield Document(page_content=read_text(path), metadata=metadata)
+
+    def _path(self, law: str | Path) -> Path:
+        if not _is_law_id(law):
+            return Path(law)
+        assert self.folder is not None  # checked when built
+        return fetch_law(str(law), self.folder, options=self.fetch_options).texto
+
+
+def _is_law_id(law: str | Path) -> bool:
+    return isinstance(law, str) and LAW_ID.fullmatch(law) is not None

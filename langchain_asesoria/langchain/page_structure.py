@@ -132,7 +132,9 @@ def pages_apart(document: DocumentPages) -> dict[int, DocumentPages]:
         here = [start for start in document.starts or () if start.page == page.page]
         own = [_on_its_page(start) for start in here]
         if current is not None and (not here or here[0].offset > 0):
-            own.insert(0, SectionStart(page.page, 0, current.label, current.path))
+            own.insert(
+                0, SectionStart(page.page, 0, current.label, current.path, None, current.fields)
+            )
         current = here[-1] if here else current
         parts[page.page] = replace(document, pages=(page,), starts=tuple(own), leads=None)
     return parts
@@ -142,7 +144,7 @@ def _on_its_page(start: SectionStart) -> SectionStart:
     """``start`` without where its titles end when that is on a later page."""
     if start.title_end is None or start.title_end[0] == start.page:
         return start
-    return SectionStart(start.page, start.offset, start.label, start.path)
+    return replace(start, title_end=None)
 
 
 def _start_keys(start: SectionStart) -> dict[str, Any]:

@@ -5,8 +5,9 @@ numbered ``metadata[page_key] - page_base + 1``, and a repeated or missing numbe
 error, never a guess. ``SourceReader`` is the one way in of both classes: it checks each
 input, makes a source's documents one ``Source`` (name, kind, pages, document fields,
 the PDF file given, the sections a loader located) and reads it (``SourceReader.document``:
-a loader's PDF pages, a ``….pdf`` source with every page numbered, as their PDF).
-Document fields come from the pages' metadata, else from defaults
+a loader's PDF pages, a ``….pdf`` source with every page numbered, as their PDF; a
+``….xml`` source as a BOE law's XML, on the day its ``as_of`` key says, else the
+reading options'). Document fields come from the pages' metadata, else from defaults
 (``docs/guides/pdfs-with-any-loader.md``).
 """
 
@@ -17,6 +18,7 @@ import logging
 import warnings
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, Union
@@ -62,6 +64,12 @@ __all__ = [
 PdfFiles: TypeAlias = Mapping[str, Union[str, Path, bytes]]  # noqa: UP007 - runtime
 
 _LOGGER: Final = logging.getLogger("langchain_asesoria")
+
+#: A BOE law's XML source: the day to read it as of (``"2023-12-31"``, or a ``date``),
+#: over the reading options' ``as_of`` (``BoeLawLoader`` writes it).
+AS_OF: Final = "as_of"
+#: A BOE law's XML source: ``"all"`` reads every wording (``ReadOptions.law_versions``).
+LAW_VERSIONS: Final = "law_versions"
 
 
 def _warn_outline_unavailable(name: str, problem: str) -> None:
@@ -305,6 +313,9 @@ class SourceReader:
         from langchain_asesoria.reading import read_loaded_pages
 
         try:
+            if source.kind == "xml":
+                reading = law_reading(self.reading, source.page_metadata[0], source.name)
+                return read_loaded_pages(source.pages, "xml", reading)
             if not source.loaded_pdf:
                 return read_loaded_pages(
                     source.pages, source.kind, self.reading, starts=source.starts
@@ -457,6 +468,42 @@ class SourceReader:
             return ChunkMetadata(**values)
         except AsesoriaError as error:
             raise error.with_context(source=name) from error
+
+
+def law_reading(reading: ReadOptions, metadata: Mapping[Any, Any], name: str) -> ReadOptions:
+    """``reading`` with the day (``AS_OF``) and the wordings (``LAW_VERSIONS``) a law's
+    XML source names in its metadata, when it names them.
+
+    Raises:
+        ConfigurationError: a day that is not a date or an ISO ``YYYY-MM-DD`` text, or
+            wordings other than ``"as-of"`` and ``"all"``.
+    """
+    changes: dict[str, Any] = {}
+    if metadata.get(LAW_VERSIONS) is not None:
+        changes["law_versions"] = metadata[LAW_VERSIONS]
+        if metadata[LAW_VERSIONS] == "all":
+            changes["as_of"] = None
+    raw = metadata.get(AS_OF)
+    if raw is not None and changes.get("law_versions") != "all":
+        changes["as_of"] = _day(raw, name)
+    try:
+        return replace(reading, **changes) if changes else reading
+    except AsesoriaError as error:
+        raise error.with_context(source=name) from error
+
+
+def _day(raw: object, name: str) -> date:
+    if isinstance(raw, date):  # a datetime too: ``ReadOptions`` keeps its day
+        return raw
+    try:
+        return datetime.strptime(str(raw), "%Y-%m-%d").date()
+    except ValueError:
+        raise ConfigurationError(
+            f"metadata[{AS_OF!r}] is {raw!r}, not a day: write it YYYY-MM-DD (2023-12-31), "
+            "or give a datetime.date.",
+            source=name,
+            expected="a day, YYYY-MM-DD",
+        ) from None
 
 
 def _check_numbers(numbers: Sequence[int], name: str, page_key: str) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from langchain_asesoria.models import LeadSpan, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
@@ -18,6 +18,9 @@ from langchain_asesoria.pdf.titles import LocatedOutline
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.structure.anchors import AnchoredLead, SectionStart, leads_in, spans_in
 from langchain_asesoria.structure.front_matter import FrontMatterValue
+
+if TYPE_CHECKING:
+    from langchain_asesoria.boe_xml.law_text import LawReport
 
 __all__ = [
     "READING_SEPARATOR",
@@ -144,6 +147,13 @@ class ReadReport:
             ``None`` for any other document (a PDF read from its file knows it).
         removals: Each piece of text reading left out (or noticed and kept), in
             input order, one ``Removal`` each; ``removal_counts`` sums them by kind.
+        law: For a BOE law's XML, what its text holds and leaves out (blocks not in
+            force on the day, images, unknown block types: ``boe_xml.LawReport``).
+        fields: Document metadata reading found for every chunk (a BOE law's
+            ``norm_id``, ``status``, ``last_updated``), after ``front_matter_fields``.
+        blocks: Where a BOE consolidated page's blocks start, ``(page, offset in it,
+            block id)`` (a ``<div class="bloque" id="a48">``, or a "[Bloque N: #a48]"
+            line of the page saved as text), for its sections' ``block_id`` and ``url``.
     """
 
     outline: OutlineReport | None = None
@@ -160,6 +170,9 @@ class ReadReport:
     chrome: tuple[str, ...] = ()
     pdf_file: PdfFileReport | None = None
     removals: tuple[Removal, ...] = ()
+    law: LawReport | None = None
+    fields: tuple[tuple[str, FrontMatterValue], ...] = ()
+    blocks: tuple[tuple[int, int, str], ...] = ()
 
     def removal_counts(self) -> tuple[tuple[RemovalKind, int], ...]:
         """``(kind, count)`` of ``removals``, each kind once, in first-seen order."""
@@ -172,6 +185,11 @@ class ReadReport:
             return self.furniture
         contents = set(self.contents)
         return Furniture(tuple(line for line in self.furniture.lines if line not in contents))
+
+    @property
+    def document_fields(self) -> tuple[tuple[str, FrontMatterValue], ...]:
+        """What reading gives every chunk's metadata: the front matter's, the law's."""
+        return (*self.front_matter_fields, *self.fields)
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,6 +100,7 @@ _READERS: dict[DocumentKind, Callable[[Path], Iterator[LoadedPage]]] = {
     "markdown": _iter_text,
     "text": _iter_text,
     "html": _iter_text,
+    "xml": _iter_text,
 }
 
 

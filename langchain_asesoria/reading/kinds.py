@@ -5,7 +5,9 @@ file (a LangChain ``Document``, a Ray row) from its source's name, when it has o
 otherwise from what the caller says it is. The kind chooses the reading steps
 (``reading.steps``): Markdown gets its front matter blanked and its headings followed,
 a PDF its running headers and footers removed and its outline followed, a web page
-(``.html``, ``.htm``) its main content read as text and its ``<hN>`` headings followed.
+(``.html``, ``.htm``) its main content read as text and its ``<hN>`` headings followed,
+a BOE consolidated law's XML (``.xml``, the ``/texto`` answer) its wordings in force on
+a day, or all of them, with the XML's own structure (``reading.law_xml``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ __all__ = [
     "kind_of_name",
 ]
 
-DocumentKind = Literal["pdf", "markdown", "text", "html"]
+DocumentKind = Literal["pdf", "markdown", "text", "html", "xml"]
 
 #: The former name of ``DocumentKind``.
 FileKind = DocumentKind
@@ -39,6 +41,7 @@ FILE_KINDS: Final[dict[str, DocumentKind]] = {
     ".txt": "text",
     ".html": "html",
     ".htm": "html",
+    ".xml": "xml",
 }
 
 #: The kinds a source's name gives besides Markdown (its own suffixes).
@@ -47,6 +50,7 @@ _NAMED_KINDS: Final[dict[str, DocumentKind]] = {
     ".txt": "text",
     ".html": "html",
     ".htm": "html",
+    ".xml": "xml",
 }
 
 #: Source names ending with one of these are Markdown (case-insensitive).
@@ -80,8 +84,8 @@ def kind_of_name(
 
     A name ending with one of ``markdown_suffixes`` is Markdown, one ending with ``.pdf``
     a PDF's pages, one ending with ``.html`` or ``.htm`` a web page (its markup, as
-    LangChain's ``AsyncHtmlLoader`` gives it) and one ending with ``.txt`` plain text; any
-    other name, or none, is ``default``.
+    LangChain's ``AsyncHtmlLoader`` gives it), one ending with ``.xml`` a BOE law's XML
+    and one ending with ``.txt`` plain text; any other name, or none, is ``default``.
     """
     lowered = (name or "").lower()
     if lowered.endswith(tuple(suffix.lower() for suffix in markdown_suffixes)):

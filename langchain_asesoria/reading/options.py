@@ -7,18 +7,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Literal, get_args
 
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.structure import legal
 
-__all__ = ["LEGAL_STRUCTURES", "LegalStructure", "ReadOptions"]
+__all__ = ["LAW_VERSIONS", "LEGAL_STRUCTURES", "LawVersions", "LegalStructure", "ReadOptions"]
 
 #: When legal ranks decide the hierarchy: ``"auto"`` when the headings are a law's (one
 #: of them a provision: an article, a disposición), ``"on"`` whenever a legal heading is
 #: found, ``"off"`` never (levels decide).
 LegalStructure = Literal["auto", "on", "off"]
 LEGAL_STRUCTURES: tuple[LegalStructure, ...] = get_args(LegalStructure)
+
+#: Which wordings of a BOE law's XML are read: ``"as-of"`` those in force on a day,
+#: ``"all"`` every wording, each a section of its own.
+LawVersions = Literal["as-of", "all"]
+LAW_VERSIONS: tuple[LawVersions, ...] = get_args(LawVersions)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +72,12 @@ class ReadOptions:
             ``DocumentPages.chrome`` (``structure.html``). Off: the whole ``<body>``.
         html_headings: Follow a web page's ``<h1>``..``<h6>`` headings as sections (their
             level as in the markup: ``<h5>`` is deeper than ``<h3>``).
+        as_of: The day a BOE law's XML is read as of: for every block, the wording in
+            force that day (``boe_xml.law_as_of``); ``None``: the day it is read. A
+            ``datetime`` gives its day.
+        law_versions: ``"as-of"`` (default) reads the law on ``as_of``; ``"all"`` every
+            wording of every block, each a section of its own
+            (``boe_xml.law_all_versions``); ``as_of`` must then be unset.
     """
 
     outline_sections: bool = True
@@ -89,6 +101,26 @@ class ReadOptions:
                 f"got {self.legal_structure!r}.",
                 expected=", ".join(LEGAL_STRUCTURES),
             )
+        if self.law_versions not in LAW_VERSIONS:
+            raise ConfigurationError(
+                f"law_versions must be one of {', '.join(map(repr, LAW_VERSIONS))}, "
+                f"got {self.law_versions!r}.",
+                expected=", ".join(LAW_VERSIONS),
+            )
+        if isinstance(self.as_of, datetime):
+            object.__setattr__(self, "as_of", self.as_of.date())
+        elif self.as_of is not None and not isinstance(self.as_of, date):
+            raise ConfigurationError(
+                f"as_of must be a datetime.date, got {self.as_of!r}: date(2023, 12, 31), "
+                "or date.fromisoformat('2023-12-31').",
+                expected="a datetime.date",
+            )
+        if self.as_of is not None and self.law_versions == "all":
+            raise ConfigurationError(
+                f"as_of={self.as_of.isoformat()} reads the law on one day, "
+                "law_versions='all' every wording: give one of them.",
+                expected="as_of or law_versions='all'",
+            )
 
     def legal(self, titles: Sequence[str]) -> bool:
         """Whether legal ranks decide for headings with these titles."""
@@ -98,3 +130,5 @@ class ReadOptions:
 
     html_main_content: bool = True
     html_headings: bool = True
+    as_of: date | None = None
+    law_versions: LawVersions = "as-of"

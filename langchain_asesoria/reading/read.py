@@ -17,9 +17,11 @@ from langchain_asesoria.pdf.open import no_text_layer, open_pdf
 from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages, ReadReport
 from langchain_asesoria.reading.files import iter_pages
 from langchain_asesoria.reading.kinds import DocumentKind, file_kind
+from langchain_asesoria.reading.law_xml import read_law_pages
 from langchain_asesoria.reading.loaded_pdf import PdfFile, loaded_pdf_extras
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.reading.steps import FileExtras, run_steps
+from langchain_asesoria.records import BOE_ID, NORM_ID
 from langchain_asesoria.structure.anchors import SectionStart
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.html import extract_html, looks_like_markup
@@ -67,14 +69,17 @@ def read_document(
     """Reads one file with its structure (see the module docstring).
 
     Args:
-        path: A ``.pdf``, ``.md``/``.markdown``, ``.txt`` or ``.html``/``.htm`` file.
+        path: A ``.pdf``, ``.md``/``.markdown``, ``.txt``, ``.html``/``.htm`` file, or a
+            BOE law's ``.xml`` (its ``/texto`` answer, with ``ID.metadatos.xml`` beside it
+            when there is one: read as ``options.as_of`` and ``law_versions`` say).
         options: What to read and remove (default: everything on).
         on_page: Called with each page as it is read (for progress).
 
     Raises:
         DocumentReadError: the file cannot be read (one of its subclasses).
+        LawXmlError: a ``.xml`` file that is not a BOE law's XML, or is damaged.
         MissingDependencyError: a PDF without the ``pdf`` extra installed, a web page
-            without the ``html`` extra.
+            or a law's XML without the ``html`` extra.
     """
     path = Path(path)
     options = options or ReadOptions()
@@ -113,35 +118,41 @@ def read_loaded_pages(
     from their legal heading lines (``reading.loaded_pdf``; ``DocumentPages.pdf_file``
     says which). Pages of kind ``"html"`` are markup:
     each becomes the text of its main content (see the module docstring); pages that
-    are not markup (text a loader already extracted) are read as plain text.
+    are not markup (text a loader already extracted) are read as plain text. A page of
+    kind ``"xml"`` is a BOE law's ``/texto`` answer (``reading.law_xml``).
     """
     options = options or ReadOptions()
+    if kind == "xml":
+        return read_law_pages(pages, options)
     extras = FileExtras()
-    chrome: tuple[str, ...] = ()
-    pdf_report = None
+    report = ReadReport()
     if kind == "html":
-        kind, pages, extras, chrome = _web_pages(pages, options)
+        kind, pages, extras, report = _web_pages(pages, options)
     elif kind == "pdf" and starts is None and pages:
         extras, pdf_report = loaded_pdf_extras(pages, options, pdf_file)
+        report = ReadReport(pdf_file=pdf_report)
     document = DocumentPages(
         tuple(pages),
         kind,
         starts=None if starts is None else tuple(starts),
         structure=None if not starts else "loader",
-        report=ReadReport(chrome=chrome, pdf_file=pdf_report),
+        report=report,
     )
     return run_steps(document, options, extras)
 
 
 def _web_pages(
     pages: Sequence[LoadedPage], options: ReadOptions
-) -> tuple[DocumentKind, list[LoadedPage], FileExtras, tuple[str, ...]]:
+) -> tuple[DocumentKind, list[LoadedPage], FileExtras, ReadReport]:
     """Markup pages as the text of their main content, their headings (positions in the
-    text pages joined by ``READING_SEPARATOR``) and what was left out of them."""
+    text pages joined by ``READING_SEPARATOR``), what was left out of them, and a BOE
+    consolidated page's blocks and law (``ReadReport.blocks``, its ``norm_id``)."""
     if not all(looks_like_markup(page.text) or not page.text.strip() for page in pages):
-        return "text", list(pages), FileExtras(), ()
+        return "text", list(pages), FileExtras(), ReadReport()
     texts: list[LoadedPage] = []
     headings: list[Heading] = []
+    blocks: list[tuple[int, int, str]] = []
+    canonical: str | None = None
     chrome: list[str] = []
     position = 0
     for page in pages:
@@ -153,11 +164,15 @@ def _web_pages(
         headings += [
             replace(h, start=h.start + position, end=h.end + position) for h in extracted.headings
         ]
+        blocks += [(page.page, start, block) for start, block in extracted.blocks]
+        canonical = canonical or extracted.canonical
         label = f"page {page.page}: " if len(pages) > 1 else ""
         chrome += [label + line for line in extracted.removed]
         position += len(extracted.text) + len(READING_SEPARATOR)
-    extras = FileExtras(html_headings=tuple(headings))
-    return "html", texts, extras, tuple(chrome)
+    found = BOE_ID.search(canonical or "") if blocks else None
+    law = () if found is None else ((NORM_ID, found.group()),)
+    report = ReadReport(chrome=tuple(chrome), fields=law, blocks=tuple(blocks) if law else ())
+    return "html", texts, FileExtras(html_headings=tuple(headings)), report
 
 
 def read_text_document(

@@ -42,7 +42,7 @@ def _chunks(
     tokenization: Tokenization,
 ) -> Iterator[Chunk]:
     leads = document.leads if document.leads is not None else find_leads(document)
-    fields = document.report.front_matter_fields
+    fields = document.report.document_fields
     return chunks(
         joined,
         replace(metadata, extra=(*metadata.extra, *fields)) if fields else metadata,

@@ -13,10 +13,12 @@ Adding a structure source is one module plus one row here.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
+from langchain_asesoria.boe_xml.metadata_fields import block_url
 from langchain_asesoria.engine import content_segments
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pages import JoinedText
@@ -40,11 +42,13 @@ from langchain_asesoria.reading.document import (
 )
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.reading.options import ReadOptions
+from langchain_asesoria.records import BLOCK_ID, NORM_ID, URL
 from langchain_asesoria.structure.anchors import AnchoredLead, anchor_leads, anchor_spans
 from langchain_asesoria.structure.front_matter import (
     blank_front_matter,
     front_matter_end,
     front_matter_fields,
+    law_fields,
 )
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.leads import detect_leads
@@ -60,7 +64,12 @@ from langchain_asesoria.structure.legal import (
 from langchain_asesoria.structure.legal_grammar import quoted
 from langchain_asesoria.structure.markdown import comments, markdown_headings, marked_only
 from langchain_asesoria.structure.markup import markup_spans
-from langchain_asesoria.structure.page_text import blank_lines, line_paragraphs, page_text
+from langchain_asesoria.structure.page_text import (
+    PageText,
+    blank_lines,
+    line_paragraphs,
+    page_text,
+)
 from langchain_asesoria.structure.quotations import rebare
 
 if TYPE_CHECKING:
@@ -146,6 +155,7 @@ def _front_matter(document: DocumentPages, options: ReadOptions, __: FileExtras)
         front_matter=end,
         front_matter_fields=found.fields if found else (),
         front_matter_skipped=found.skipped if found else (),
+        fields=law_fields(first.text),
     )
 
 
@@ -275,7 +285,9 @@ def _paragraph_lines(document: DocumentPages, options: ReadOptions, _: FileExtra
         replace(page, text=blank_lines(page.text, _in_page(found.chrome, start, page.text)))
         for page, start in zip(document.pages, joined.page_starts, strict=True)
     )
-    document = _reported(replace(document, pages=pages), chrome=found.report)
+    document = _reported(
+        replace(document, pages=pages), chrome=found.report, **_blocks_of(found, joined)
+    )
     if options.legal_structure == "off" or not found.headings:
         return document
     headings = named_units(found.headings)
@@ -284,6 +296,19 @@ def _paragraph_lines(document: DocumentPages, options: ReadOptions, _: FileExtra
     if legal:  # amended text an article quotes is its text, never a section
         headings = rebare(joined.text, [h for h in headings if not quoted(h.title)])
     return _with_headings(document, joined, headings, legal, PARAGRAPH_LINES.name)
+
+
+def _blocks_of(found: PageText, joined: JoinedText) -> dict[str, object]:
+    """A consolidated page's blocks, anchored in pages, and its law, for the report."""
+    if found.law_id is None:
+        return {}
+    where = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
+    pages = [joined.page_at(position) for position, _ in found.blocks]
+    blocks = tuple(
+        (page, position - where[page], block)
+        for page, (position, block) in zip(pages, found.blocks, strict=True)
+    )
+    return {"blocks": blocks, "fields": ((NORM_ID, found.law_id),)}
 
 
 def _in_page(
@@ -314,6 +339,34 @@ def _html_headings(
     if legal:  # amended text an article quotes is its text, never a section
         headings = rebare(joined.text, [h for h in headings if not quoted(h.title)])
     return _with_headings(document, joined, headings, legal, HTML_HEADINGS.name)
+
+
+def _boe_blocks(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
+    """A BOE consolidated page's sections with their block's id and link, as a law's XML
+    gives them (``boe_xml.metadata_fields``): the block a section's titles end in (an
+    article's, not the bare TÍTULO's it carries), else the first to start inside it (the
+    law's title, then its preamble). Needs the page's blocks and law (``ReadReport``)."""
+    law_id = dict(document.report.fields).get(NORM_ID)
+    blocks = document.report.blocks
+    if not isinstance(law_id, str) or not blocks or not document.starts:
+        return document
+    joined = document.joined(READING_SEPARATOR)
+    where = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
+    positions = [where[page] + offset for page, offset, _ in blocks]
+    ends = [where[s.page] + s.offset for s in document.starts[1:]] + [len(joined.text)]
+    starts = []
+    for start, end in zip(document.starts, ends, strict=True):
+        page, offset = start.title_end or (start.page, start.offset)
+        index = bisect_right(positions, where[page] + offset) - 1
+        if index < 0 and positions[0] < end:
+            index = 0
+        if index < 0:
+            starts.append(start)
+            continue
+        block = blocks[index][2]
+        own = ((BLOCK_ID, block), (URL, block_url(law_id, block)))
+        starts.append(replace(start, fields=(*start.fields, *own)))
+    return replace(document, starts=tuple(starts))
 
 
 def _pdf_legal_lines(
@@ -447,6 +500,7 @@ PDF_LEGAL_LINES: Final = ReadingStep(
     _pdf_legal_lines,
 )
 HTML_HEADINGS: Final = ReadingStep("html headings", lambda o: o.html_headings, _html_headings)
+BOE_BLOCKS: Final = ReadingStep("boe blocks", lambda _: True, _boe_blocks)
 PARAGRAPH_LINES: Final = ReadingStep(
     "paragraph lines",
     lambda o: o.html_main_content or o.legal_structure != "off",
@@ -457,8 +511,9 @@ PARAGRAPH_LINES: Final = ReadingStep(
 STEPS: Final[Mapping[DocumentKind, tuple[ReadingStep, ...]]] = {
     "markdown": (FRONT_MATTER, HTML_COMMENTS, MARKUP, MARKDOWN_HEADINGS),
     "pdf": (LIST_MARKERS, PAGE_FURNITURE, PDF_PARAGRAPHS, PDF_OUTLINE, PDF_LEGAL_LINES),
-    "text": (PARAGRAPH_LINES, LEGAL_LINES),
-    "html": (HTML_HEADINGS,),
+    "text": (PARAGRAPH_LINES, LEGAL_LINES, BOE_BLOCKS),
+    "html": (HTML_HEADINGS, BOE_BLOCKS),
+    "xml": (),  # a BOE law's XML gives its own structure: ``reading.law_xml``, no step
 }
 
 

@@ -28,6 +28,7 @@ class SectionStart:
         title_end: ``(page number, offset in that page)`` where the titles that open
             the section (its own, and the bare ones it carries) end, when known: no
             chunk ends between them and what follows.
+        fields: The section's own metadata for its chunks (``SectionSpan.fields``).
     """
 
     page: int
@@ -35,6 +36,7 @@ class SectionStart:
     label: str
     path: tuple[str, ...]
     title_end: tuple[int, int] | None = None
+    fields: tuple[tuple[str, str | int | float | bool], ...] = ()
 
 
 def section_spans(
@@ -71,7 +73,12 @@ def spans_in(joined: JoinedText, starts: Sequence[SectionStart]) -> list[Section
     ends = [*positions[1:], len(joined.text)]
     return [
         SectionSpan(
-            position, end, start.label or None, start.path, _title_end(start, index, position, end)
+            position,
+            end,
+            start.label or None,
+            start.path,
+            _title_end(start, index, position, end),
+            start.fields,
         )
         for position, end, start in zip(positions, ends, starts, strict=True)
         if position < end
@@ -108,6 +115,7 @@ def anchor_spans(
             span.section_label or "",
             tuple(span.section_path),
             None if span.title_end is None else _anchor(numbers, starts, pages, span.title_end),
+            tuple(span.fields),
         )
         for span in spans
     )

@@ -10,7 +10,9 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
+
+from langchain_asesoria.records import BOE_ID, ELI, LAST_UPDATED, NORM_ID, STATUS, URL
 
 if TYPE_CHECKING:
     import yaml
@@ -99,24 +101,29 @@ def _safe(value: object) -> FrontMatterValue | None:
     return None
 
 
+def _entries(text: str) -> dict[Any, Any]:
+    """The front matter's mapping (empty without one, or when it cannot be built)."""
+    block = _block(text)
+    if block is None:
+        return {}
+    import yaml
+
+    try:
+        data = yaml.load(text[block[0] : block[1]], Loader=_loader())  # the safe loader
+    except yaml.YAMLError:  # composes, yet cannot be built (an unknown tag)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
 def front_matter_fields(text: str) -> FrontMatterFields:
     """The scalar entries of ``text``'s front matter as metadata (module docstring).
 
     A text without front matter gives no fields; a key given twice keeps its last value,
     as YAML's safe loader does.
     """
-    block = _block(text)
-    if block is None:
-        return FrontMatterFields()
-    import yaml
-
-    try:
-        data = yaml.load(text[block[0] : block[1]], Loader=_loader())  # the safe loader
-    except yaml.YAMLError:  # composes, yet cannot be built (an unknown tag)
-        return FrontMatterFields()
     fields: list[tuple[str, FrontMatterValue]] = []
     skipped: list[str] = []
-    for key, value in (data or {}).items():
+    for key, value in _entries(text).items():
         name = str(key).strip()
         safe = _safe(value)
         if safe is None or not name:
@@ -136,3 +143,33 @@ def blank_front_matter(text: str) -> str:
     if end == 0:
         return text
     return re.sub(r"[^\r\n]", " ", text[:end]) + text[end:]
+
+
+#: A law's front matter (legalize-es writes every BOE law so) -> the metadata every chunk
+#: of the law carries, the keys a BOE law's XML gives (``boe_xml.metadata_fields``).
+LAW_KEYS: Final = (
+    ("identifier", NORM_ID),
+    ("status", STATUS),
+    ("last_updated", LAST_UPDATED),
+    ("source", URL),
+)
+
+#: An ELI's path on the BOE's site ("https://www.boe.es/eli/es/l/1992/12/28/37").
+_ELI: Final = re.compile(r"https?://www\.boe\.es/eli/\S+")
+
+
+def law_fields(text: str) -> tuple[tuple[str, FrontMatterValue], ...]:
+    """A law's provenance from ``text``'s front matter, when its ``identifier`` is a BOE
+    identifier: ``norm_id``, ``status`` (as written: ``in_force``, ``repealed``,
+    ``expired``, ``annulled``), ``last_updated`` (ISO), ``url`` (its ``source``) and
+    ``eli`` (the same, when it is an ELI); none otherwise."""
+    entries = _entries(text)
+    identifier = entries.get("identifier")
+    if not isinstance(identifier, str) or not BOE_ID.fullmatch(identifier.strip()):
+        return ()
+    found = [(key, _safe(entries.get(name))) for name, key in LAW_KEYS]
+    fields = [(key, value.strip() if isinstance(value, str) else value) for key, value in found]
+    source = entries.get("source")
+    if isinstance(source, str) and _ELI.fullmatch(source.strip()):
+        fields.append((ELI, source.strip()))
+    return tuple((key, value) for key, value in fields if value not in (None, ""))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import TYPE_CHECKING, Final
 
@@ -101,6 +101,10 @@ CHROME: Final[tuple[tuple[str, str], ...]] = (
 )
 
 #: Never rendered as text, never reported.
+#: The page's own address: its canonical link, else a link of the BOE's language menu.
+_CANONICAL: Final = (
+    "(.//head/link[@rel='canonical']/@href | .//a[@hreflang][contains(@href, 'act.php')]/@href)"
+)
 _NOT_RENDERED: Final = (
     ".//script | .//style | .//template | .//noscript | .//head | .//*[@hidden]"
     " | .//iframe | .//object"
@@ -147,12 +151,20 @@ class HtmlText:
         headings: Its ``<hN>`` headings, positions in ``text``, level N.
         tables: Its tables, in order.
         removed: What was left out, one short labelled line each, in page order.
+        blocks: Where each block of a BOE consolidated page starts (``<div
+            class="bloque" id="a48">``, the anchor of ``act.php?id=…#a48``): ``(position
+            in text, block id)``, in order.
+        canonical: The page's own address, if it gives one: its ``<link
+            rel="canonical">``, else the BOE's language menu's link to the same page
+            (``act.php?lang=es&id=…``).
     """
 
     text: str
     headings: tuple[Heading, ...] = ()
     tables: tuple[HtmlTable, ...] = ()
     removed: tuple[str, ...] = ()
+    blocks: tuple[tuple[int, str], ...] = ()
+    canonical: str | None = None
 
 
 def looks_like_markup(text: str) -> bool:
@@ -176,6 +188,7 @@ def extract_html(markup: str, *, main_content: bool = True) -> HtmlText:
     root = _parse(markup)
     if root is None:
         return HtmlText("")
+    canonical = next(iter(root.xpath(_CANONICAL)), None)
     for element in _select(root, _NOT_RENDERED):
         _drop(element)
     removed: list[tuple[str, str]] = []
@@ -187,7 +200,8 @@ def extract_html(markup: str, *, main_content: bool = True) -> HtmlText:
             _drop(element, spaced=True)
     rendered = _Renderer()
     rendered.render(content)
-    return rendered.result(report_lines(removed))
+    page = rendered.result(report_lines(removed))
+    return replace(page, canonical=None if canonical is None else str(canonical))
 
 
 # -- parsing and choosing the content -------------------------------------------------------
@@ -357,6 +371,7 @@ class _Renderer:
     heading: tuple[int, int] | None = None  # (level, start) of the open heading
     heading_block: int = 0  # the index in ``blocks`` of the open heading's first block
     pre: int = 0
+    anchors: list[tuple[int, str]] = field(default_factory=list)  # BOE blocks' starts
 
     def _position(self) -> int:
         """Where the next block starts."""
@@ -419,6 +434,8 @@ class _Renderer:
         block = tag in _BLOCKS
         if block:
             self.flush()
+        if tag == "div" and element.get("id") and "bloque" in element.get("class", "").split():
+            self.anchors.append((self._position(), element.get("id", "")))
         heading = level > 0 and self.heading is None
         if heading:
             self.heading = (level, self._position())
@@ -456,7 +473,7 @@ class _Renderer:
             Heading(h.start, h.end, h.level, h.title, not _collapsed(text[h.end : end]))
             for h, end in zip(self.headings, following, strict=True)
         )
-        return HtmlText(text, headings, tuple(self.tables), removed)
+        return HtmlText(text, headings, tuple(self.tables), removed, tuple(self.anchors))
 
 
 _BLOCK_SEPARATOR: Final = "\n\n"

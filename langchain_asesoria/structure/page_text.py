@@ -22,7 +22,9 @@ from langchain_asesoria.structure.legal_grammar import (
 #: A line of text, its line ending left out.
 _LINE: Final = re.compile(r"[^\r\n]*")
 #: The BOE's marker of a block of a consolidated text: "[Bloque 5: #a1]".
-_BLOCK_MARKER: Final = re.compile(r"\[Bloque \d+: #[^\]]*\]")
+_BLOCK_MARKER: Final = re.compile(r"\[Bloque \d+: #([^\]]*)\]")
+#: The line of a BOE consolidated page that names its law.
+_CONSOLIDATED: Final = re.compile(r"Documento consolidado ([A-Z]+-[A-Z]-\d{4}-\d+)")
 #: A text is one line per paragraph when fewer of its lines than this share are blank.
 _BLANK_SHARE: Final = 0.1
 _MIN_LINES: Final = 3
@@ -71,11 +73,16 @@ class PageText:
             the rest and 3 for a quoted one (``legal.relevel`` ranks them), positions in
             the text.
         report: The chrome as report lines, one per kind (``html.report_lines``).
+        blocks: ``(position, block id)`` of each block of a BOE consolidated page: where
+            the line after its "[Bloque N: #a48]" line starts, in text order.
+        law_id: The law such a page names ("Documento consolidado BOE-A-…"), if any.
     """
 
     chrome: tuple[tuple[int, int, str], ...]
     headings: tuple[Heading, ...]
     report: tuple[str, ...]
+    blocks: tuple[tuple[int, str], ...] = ()
+    law_id: str | None = None
 
 
 def line_paragraphs(text: str) -> bool:
@@ -171,7 +178,17 @@ def page_text(text: str, *, chrome: bool = True) -> PageText:
     found = _chrome(lines) if chrome else []
     removed = {start for start, _, _ in found}
     content = [line for line in lines if line[0] not in removed]
-    return PageText(tuple(found), tuple(_headings(content)), _report(text, found))
+    # a block starts at the line after its marker (the marker is chrome)
+    following = [start for start, _, _ in lines[1:]] + [len(text)]
+    blocks = tuple(
+        (after, marker.group(1))
+        for (_, _, line), after in zip(lines, following, strict=True)
+        if (marker := _BLOCK_MARKER.fullmatch(line)) is not None
+    )
+    named = next((m for _, _, line in lines if (m := _CONSOLIDATED.fullmatch(line))), None)
+    law_id = named.group(1) if named is not None and blocks else None
+    headings = tuple(_headings(content))
+    return PageText(tuple(found), headings, _report(text, found), blocks, law_id)
 
 
 #: How long a report line's example is.

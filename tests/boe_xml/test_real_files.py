@@ -1,9 +1,9 @@
-"""The real Reglamento General de Circulación (BOE-A-2003-23514), when its XML is here.
+"""The real Reglamento General de Circulación (BOE-A-2003-23514), as the BOE gives it.
 
-The BOE's files are not committed: set ``ASESORIA_BOE_XML_DIR`` to a folder holding
-``BOE-A-2003-23514.xml`` and ``BOE-A-2003-23514.metadatos.xml`` (``asesoria-fetch
-BOE-A-2003-23514 -o DIR`` saves them); a checkout with github:samuvm/citebound's corpus
-at ``/work/data/citebound`` finds them there. Without them these tests skip.
+Its ``/texto`` and ``/metadatos`` answers are in ``corpus/boe_xml/`` (see
+``corpus/SOURCES.md``); ``ASESORIA_BOE_XML_DIR`` points at another folder holding them
+(``asesoria-fetch BOE-A-2003-23514 -o DIR`` saves them). The fragment of
+github:samuvm/citebound's tests is read when that checkout is at ``/work/data/citebound``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from langchain_asesoria.boe_xml.model import IMAGE
 LAW_ID = "BOE-A-2003-23514"
 _CITEBOUND = Path("/work/data/citebound")
 _FOLDERS = [Path(folder) for folder in (os.environ.get("ASESORIA_BOE_XML_DIR"),) if folder] + [
-    _CITEBOUND / "corpus" / "raw"
+    Path(__file__).resolve().parents[2] / "corpus" / "boe_xml",
+    _CITEBOUND / "corpus" / "raw",
 ]
 FOLDER = next((folder for folder in _FOLDERS if (folder / f"{LAW_ID}.xml").is_file()), None)
 FRAGMENT = _CITEBOUND / "tests" / "fixtures" / "boe-fragmento.xml"

@@ -126,3 +126,35 @@ def test_paragraphs_with_blank_lines_are_read_as_before() -> None:
     text = "Ley 1/2024.\n\nArtículo 1. Objeto.\n\nTexto.\n\nArtículo 2. Fin.\n\nTexto.\n"
     assert read_text_document(text).structure != "paragraph lines"
     assert read_loaded_pages([LoadedPage(text, 1)], "text").report.chrome == ()
+
+
+def test_a_consolidated_page_saved_as_text_carries_its_blocks_as_the_web_page_does() -> None:
+    """The "[Bloque N: #a1]" lines (chrome, blanked) and the "Documento consolidado
+    BOE-A-…" line give the sections the block ids and links the page's markup gives."""
+    pytest.importorskip("lxml", reason="the html extra: pip install '.[html]'")
+    from langchain_asesoria.reading import read_document
+
+    page = DATA / "ley-37-1992-trimmed.html"
+    as_text = read_text_document(_saved_text(page))
+    as_markup = read_document(page)
+    assert dict(as_text.report.fields) == {"norm_id": "BOE-A-1992-28740"}
+
+    def blocks(document: object) -> dict[str, dict[str, object]]:
+        return {
+            start.path[-1]: dict(start.fields)
+            for start in document.starts or ()  # type: ignore[attr-defined]
+            if start.path[-1].startswith("Artículo")
+        }
+
+    found = blocks(as_text)
+    assert found == blocks(as_markup)
+    assert [fields["block_id"] for fields in found.values()] == ["a1", "a2", "a4"]
+    assert not any("[Bloque" in text for _, text in _chunks(as_text))
+
+
+@settings(PROFILE, max_examples=examples(10), deadline=None)
+@given(boe_laws())
+def test_a_page_saved_as_text_without_its_law_named_gets_no_links(law: BoeLaw) -> None:
+    document = read_text_document(saved_as_text(law))  # its block markers, no BOE id
+    assert document.report.fields == ()
+    assert not any(start.fields for start in document.starts or ())

@@ -21,6 +21,7 @@ from langchain_asesoria.reading import (
     split_document,
 )
 from langchain_asesoria.records import SECTION_PATH, START_INDEX
+from langchain_asesoria.testing import ByteTokenization
 from langchain_asesoria.tokenization import HuggingFaceTokenization
 
 pytest.importorskip("lxml", reason="the html extra: pip install '.[html]'")
@@ -127,3 +128,33 @@ def test_reading_options_switch_the_page_chrome_and_headings() -> None:
     flat = read_document(path, ReadOptions(html_headings=False))
     assert flat.starts is None
     assert flat.pages == read_document(path).pages
+
+
+BOE_PAGE = ROOT / "tests" / "data" / "boe" / "ley-37-1992-trimmed.html"
+
+
+def test_a_consolidated_pages_sections_carry_their_blocks_id_and_link() -> None:
+    """A BOE ``act.php`` page marks each block (``<div class="bloque" id="a1">``): its
+    sections carry the block's id and the page's address at it, as a law's XML gives
+    them; the law's id comes from the page's own links."""
+    document = read_document(BOE_PAGE)
+    assert dict(document.report.fields) == {"norm_id": "BOE-A-1992-28740"}
+    blocks = {start.path[-1].split(".")[0]: dict(start.fields) for start in document.starts or ()}
+    assert blocks["Artículo 1"] == {
+        "block_id": "a1",
+        "url": "https://www.boe.es/buscar/act.php?id=BOE-A-1992-28740#a1",
+    }
+    assert blocks["Artículo 4"]["block_id"] == "a4"
+    done = split_document(
+        document, ChunkMetadata(doc_id="iva"), config=CONFIG, tokenization=ByteTokenization()
+    )
+    article_4 = [c for c in done.chunks if c.metadata.section_path[-1].startswith("Artículo 4")]
+    assert article_4
+    assert {dict(c.metadata.section_fields)["block_id"] for c in article_4} == {"a4"}
+
+
+def test_a_page_without_blocks_gets_no_block_fields() -> None:
+    for page in PAGES:  # the corpus's pages are doc.php: the text as published, no blocks
+        document = read_document(page)
+        assert not any(start.fields for start in document.starts or ())
+        assert document.report.fields == ()
