@@ -45,7 +45,6 @@ if TYPE_CHECKING:
         AsesoriaDocumentTransformer,
         AsesoriaEmbeddings,
         AsesoriaTextSplitter,
-        BoeLawLoader,
         PdfPageLoader,
         TextFileLoader,
     )
@@ -101,7 +100,6 @@ _LAZY: Final = {
     "AsesoriaDocumentTransformer": "langchain_asesoria.langchain",
     "AsesoriaEmbeddings": "langchain_asesoria.langchain",
     "AsesoriaTextSplitter": "langchain_asesoria.langchain",
-    "BoeLawLoader": "langchain_asesoria.langchain",
     "PdfPageLoader": "langchain_asesoria.langchain",
     "TextFileLoader": "langchain_asesoria.langchain",
     "ReadOptions": "langchain_asesoria.reading",
@@ -121,7 +119,6 @@ __all__ = [
     "AsesoriaEmbeddings",
     "AsesoriaError",
     "AsesoriaTextSplitter",
-    "BoeLawLoader",
     "BudgetError",
     "Chunk",
     "ChunkMetadata",

@@ -1481,7 +1481,11 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     ("name", "data", "attributes"),
     [
         ("latin1.txt", "Declaración".encode("latin-1"), {"position": 9, "expected": "UTF-8"}),
-        ("informe.docx", b"PK\x03\x04", {"expected": ".htm, .html, .markdown, .md, .pdf, .txt"}),
+        (
+            "informe.docx",
+            b"PK\x03\x04",
+            {"expected": ".htm, .html, .markdown, .md, .pdf, .txt, .xml"},
+        ),
     ],
 )
 def test_read_errors_name_the_byte_and_the_kinds_that_work(
