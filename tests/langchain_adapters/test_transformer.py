@@ -353,22 +353,23 @@ MARKDOWN = "# Ley\n\nPreámbulo de la ley.\n\n## Artículo 1\n\nNaturaleza del i
     [
         ("guia.md", ReadOptions(), [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
         ("GUIA.MARKDOWN", ReadOptions(), [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
-        ("guia.md", ReadOptions(markdown_headings=False), [(None, None)]),
-        ("guia.pdf", ReadOptions(), [(None, None)]),
-        ("guia.txt", ReadOptions(), [(None, None)]),
+        ("guia.md", ReadOptions(markdown_headings=False), [("", "")]),
+        ("guia.pdf", ReadOptions(), [("", "")]),
+        ("guia.txt", ReadOptions(), [("", "")]),
     ],
 )
 def test_headings_are_followed_in_markdown_sources_only(
-    source: str, reading: ReadOptions, sections: list[tuple[str | None, str | None]]
+    source: str, reading: ReadOptions, sections: list[tuple[str, str]]
 ) -> None:
     """As on the command line: on by default, for Markdown sources, whatever
-    ``detect_markdown_headings`` says (it names the kind of a source whose name does not)."""
+    ``detect_markdown_headings`` says (it names the kind of a source whose name does not);
+    a chunk outside any section has both keys, empty."""
     for detect in (False, True):
         documents = transformer(
             60, 0, detect_markdown_headings=detect, reading=reading
         ).transform_documents([Document(page_content=MARKDOWN, metadata={"source": source})])
         assert [
-            (d.metadata.get(SECTION_LABEL), d.metadata.get(SECTION_PATH)) for d in documents
+            (d.metadata[SECTION_LABEL], d.metadata[SECTION_PATH]) for d in documents
         ] == sections
 
 
@@ -380,13 +381,13 @@ def test_markdown_suffixes_are_configurable() -> None:
     assert [d.metadata[SECTION_LABEL] for d in documents] == ["Ley", "Artículo 1"]
 
 
-@pytest.mark.parametrize(("detect", "labels"), [(False, [None]), (True, ["Ley", "Artículo 1"])])
+@pytest.mark.parametrize(("detect", "labels"), [(False, [""]), (True, ["Ley", "Artículo 1"])])
 def test_a_source_whose_name_says_no_kind_is_markdown_when_asked(
-    detect: bool, labels: list[str | None]
+    detect: bool, labels: list[str]
 ) -> None:
     document = Document(page_content=MARKDOWN, metadata={"source": "guia"})
     documents = transformer(60, 0, detect_markdown_headings=detect).transform_documents([document])
-    assert [d.metadata.get(SECTION_LABEL) for d in documents] == labels
+    assert [d.metadata[SECTION_LABEL] for d in documents] == labels
 
 
 def test_chunking_errors_name_the_source() -> None:
