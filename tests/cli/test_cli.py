@@ -501,3 +501,23 @@ def test_bad_files_named_are_reported_and_the_good_ones_written(
     assert "roto.md: a symbolic link" in err
     assert "carpeta.md" not in err
     assert not (tmp_path / "s.jsonl").exists()
+
+
+def test_help_says_the_doc_id_the_command_writes(
+    capsys: pytest.CaptureFixture[str], docs: Path, tmp_path: Path
+) -> None:
+    """``--help`` said "the file name without extension" while the command wrote the path
+    under the input root with its extension."""
+    _, out, _ = run(capsys, "--help")
+    assert "doc_id (default: the file's path under the input root, extension kept" in " ".join(
+        out.split()
+    )
+    code, _, err = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
+    assert code == ExitCode.OK, err
+    assert {r["doc_id"] for r in read_records(tmp_path / "c.jsonl")} == {"ley.md", "nota.txt"}
+    (docs / "sub").mkdir()
+    (docs / "sub" / "ley.md").write_text(LAW, encoding="utf-8")
+    code, _, err = run(capsys, str(docs), *SIZE, "-o", "d.jsonl")
+    assert code == ExitCode.OK, err
+    ids = {r["doc_id"] for r in read_records(tmp_path / "d.jsonl")}
+    assert ids == {"ley.md", "nota.txt", "sub/ley.md"}
