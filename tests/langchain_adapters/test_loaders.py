@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -259,3 +260,16 @@ def test_a_whole_pdf_in_one_document_is_read_alike_by_both_classes() -> None:
     assert [(d.page_content, d.metadata, d.id) for d in split] == [
         (d.page_content, d.metadata, d.id) for d in transformed
     ]
+
+
+@pytest.mark.parametrize("make", [AsesoriaTextSplitter, AsesoriaDocumentTransformer])
+def test_pdf_page_loaders_structure_keys_are_read_not_told_left_out(
+    pdf_pages: list[Document], make: type, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Its outline, section starts and furniture (dicts and lists) become the chunks'
+    sections; no warning calls them metadata left out."""
+    assert any(not set(page.metadata).isdisjoint(STRUCTURE_KEYS) for page in pdf_pages)
+    with caplog.at_level(logging.WARNING, logger="langchain_asesoria"):
+        chunks = make(ByteTokenization(512), chunk_size=256).transform_documents(pdf_pages)
+    assert chunks
+    assert not [r for r in caplog.records if "metadata left out" in r.getMessage()]
