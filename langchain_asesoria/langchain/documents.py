@@ -49,6 +49,7 @@ __all__ = [
     "OFFSET_KEYS",
     "PAGE_LABEL",
     "PAGE_LABEL_END",
+    "PDF_SOFTWARE_KEYS",
     "MetadataLevel",
     "OnError",
     "PageContent",
@@ -100,6 +101,11 @@ PAGE_LABEL_END: Final = "page_label_end"
 
 #: page_content mode -> (metadata key of the *other* text).
 _OTHER_KEY: Final[dict[str, str]] = {"text": EMBEDDING_TEXT, "embedding_text": TEXT}
+
+#: What a PDF loader copies from the file's document information about the software that
+#: made it, not what the file says (PyPDFLoader's ``producer``, ``creator``, ``trapped``):
+#: left out of a loader's PDF chunks except at ``"lean"`` (LangChain's own output).
+PDF_SOFTWARE_KEYS: Final = frozenset({"producer", "creator", "trapped"})
 
 #: The offsets ``add_start_index=False`` leaves out, as LangChain's splitters do.
 OFFSET_KEYS: Final = frozenset({START_INDEX, END_INDEX})
@@ -186,6 +192,8 @@ class ChunkingComponent:
         """The input metadata a chunk of ``source`` keeps (``input_metadata``), from the
         metadata of its first and last pages (``_page_metadata``)."""
         key = None if source.key is None else (self._reader.source_key, source.key)
+        if source.loaded_pdf and self._metadata_level != "lean":
+            first = {k: v for k, v in first.items() if k not in PDF_SOFTWARE_KEYS}
         return input_metadata(first, last, self._reader.page_key, self._metadata_level, key)
 
     def _skipped(self, name: str, error: AsesoriaError) -> None:

@@ -235,6 +235,11 @@ def test_only_splitter_keys_are_added() -> None:
     document = splitter().create_documents(["Un texto corto."], [{"source": "a"}])[0]
     added = set(document.metadata) - {"source"}
     assert added <= {*SPLITTER_KEYS, *DOCUMENT_FIELDS}
+    law = "# Ley 1/2024\n\n## TÍTULO I. Objeto\n\n### Artículo 1. Objeto\n\nTexto."
+    last = splitter().create_documents([law], [{"source": "ley.md"}])[-1]
+    added = set(last.metadata) - {"source"}
+    assert {"section_1", "section_3", "titulo", "articulo_title"} <= added
+    assert added <= {*SPLITTER_KEYS, *DOCUMENT_FIELDS}
     assert document.metadata[DOC_ID] == "a"
     assert (document.metadata[PAGE], document.metadata[PAGE_END]) == (1, 1)
     assert document.id == document.metadata[CHUNK_ID]

@@ -24,6 +24,7 @@ from langchain_asesoria.langchain import (
     PAGE_LABEL,
     PAGE_LABEL_END,
     AsesoriaDocumentTransformer,
+    AsesoriaTextSplitter,
     original_text,
 )
 from langchain_asesoria.reading import ReadOptions
@@ -521,7 +522,6 @@ def test_repr_names_the_model_the_budget_and_the_modes() -> None:
 
 def test_the_transformer_takes_the_splitters_keywords() -> None:
     """``chunk_size``/``chunk_overlap`` and ``ChunkingConfig`` fields, as the splitter."""
-    from langchain_asesoria import AsesoriaTextSplitter
 
     tokenization = WordTokenization(512)
     transformer = AsesoriaDocumentTransformer(
@@ -556,3 +556,28 @@ def test_both_classes_refuse_the_same_combinations_alike(
     with pytest.raises(ConfigurationError, match=match) as caught:
         getattr(langchain_asesoria, owner)(WordTokenization(512), *args, **kwargs)
     assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize("make", [AsesoriaDocumentTransformer, AsesoriaTextSplitter])
+@pytest.mark.parametrize(("level", "kept"), [("cite", False), ("full", False), ("lean", True)])
+def test_a_pdf_loaders_software_keys_stay_out_of_the_store(
+    make: type, level: str, kept: bool
+) -> None:
+    """PyPDFLoader copies the file's ``producer``, ``creator`` and ``trapped``: how it was
+    made, nothing to filter by; LangChain's own output (``"lean"``) keeps them."""
+    software = {"producer": "Microsoft® Word 2019", "creator": "Word", "trapped": "/False"}
+    pages = [
+        Document(page.page_content, metadata={**page.metadata, **software})
+        for page in pdf_pages("w.pdf")
+    ]
+    chunks = make(WordTokenization(512), chunk_size=24, metadata_level=level).transform_documents(
+        pages
+    )
+    assert chunks
+    for chunk in chunks:
+        assert (set(software) <= set(chunk.metadata)) is kept
+        assert "total_pages" in chunk.metadata
+    other = [Document("Texto.", metadata={"source": "nota.txt", **software})]
+    assert set(software) <= set(
+        make(WordTokenization(512), chunk_size=24).transform_documents(other)[0].metadata
+    )
