@@ -69,6 +69,7 @@ CHUNK_COLUMNS: Final[tuple[tuple[str, str], ...]] = (
     (CHUNK_INDEX, "int64"),
     (SECTION_LABEL, "string"),
     (SECTION_PATH, "string"),
+    *((key, "string") for key in records.SECTION_FIELD_KEYS),
     (START_INDEX, "int64"),
     (END_INDEX, "int64"),
     (TOKEN_COUNT, "int64"),

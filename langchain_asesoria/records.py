@@ -2,7 +2,10 @@
 
 Values are ``str``, ``int``, ``float`` or ``bool`` only: no ``None`` (Chroma drops it
 silently), no lists or dicts (Chroma rejects them). A missing optional field is left
-out of the record; a section path is joined with ``SECTION_PATH_SEPARATOR``.
+out of the record, except ``section_label`` and ``section_path`` (``""`` outside any
+section); a section path is joined with ``SECTION_PATH_SEPARATOR`` and also written one
+field a level (``section_1``...) and one a legal unit (``titulo``, ``articulo``...), so
+that a vector store filters by any ancestor with equality (``level_fields``).
 """
 
 from __future__ import annotations
@@ -33,13 +36,18 @@ __all__ = [
     "FISCAL_YEAR",
     "LAST_UPDATED",
     "LAW_FIELD_TYPES",
+    "LEGAL_UNIT_FIELDS",
+    "LEGAL_UNIT_TITLE_SUFFIX",
+    "MAX_SECTION_LEVELS",
     "NORM_ID",
     "OPEN_END_DAY",
     "OVERLAP_TOKENS",
     "PAGE",
     "PAGE_END",
     "PARENT_ID",
+    "SECTION_FIELD_KEYS",
     "SECTION_LABEL",
+    "SECTION_LEVEL_PREFIX",
     "SECTION_PATH",
     "SECTION_PATH_SEPARATOR",
     "SESSION_ID",
@@ -65,6 +73,8 @@ __all__ = [
     "chunk_records",
     "default_doc_id",
     "file_doc_id",
+    "level_fields",
+    "section_level_key",
 ]
 
 MetadataValue = str | int | float | bool
@@ -106,6 +116,32 @@ DOCUMENT_FIELD_TYPES: Final[Mapping[str, type]] = {
 DOCUMENT_FIELDS: Final = tuple(DOCUMENT_FIELD_TYPES)
 
 SECTION_PATH_SEPARATOR: Final = " > "
+
+#: A section path one field a level, as LangChain's ``MarkdownHeaderTextSplitter`` writes
+#: one key a heading level: ``section_1`` the outermost element (a law's title), then
+#: ``section_2``... down to the chunk's own section, each the path element as it is.
+SECTION_LEVEL_PREFIX: Final = "section_"
+#: The deepest level written as a field of its own (shared corpus: 7 at most); deeper
+#: elements are in ``section_path`` only, so that the fields are a fixed set (Ray's
+#: columns).
+MAX_SECTION_LEVELS: Final = 12
+#: The legal units written as fields of their own: the grammar's unit name
+#: (``structure.legal_grammar.UNITS``) -> the field, which holds the unit's label as the
+#: law prints it ("TÍTULO II", "Artículo 20", "Disposición final quinta"); the field
+#: with ``LEGAL_UNIT_TITLE_SUFFIX`` holds the whole path element ("TÍTULO II. De las
+#: rentas exentas"). A unit twice in one path: the innermost.
+LEGAL_UNIT_FIELDS: Final[Mapping[str, str]] = {
+    "libro": "libro",
+    "título": "titulo",
+    "capítulo": "capitulo",
+    "sección": "seccion",
+    "subsección": "subseccion",
+    "artículo": "articulo",
+    "disposición": "disposicion",
+    "disposición preliminar": "disposicion",
+    "anexo": "anexo",
+}
+LEGAL_UNIT_TITLE_SUFFIX: Final = "_title"
 
 # A law's provenance (a BOE consolidated law read from its XML: ``boe_xml``; a Markdown
 # law's front matter: ``structure.front_matter.law_fields``). The law's:
@@ -182,6 +218,55 @@ def file_doc_id(path: str) -> str:
     return PurePath(path).name or path
 
 
+def section_level_key(level: int) -> str:
+    """The field of a section path's ``level``-th element, from 1: ``section_1``..."""
+    return f"{SECTION_LEVEL_PREFIX}{level}"
+
+
+#: Every key ``level_fields`` may write (all ``str``): the levels, then each legal
+#: unit's label and title fields (``libro``, ``libro_title``, ``titulo``...).
+SECTION_FIELD_KEYS: Final = (
+    *(section_level_key(level) for level in range(1, MAX_SECTION_LEVELS + 1)),
+    *(
+        key
+        for field in dict.fromkeys(LEGAL_UNIT_FIELDS.values())
+        for key in (field, field + LEGAL_UNIT_TITLE_SUFFIX)
+    ),
+)
+
+
+def _unit_fields(element: str) -> tuple[tuple[str, str], ...]:
+    """The legal unit fields of one path element: none, or its label and its title."""
+    # The grammar loads with the first record (its patterns take a third of a second to
+    # compile), not with ``import langchain_asesoria``; reading a law has loaded it, and
+    # its ``label_of`` keeps the titles it has read.
+    from langchain_asesoria.structure.legal_grammar import printed_label
+
+    found = printed_label(element)
+    field = None if found is None else LEGAL_UNIT_FIELDS.get(found[0].name)
+    if found is None or field is None:
+        return ()
+    return (field, found[1]), (field + LEGAL_UNIT_TITLE_SUFFIX, element)
+
+
+def level_fields(path: Sequence[str]) -> dict[str, str]:
+    """A section path as fields a vector store filters by equality.
+
+    ``section_1`` ... ``section_n`` (``section_level_key``; at most
+    ``MAX_SECTION_LEVELS``) hold the path's elements from the outermost; then, for each
+    element the legal grammar reads as a unit of ``LEGAL_UNIT_FIELDS``, its label and its
+    title (``titulo``: ``"TÍTULO II"``, ``titulo_title``: ``"TÍTULO II. De las
+    rentas"``), in path order, so that a unit twice in a path keeps the innermost.
+    """
+    fields = {
+        section_level_key(level): element
+        for level, element in enumerate(path[:MAX_SECTION_LEVELS], 1)
+    }
+    for element in path:
+        fields.update(_unit_fields(element))
+    return fields
+
+
 def chunk_id(chunk: Chunk) -> str:
     """A stable id: the same document, span and model input give the same id.
 
@@ -199,20 +284,22 @@ def chunk_fields(chunk: Chunk) -> dict[str, MetadataValue]:
     """The chunk's own provenance, without the document fields and the chunk id.
 
     Keys: ``page``, ``page_end`` and ``chunk_index`` (when set), ``section_label`` and
-    ``section_path`` (when the chunk has a section), ``start_index``/``end_index``
-    (offsets in the joined text), ``token_count`` and ``overlap_tokens``.
+    ``section_path`` (always; ``""`` outside any section), the path's ``level_fields``
+    (``section_1``..., ``titulo``...), ``start_index``/``end_index`` (offsets in the
+    joined text), ``token_count`` and ``overlap_tokens``.
     """
     meta = chunk.metadata
     optional: dict[str, MetadataValue | None] = {
         PAGE: meta.page,
         PAGE_END: meta.page_end,
         CHUNK_INDEX: meta.chunk_index,
-        SECTION_LABEL: meta.section_label,
-        SECTION_PATH: SECTION_PATH_SEPARATOR.join(meta.section_path) or None,
     }
     fields: dict[str, MetadataValue] = {
         key: value for key, value in optional.items() if value is not None
     }
+    fields[SECTION_LABEL] = meta.section_label or ""
+    fields[SECTION_PATH] = SECTION_PATH_SEPARATOR.join(meta.section_path)
+    fields.update(level_fields(meta.section_path))
     fields.update(
         {
             START_INDEX: chunk.start,

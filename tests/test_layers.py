@@ -16,8 +16,10 @@ PACKAGE = Path(__file__).resolve().parents[1] / "langchain_asesoria"
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"errors", "settings", "_lazy", "_pool", "numerals"}),
     frozenset({"models"}),
-    frozenset({"records", "pages"}),
+    frozenset({"pages"}),
     frozenset({"engine", "structure"}),
+    # records name a path's legal units by the grammar (``structure.legal_grammar``)
+    frozenset({"records"}),
     frozenset({"tokenization", "pdf", "boe_xml"}),
     frozenset({"reading", "testing"}),
     frozenset({"parents", "parallel"}),

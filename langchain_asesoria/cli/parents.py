@@ -90,10 +90,17 @@ def parent_options(
         if destination is None and budget < config.max_tokens:
             return None
     check_parent_budget(budget, config)
-    tokenizer = (
-        load_parent_tokenizer(args.parent_model, budget) if args.parent_model else tokenization
-    )
+    tokenizer = _parent_tokenizer(args.parent_model, budget) if args.parent_model else tokenization
     return ParentOptions(budget, tokenizer, None if destination is None else Path(destination))
+
+
+def _parent_tokenizer(name: str, budget: int) -> Tokenization:
+    """``--parent-model``'s tokenizer; a name only the unreachable Hub could serve is
+    refused at once, the advice naming ``--parent-model`` (not the embedding model's)."""
+    from langchain_asesoria.tokenization import check_model_available
+
+    check_model_available(name, setting="--parent-model")
+    return load_parent_tokenizer(name, budget)
 
 
 def file_parents(

@@ -10,15 +10,17 @@ are 1-based; ``Document.id`` is the stable ``chunk_id``; every metadata value is
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping
+import math
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import fields
+from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any, Final, Literal, cast, get_args
 
 from langchain_core.documents import Document
 
 from langchain_asesoria.engine import check_budget
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.langchain.page_structure import REPORT_KEYS, report_keys
+from langchain_asesoria.langchain.page_structure import REPORT_KEYS, STRUCTURE_KEYS, report_keys
 from langchain_asesoria.langchain.sources import Source, SourceReader
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata
 from langchain_asesoria.records import (
@@ -43,9 +45,11 @@ __all__ = [
     "CONFIG_FIELDS",
     "DEFAULT_METADATA_LEVEL",
     "DEFAULT_PAGE_CONTENT",
+    "MAX_METADATA_CHARS",
     "OFFSET_KEYS",
     "PAGE_LABEL",
     "PAGE_LABEL_END",
+    "PDF_SOFTWARE_KEYS",
     "MetadataLevel",
     "OnError",
     "PageContent",
@@ -58,9 +62,11 @@ __all__ = [
     "config_options",
     "document_id",
     "input_metadata",
+    "left_out_metadata",
     "loader_metadata",
     "original_text",
     "scalar_metadata",
+    "store_value",
 ]
 
 #: Which chunk text becomes ``Document.page_content``: the original ``"text"`` (what a
@@ -95,6 +101,11 @@ PAGE_LABEL_END: Final = "page_label_end"
 
 #: page_content mode -> (metadata key of the *other* text).
 _OTHER_KEY: Final[dict[str, str]] = {"text": EMBEDDING_TEXT, "embedding_text": TEXT}
+
+#: What a PDF loader copies from the file's document information about the software that
+#: made it, not what the file says (PyPDFLoader's ``producer``, ``creator``, ``trapped``):
+#: left out of a loader's PDF chunks except at ``"lean"`` (LangChain's own output).
+PDF_SOFTWARE_KEYS: Final = frozenset({"producer", "creator", "trapped"})
 
 #: The offsets ``add_start_index=False`` leaves out, as LangChain's splitters do.
 OFFSET_KEYS: Final = frozenset({START_INDEX, END_INDEX})
@@ -169,6 +180,7 @@ class ChunkingComponent:
     ) -> tuple[Mapping[Any, Any], ...]:
         """Each page's input metadata, in page order; a loader's PDF pages with what their
         reading had (``page_structure.report_keys``)."""
+        _tell_left_out(source)
         if not source.loaded_pdf:
             return source.page_metadata
         report = report_keys(document)
@@ -180,6 +192,8 @@ class ChunkingComponent:
         """The input metadata a chunk of ``source`` keeps (``input_metadata``), from the
         metadata of its first and last pages (``_page_metadata``)."""
         key = None if source.key is None else (self._reader.source_key, source.key)
+        if source.loaded_pdf and self._metadata_level != "lean":
+            first = {k: v for k, v in first.items() if k not in PDF_SOFTWARE_KEYS}
         return input_metadata(first, last, self._reader.page_key, self._metadata_level, key)
 
     def _skipped(self, name: str, error: AsesoriaError) -> None:
@@ -344,18 +358,111 @@ def input_metadata(
     return metadata
 
 
-def scalar_metadata(metadata: Mapping[Any, Any]) -> dict[str, MetadataValue]:
-    """The entries of ``metadata`` a vector store accepts as they are.
+#: The longest text a loader's metadata value may be and be kept, in characters: a longer
+#: one (a page's text kept as metadata) would be copied into every chunk of its pages.
+MAX_METADATA_CHARS: Final = 8192
 
-    Keeps ``str`` keys whose values are ``str``, ``int``, ``float`` or ``bool``; leaves
-    out ``None``, lists, dicts and other objects (the rule of LangChain's
-    ``filter_complex_metadata``). Values are immutable, so the copy is deep.
+_INT64: Final = range(-(2**63), 2**63)
+
+
+def _text(value: str) -> MetadataValue | str:
+    if len(value) <= MAX_METADATA_CHARS:
+        return value
+    return _LeftOut(f"a text of {len(value):,} characters, above {MAX_METADATA_CHARS:,}")
+
+
+def _integer(value: int) -> MetadataValue | str:
+    return value if value in _INT64 else _LeftOut("an integer beyond 64 bits")
+
+
+def _number(value: float) -> MetadataValue | str:
+    return value if math.isfinite(value) else _LeftOut(f"{value}, not a finite number")
+
+
+def _iso(value: date | time) -> MetadataValue | str:
+    return value.isoformat()
+
+
+class _LeftOut(str):
+    """Why a value is left out (a ``str`` subclass, so that one table returns either)."""
+
+    __slots__ = ()
+
+
+#: How each type of value becomes one a vector store takes, in order (``bool`` before
+#: ``int``, ``datetime`` before ``date``): kept, converted (a date or time to its ISO
+#: 8601 text) or left out with the reason.
+_RULES: Final[tuple[tuple[type, Callable[[Any], MetadataValue | str]], ...]] = (
+    (bool, lambda value: value),
+    (int, _integer),
+    (float, _number),
+    (str, _text),
+    (datetime, _iso),
+    (date, _iso),
+    (time, _iso),
+)
+
+
+def store_value(value: Any) -> MetadataValue | None:
+    """``value`` as a vector store takes it, or ``None`` when it is left out.
+
+    Kept: ``bool``, an ``int`` within 64 bits, a finite ``float``, a ``str`` of at most
+    ``MAX_METADATA_CHARS`` characters. Converted: a ``datetime``, ``date`` or ``time`` to
+    its ISO 8601 text. Left out: ``None``, lists, tuples, sets, dicts, bytes, any other
+    object, NaN and infinities, larger integers and longer texts (``left_out_metadata``
+    says why).
     """
-    return {
-        key: value
-        for key, value in metadata.items()
-        if isinstance(key, str) and isinstance(value, str | int | float | bool)
-    }
+    stored = _stored(value)
+    return None if isinstance(stored, _LeftOut) else stored
+
+
+def _stored(value: Any) -> MetadataValue | str:
+    rule = next((rule for kind, rule in _RULES if isinstance(value, kind)), None)
+    if rule is None:
+        return _LeftOut("None" if value is None else f"a {type(value).__name__}")
+    return rule(value)
+
+
+def scalar_metadata(metadata: Mapping[Any, Any]) -> dict[str, MetadataValue]:
+    """The entries of ``metadata`` a vector store accepts, each as ``store_value`` keeps
+    or converts it; ``str`` keys only. Values are immutable, so the copy is deep."""
+    kept: dict[str, MetadataValue] = {}
+    for key, value in metadata.items():
+        stored = _stored(value)
+        if isinstance(key, str) and not isinstance(stored, _LeftOut):
+            kept[key] = stored
+    return kept
+
+
+def left_out_metadata(metadata: Mapping[Any, Any]) -> dict[str, str]:
+    """The keys ``scalar_metadata`` leaves out, each with why (``"a list"``, ``"None"``,
+    ``"nan, not a finite number"``, ``"a key that is not a str"``)."""
+    reasons: dict[str, str] = {}
+    for key, value in metadata.items():
+        stored = _stored(value)
+        if not isinstance(key, str):
+            reasons[repr(key)] = "a key that is not a str"
+        elif isinstance(stored, _LeftOut):
+            reasons[key] = str(stored)
+    return reasons
+
+
+def _tell_left_out(source: Source) -> None:
+    """Logs once per source, on the ``langchain_asesoria`` logger, the metadata keys of
+    its pages that no chunk keeps, each with why; ``PdfPageLoader``'s structure keys
+    (``page_structure.STRUCTURE_KEYS``), read into the chunks' sections, are not told."""
+    reasons: dict[str, str] = {}
+    for metadata in source.page_metadata:
+        for key, reason in left_out_metadata(metadata).items():
+            if key not in STRUCTURE_KEYS:
+                reasons.setdefault(key, reason)
+    if reasons:
+        told = "; ".join(f"{key!r} ({reason})" for key, reason in reasons.items())
+        _LOGGER.warning(
+            "%s: metadata left out of its chunks, as no vector store takes it: %s",
+            source.name,
+            told,
+        )
 
 
 def original_text(document: Document) -> str:

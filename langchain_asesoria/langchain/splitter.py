@@ -43,6 +43,7 @@ from langchain_asesoria.records import (
     OVERLAP_TOKENS,
     PAGE,
     PAGE_END,
+    SECTION_FIELD_KEYS,
     SECTION_LABEL,
     SECTION_PATH,
     START_INDEX,
@@ -62,9 +63,10 @@ if TYPE_CHECKING:  # the reading stage loads with the first source read (``sourc
 __all__ = ["SPLITTER_KEYS", "AsesoriaTextSplitter"]
 
 #: The record keys the splitter adds at ``metadata_level="cite"`` to a copy of each
-#: input's metadata (section keys only for a chunk in a section), besides the other
-#: text and the document fields (``doc_type``, ``source_scope``, ``tax``... when set),
-#: as the transformer adds them.
+#: input's metadata (``section_label`` and ``section_path`` always, the path's fields a
+#: level and a legal unit as far as it goes), besides the other text and the document
+#: fields (``doc_type``, ``source_scope``, ``tax``... when set), as the transformer adds
+#: them.
 SPLITTER_KEYS: Final = (
     DOC_ID,
     PAGE,
@@ -72,6 +74,7 @@ SPLITTER_KEYS: Final = (
     CHUNK_INDEX,
     SECTION_LABEL,
     SECTION_PATH,
+    *SECTION_FIELD_KEYS,
     START_INDEX,
     END_INDEX,
     TOKEN_COUNT,

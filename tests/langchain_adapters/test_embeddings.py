@@ -53,7 +53,7 @@ def indexed() -> tuple[InMemoryVectorStore, RecordingEmbeddings, list[Document]]
 def test_the_embedder_receives_exactly_each_chunks_embedding_text() -> None:
     _, recorder, documents = indexed()
     expected = [
-        E5.prepare(d.metadata[TEXT], "") for d in documents if "section_path" not in d.metadata
+        E5.prepare(d.metadata[TEXT], "") for d in documents if not d.metadata["section_path"]
     ]
     assert recorder.documents == [d.page_content for d in documents]
     assert set(expected) <= set(recorder.documents)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -178,7 +179,7 @@ def test_real_pdf_chunks_carry_the_real_pages(
             assert chunk.metadata[SECTION_PATH].startswith("Capítulo 12. Integración")
             assert chunk.metadata[SECTION_LABEL] == chunk.metadata[SECTION_PATH].split(" > ")[-1]
         else:
-            assert SECTION_PATH not in chunk.metadata
+            assert (chunk.metadata[SECTION_PATH], chunk.metadata[SECTION_LABEL]) == ("", "")
 
 
 def test_the_splitter_gives_pdf_pages_their_sections(
@@ -191,7 +192,7 @@ def test_the_splitter_gives_pdf_pages_their_sections(
         page = pdf_pages[chunk.metadata[PAGE] - 1]  # 1-based out of PDF loaders' 0-based
         start = chunk.metadata[START_INDEX]
         assert page.page_content[start : chunk.metadata[END_INDEX]] == original_text(chunk)
-    with_section = [chunk for chunk in chunks if SECTION_PATH in chunk.metadata]
+    with_section = [chunk for chunk in chunks if chunk.metadata[SECTION_PATH]]
     assert {chunk.metadata[PAGE] for chunk in chunks} - {
         chunk.metadata[PAGE] for chunk in with_section
     } == {1}
@@ -259,3 +260,16 @@ def test_a_whole_pdf_in_one_document_is_read_alike_by_both_classes() -> None:
     assert [(d.page_content, d.metadata, d.id) for d in split] == [
         (d.page_content, d.metadata, d.id) for d in transformed
     ]
+
+
+@pytest.mark.parametrize("make", [AsesoriaTextSplitter, AsesoriaDocumentTransformer])
+def test_pdf_page_loaders_structure_keys_are_read_not_told_left_out(
+    pdf_pages: list[Document], make: type, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Its outline, section starts and furniture (dicts and lists) become the chunks'
+    sections; no warning calls them metadata left out."""
+    assert any(not set(page.metadata).isdisjoint(STRUCTURE_KEYS) for page in pdf_pages)
+    with caplog.at_level(logging.WARNING, logger="langchain_asesoria"):
+        chunks = make(ByteTokenization(512), chunk_size=256).transform_documents(pdf_pages)
+    assert chunks
+    assert not [r for r in caplog.records if "metadata left out" in r.getMessage()]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +26,12 @@ from langchain_asesoria import (
     ModelLimitError,
     Settings,
 )
-from langchain_asesoria.langchain import SPLITTER_KEYS, AsesoriaTextSplitter
-from langchain_asesoria.langchain.documents import original_text
+from langchain_asesoria.langchain import (
+    SPLITTER_KEYS,
+    AsesoriaDocumentTransformer,
+    AsesoriaTextSplitter,
+)
+from langchain_asesoria.langchain.documents import MAX_METADATA_CHARS, original_text, store_value
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -121,6 +127,91 @@ def test_metadata_keeps_only_what_a_vector_store_takes_and_the_input_unchanged()
     }
 
 
+#: A loader's values -> what every chunk keeps (``None``: left out, and told).
+LOADER_VALUES: dict[str, tuple[Any, Any]] = {
+    "title": ("Guía", "Guía"),
+    "total_pages": (17, 17),
+    "ratio": (0.5, 0.5),
+    "draft": (False, False),
+    "creationdate": (datetime(2024, 9, 6, 10, 30), "2024-09-06T10:30:00"),
+    "day": (date(2024, 9, 6), "2024-09-06"),
+    "at": (time(10, 30), "10:30:00"),
+    "missing": (None, None),
+    "authors": (["AEAT"], None),
+    "tags": ({"tax": "IRPF"}, None),
+    "set": ({"a"}, None),
+    "raw": (b"%PDF", None),
+    "nan": (float("nan"), None),
+    "infinite": (float("inf"), None),
+    "huge": (10**30, None),
+    "int64": (2**63 - 1, 2**63 - 1),
+    "page_text": ("x" * (MAX_METADATA_CHARS + 1), None),
+    "long_text": ("x" * MAX_METADATA_CHARS, "x" * MAX_METADATA_CHARS),
+}
+
+
+@pytest.mark.parametrize("make", ["splitter", "transformer"])
+def test_loader_metadata_is_kept_converted_or_told(
+    make: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Both classes: every value a vector store takes as it is, dates and times as ISO
+    text, and the others left out with one line per source naming each key and why."""
+    metadata = {"source": "guia.txt", **{key: given for key, (given, _) in LOADER_VALUES.items()}}
+    kept = {key: value for key, (_, value) in LOADER_VALUES.items() if value is not None}
+    dropped = {key for key, (_, value) in LOADER_VALUES.items() if value is None}
+    with caplog.at_level(logging.WARNING, logger="langchain_asesoria"):
+        if make == "splitter":
+            documents = splitter().create_documents([REPEATED], [metadata])
+        else:
+            documents = AsesoriaDocumentTransformer(WordTokenization(512), chunk_size=24).invoke(
+                [Document(REPEATED, metadata=metadata)]
+            )
+    assert len(documents) > 1
+    for document in documents:
+        assert {key: document.metadata.get(key) for key in kept} == kept
+        assert not dropped & set(document.metadata)
+    told = [record.getMessage() for record in caplog.records]
+    assert len(told) == 1, told
+    assert told[0].startswith("guia.txt: metadata left out of its chunks")
+    for key in dropped:
+        assert f"{key!r} (" in told[0]
+    for reason in (
+        "'authors' (a list)",
+        "'missing' (None)",
+        "'nan' (nan, not a finite number)",
+        "'huge' (an integer beyond 64 bits)",
+        "'page_text' (a text of 8,193 characters",
+    ):
+        assert reason in told[0]
+
+
+@given(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),
+        st.text(max_size=5),
+        st.lists(st.integers(), max_size=2),
+        st.binary(max_size=2),
+    )
+)
+def test_a_stored_value_is_one_every_vector_store_takes(value: Any) -> None:
+    stored = store_value(value)
+    if stored is not None:
+        assert isinstance(stored, str | int | float | bool)
+        assert not isinstance(stored, float) or math.isfinite(stored)
+        assert not isinstance(stored, int) or -(2**63) <= stored < 2**63
+        assert stored == value
+    else:
+        assert (
+            value is None
+            or isinstance(value, list | bytes)
+            or (isinstance(value, float) and not math.isfinite(value))
+            or (isinstance(value, int) and not -(2**63) <= value < 2**63)
+        )
+
+
 @pytest.mark.parametrize(
     ("key", "expected"),
     [
@@ -143,6 +234,11 @@ def test_added_metadata_keys_and_types(key: str, expected: type) -> None:
 def test_only_splitter_keys_are_added() -> None:
     document = splitter().create_documents(["Un texto corto."], [{"source": "a"}])[0]
     added = set(document.metadata) - {"source"}
+    assert added <= {*SPLITTER_KEYS, *DOCUMENT_FIELDS}
+    law = "# Ley 1/2024\n\n## TÍTULO I. Objeto\n\n### Artículo 1. Objeto\n\nTexto."
+    last = splitter().create_documents([law], [{"source": "ley.md"}])[-1]
+    added = set(last.metadata) - {"source"}
+    assert {"section_1", "section_3", "titulo", "articulo_title"} <= added
     assert added <= {*SPLITTER_KEYS, *DOCUMENT_FIELDS}
     assert document.metadata[DOC_ID] == "a"
     assert (document.metadata[PAGE], document.metadata[PAGE_END]) == (1, 1)

@@ -24,6 +24,7 @@ from langchain_asesoria.langchain import (
     PAGE_LABEL,
     PAGE_LABEL_END,
     AsesoriaDocumentTransformer,
+    AsesoriaTextSplitter,
     original_text,
 )
 from langchain_asesoria.reading import ReadOptions
@@ -353,22 +354,23 @@ MARKDOWN = "# Ley\n\nPreámbulo de la ley.\n\n## Artículo 1\n\nNaturaleza del i
     [
         ("guia.md", ReadOptions(), [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
         ("GUIA.MARKDOWN", ReadOptions(), [("Ley", "Ley"), ("Artículo 1", "Ley > Artículo 1")]),
-        ("guia.md", ReadOptions(markdown_headings=False), [(None, None)]),
-        ("guia.pdf", ReadOptions(), [(None, None)]),
-        ("guia.txt", ReadOptions(), [(None, None)]),
+        ("guia.md", ReadOptions(markdown_headings=False), [("", "")]),
+        ("guia.pdf", ReadOptions(), [("", "")]),
+        ("guia.txt", ReadOptions(), [("", "")]),
     ],
 )
 def test_headings_are_followed_in_markdown_sources_only(
-    source: str, reading: ReadOptions, sections: list[tuple[str | None, str | None]]
+    source: str, reading: ReadOptions, sections: list[tuple[str, str]]
 ) -> None:
     """As on the command line: on by default, for Markdown sources, whatever
-    ``detect_markdown_headings`` says (it names the kind of a source whose name does not)."""
+    ``detect_markdown_headings`` says (it names the kind of a source whose name does not);
+    a chunk outside any section has both keys, empty."""
     for detect in (False, True):
         documents = transformer(
             60, 0, detect_markdown_headings=detect, reading=reading
         ).transform_documents([Document(page_content=MARKDOWN, metadata={"source": source})])
         assert [
-            (d.metadata.get(SECTION_LABEL), d.metadata.get(SECTION_PATH)) for d in documents
+            (d.metadata[SECTION_LABEL], d.metadata[SECTION_PATH]) for d in documents
         ] == sections
 
 
@@ -380,13 +382,13 @@ def test_markdown_suffixes_are_configurable() -> None:
     assert [d.metadata[SECTION_LABEL] for d in documents] == ["Ley", "Artículo 1"]
 
 
-@pytest.mark.parametrize(("detect", "labels"), [(False, [None]), (True, ["Ley", "Artículo 1"])])
+@pytest.mark.parametrize(("detect", "labels"), [(False, [""]), (True, ["Ley", "Artículo 1"])])
 def test_a_source_whose_name_says_no_kind_is_markdown_when_asked(
-    detect: bool, labels: list[str | None]
+    detect: bool, labels: list[str]
 ) -> None:
     document = Document(page_content=MARKDOWN, metadata={"source": "guia"})
     documents = transformer(60, 0, detect_markdown_headings=detect).transform_documents([document])
-    assert [d.metadata.get(SECTION_LABEL) for d in documents] == labels
+    assert [d.metadata[SECTION_LABEL] for d in documents] == labels
 
 
 def test_chunking_errors_name_the_source() -> None:
@@ -502,8 +504,10 @@ def test_on_error_skip_chunks_the_other_sources_and_warns(
         lazy = list(skipping.lazy_transform_documents(_sources()))
     assert {d.metadata[DOC_ID] for d in documents} == {"a", "c"}
     assert lazy == documents
-    # a.pdf and c.pdf name no file: their outline cannot be read, which is logged too
-    records = [r for r in caplog.records if "outline cannot be read" not in r.getMessage()]
+    # a.pdf and c.pdf name no file: their outline cannot be read, which is logged too, and
+    # their pages' metadata that no chunk keeps (a list, None)
+    told = ("outline cannot be read", "metadata left out of its chunks")
+    records = [r for r in caplog.records if not any(t in r.getMessage() for t in told)]
     assert [r.getMessage()[:28] for r in records] == ["skipped document 'b.md', whi"] * 2
     assert all(r.levelno == logging.WARNING for r in caplog.records)
 
@@ -518,7 +522,6 @@ def test_repr_names_the_model_the_budget_and_the_modes() -> None:
 
 def test_the_transformer_takes_the_splitters_keywords() -> None:
     """``chunk_size``/``chunk_overlap`` and ``ChunkingConfig`` fields, as the splitter."""
-    from langchain_asesoria import AsesoriaTextSplitter
 
     tokenization = WordTokenization(512)
     transformer = AsesoriaDocumentTransformer(
@@ -553,3 +556,28 @@ def test_both_classes_refuse_the_same_combinations_alike(
     with pytest.raises(ConfigurationError, match=match) as caught:
         getattr(langchain_asesoria, owner)(WordTokenization(512), *args, **kwargs)
     assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize("make", [AsesoriaDocumentTransformer, AsesoriaTextSplitter])
+@pytest.mark.parametrize(("level", "kept"), [("cite", False), ("full", False), ("lean", True)])
+def test_a_pdf_loaders_software_keys_stay_out_of_the_store(
+    make: type, level: str, kept: bool
+) -> None:
+    """PyPDFLoader copies the file's ``producer``, ``creator`` and ``trapped``: how it was
+    made, nothing to filter by; LangChain's own output (``"lean"``) keeps them."""
+    software = {"producer": "Microsoft® Word 2019", "creator": "Word", "trapped": "/False"}
+    pages = [
+        Document(page.page_content, metadata={**page.metadata, **software})
+        for page in pdf_pages("w.pdf")
+    ]
+    chunks = make(WordTokenization(512), chunk_size=24, metadata_level=level).transform_documents(
+        pages
+    )
+    assert chunks
+    for chunk in chunks:
+        assert (set(software) <= set(chunk.metadata)) is kept
+        assert "total_pages" in chunk.metadata
+    other = [Document("Texto.", metadata={"source": "nota.txt", **software})]
+    assert set(software) <= set(
+        make(WordTokenization(512), chunk_size=24).transform_documents(other)[0].metadata
+    )

@@ -8,11 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from langchain_asesoria.structure.front_matter import (
-    blank_front_matter,
-    front_matter_end,
-    law_fields,
-)
+from langchain_asesoria.structure.front_matter import blank_front_matter, front_matter_end
 
 FALSE_FRONT_MATTER = "---\n# Capítulo 1\n\nTexto que no es YAML.\n\n---\n\nMás texto.\n"
 
@@ -84,46 +80,3 @@ def test_property_any_text_keeps_its_length_and_its_tail(text: str) -> None:
     assert len(blanked) == len(text)
     assert blanked[end:] == text[end:]
     assert end == 0 or text.startswith("---")
-
-
-LEGALIZE_FRONT_MATTER = (
-    '---\ntitle: "Ley 37/1992, del Impuesto sobre el Valor Añadido"\n'
-    'identifier: "BOE-A-1992-28740"\nrank: "ley"\nlast_updated: "2026-01-26"\n'
-    'status: "in_force"\nsource: "https://www.boe.es/eli/es/l/1992/12/28/37"\n---\n# Ley\n'
-)
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        pytest.param(
-            LEGALIZE_FRONT_MATTER,
-            (
-                ("norm_id", "BOE-A-1992-28740"),
-                ("status", "in_force"),
-                ("last_updated", "2026-01-26"),
-                ("url", "https://www.boe.es/eli/es/l/1992/12/28/37"),
-                ("eli", "https://www.boe.es/eli/es/l/1992/12/28/37"),
-            ),
-            id="legalize-law",
-        ),
-        pytest.param(
-            "---\nidentifier: BOE-A-2000-1\nlast_updated: 2024-05-01\nstatus: expired\n"
-            "source: https://www.boe.es/buscar/act.php?id=BOE-A-2000-1\n---\nTexto.",
-            (
-                ("norm_id", "BOE-A-2000-1"),
-                ("status", "expired"),
-                ("last_updated", "2024-05-01"),  # a YAML date, as ISO text
-                ("url", "https://www.boe.es/buscar/act.php?id=BOE-A-2000-1"),
-            ),
-            id="unquoted-no-eli",
-        ),
-        pytest.param("---\nidentifier: mi-nota\nstatus: borrador\n---\nTexto.", (), id="not-a-law"),
-        pytest.param("---\ntitle: Ley\n---\nTexto.", (), id="no-identifier"),
-        pytest.param("Texto sin front matter.", (), id="none"),
-    ],
-)
-def test_a_laws_front_matter_gives_its_provenance(
-    text: str, expected: tuple[tuple[str, object], ...]
-) -> None:
-    assert law_fields(text) == expected

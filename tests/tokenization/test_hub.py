@@ -101,6 +101,16 @@ def test_local_paths_never_need_the_hub(
     check_model_available(str(path))
 
 
+@pytest.mark.parametrize("name", ["cl100k_base", "text-embedding-3-small"])
+def test_a_name_tiktoken_loads_never_needs_the_hub(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    check_model_available(name)
+    with pytest.raises(TokenizerLoadError, match=r"Offline, set --parent-model to "):
+        check_model_available("no/such-model-here", setting="--parent-model")
+
+
 def test_a_name_an_installed_package_ships_never_needs_the_hub(
     monkeypatch: pytest.MonkeyPatch, minilm_folder: Path
 ) -> None:
