@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -30,6 +30,10 @@ COARSER_WITHIN = 0.125
 LEAD_IN_WITHIN = 0.5
 #: Separator levels up to this one (paragraphs, lines) end a unit a reader sees whole.
 _LINE_LEVEL = 1
+#: Separator levels up to this one (paragraphs, lines, sentences) end a sentence: a
+#: chunk whose furthest end lies inside a sentence ends at the furthest sentence end
+#: it holds instead, whatever it gives up (``Section.preferred_end``).
+SENTENCE_LEVEL = 2
 #: Added to the level of an end right after a colon: any other end is preferred.
 _LEAD_IN_PENALTY = 10
 
@@ -199,13 +203,22 @@ class Section:
         index = bisect_right(ends, self.reach(start), low) - 1
         return ends[self.preferred_end(start, low, index)] if index >= low else None
 
+    def ends_sentence(self, end: int) -> bool:
+        """Whether the unit end ``end`` (one of ``ends``) ends a sentence or a coarser
+        unit (the section's end does)."""
+        at = bisect_left(self.ends, end)
+        return at >= len(self.levels) or self.levels[at] <= SENTENCE_LEVEL
+
     def preferred_end(self, start: int, low: int, index: int) -> int:
         """Of ``ends[low:index + 1]``, the index of the end to plan: ``index`` (the
         furthest that fits) unless it ends inside a paragraph or line, or right after a
-        lead-in (a colon), and a coarser end lies within reach before it. Reach is
-        ``COARSER_WITHIN`` of the room for content (a paragraph end rather than the
-        next paragraph's first sentences), ``LEAD_IN_WITHIN`` to keep a lead-in with
-        its list; the coarsest within reach wins, the furthest of that level."""
+        lead-in (a colon), and a coarser end lies within reach before it. An end inside
+        a sentence gives way to the furthest sentence end (or coarser, no lead-in) of
+        the chunk, however far back: a chunk starts inside a sentence only when that
+        sentence alone exceeds the room. Otherwise reach is ``COARSER_WITHIN`` of the
+        room for content (a paragraph end rather than the next paragraph's first
+        sentences), ``LEAD_IN_WITHIN`` to keep a lead-in with its list; the coarsest
+        within reach wins, the furthest of that level."""
         ends, text = self.ends, self.text
         if index == len(ends) - 1:
             return index  # the section's end
@@ -217,6 +230,12 @@ class Section:
         worst = rank(index)
         if worst <= _LINE_LEVEL:
             return index
+        if worst > SENTENCE_LEVEL:
+            sentence = next(
+                (at for at in range(index - 1, low - 1, -1) if rank(at) <= SENTENCE_LEVEL), None
+            )
+            if sentence is not None:
+                return sentence
         room = self.budget - self.fixed_at(start)
         within = room * (LEAD_IN_WITHIN if worst >= _LEAD_IN_PENALTY else COARSER_WITHIN)
         best, best_rank = index, worst
