@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
@@ -34,6 +34,9 @@ _LINE_LEVEL = 1
 #: chunk whose furthest end lies inside a sentence ends at the furthest sentence end
 #: it holds instead, whatever it gives up (``Section.preferred_end``).
 SENTENCE_LEVEL = 2
+#: What closes a sentence, and what may follow it before the sentence's end.
+_SENTENCE_MARKS = frozenset(".!?…")
+_CLOSERS = "\"'»”’)]"  # noqa: RUF001 - closing quotes
 #: Added to the level of an end right after a colon: any other end is preferred.
 _LEAD_IN_PENALTY = 10
 
@@ -203,6 +206,17 @@ class Section:
         index = bisect_right(ends, self.reach(start), low) - 1
         return ends[self.preferred_end(start, low, index)] if index >= low else None
 
+    def _closes_sentence(self, at: int, rank: Callable[[int], int]) -> bool:
+        """Whether ``ends[at]`` ends a sentence as its text shows it: a sentence or
+        coarser cut (no lead-in) after a full stop, ``!``, ``?`` or ``…`` (closing quotes
+        and brackets after them), so that no line end after a bare title counts."""
+        if rank(at) > SENTENCE_LEVEL:
+            return False
+        position = self.ends[at]
+        while position > self.start and self.text[position - 1] in _CLOSERS:
+            position -= 1
+        return position > self.start and self.text[position - 1] in _SENTENCE_MARKS
+
     def ends_sentence(self, end: int) -> bool:
         """Whether the unit end ``end`` (one of ``ends``) ends a sentence or a coarser
         unit (the section's end does)."""
@@ -232,7 +246,8 @@ class Section:
             return index
         if worst > SENTENCE_LEVEL:
             sentence = next(
-                (at for at in range(index - 1, low - 1, -1) if rank(at) <= SENTENCE_LEVEL), None
+                (at for at in range(index - 1, low - 1, -1) if self._closes_sentence(at, rank)),
+                None,
             )
             if sentence is not None:
                 return sentence
