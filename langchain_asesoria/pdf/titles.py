@@ -10,6 +10,7 @@ import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Final
 
 from langchain_asesoria.models import LoadedPage, SectionSpan
@@ -116,6 +117,8 @@ class TitleLines:
         """Whether ``text`` is a title (``whole``) or opens one."""
         if not self.titles or (whole and len(text) > _MAX_TITLE):
             return False
+        if _opening(text) not in self.openings:
+            return False  # most lines: their first words open no title
         folded = fold(text)[0]
         if whole:
             return folded in self.titles
@@ -128,24 +131,40 @@ class TitleLines:
 _MAX_TITLE: Final = 400
 
 
+def _opening(text: str) -> str:
+    """The first ``_TITLE_OPENING`` folded characters of ``text`` (fewer when it has
+    fewer), folding only as much of it as they need."""
+    opening = ""
+    for char in text:
+        opening += _fold_char(char)
+        if len(opening) >= _TITLE_OPENING:
+            return opening[:_TITLE_OPENING]
+    return opening
+
+
+@cache
+def _fold_char(char: str) -> str:
+    """One character folded (``fold``): a pure function of the character, memoised."""
+    decomposed = unicodedata.normalize("NFKD", char)
+    kept = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c for c in kept.casefold() if c.isalnum())
+
+
 def fold(text: str) -> tuple[str, tuple[int, ...]]:
     """``text`` folded for comparison, and the offset in ``text`` of each folded character.
 
     Folded text keeps letters and digits only, without accents, case folded:
     ``fold("Sección 1.ª")[0] == "seccion1a"``.
     """
-    cache: dict[str, str] = {}
     chars: list[str] = []
     where: list[int] = []
     for position, char in enumerate(text):
-        folded = cache.get(char)
-        if folded is None:
-            decomposed = unicodedata.normalize("NFKD", char)
-            kept = "".join(c for c in decomposed if not unicodedata.combining(c))
-            folded = "".join(c for c in kept.casefold() if c.isalnum())
-            cache[char] = folded
+        folded = _fold_char(char)
         chars.append(folded)
-        where.extend([position] * len(folded))
+        if len(folded) == 1:
+            where.append(position)
+        elif folded:
+            where.extend([position] * len(folded))
     return "".join(chars), tuple(where)
 
 

@@ -291,3 +291,32 @@ def test_contexts_are_counted_in_batches_with_the_same_choice(budget: int) -> No
     }
     assert later <= expected
     assert all(chunk.token_count <= budget for chunk in chunks)
+
+
+@pytest.mark.parametrize("joiner", ["\n", " "])
+def test_a_lead_that_opens_with_the_section_title_does_not_repeat_it(joiner: str) -> None:
+    # A PDF read as paragraphs gives a list's lead-in that starts with the heading above
+    # it ("Reglas para la compensación…" then "Los saldos… a continuación:"): the
+    # context shows the title once, then what the lead-in adds.
+    from langchain_asesoria import chunk_document
+    from langchain_asesoria.models import LeadSpan
+    from langchain_asesoria.testing import WordTokenization
+
+    title = "Reglas para la compensación de las partidas negativas de ejercicios anteriores"
+    lead_in = "Los saldos negativos se compensan en el orden que se expone a continuación:"
+    items = " ".join(f"{n}º. Caso de compensación número {n}." for n in range(1, 30))
+    text = f"## {title}\n\n{title}{joiner}{lead_in}\n\n{items}"
+    at = text.index("1º.")
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="x"),
+        config=ChunkingConfig(max_tokens=60, overlap_tokens=0, context_share=0.6),
+        tokenization=WordTokenization(),
+        leads=[LeadSpan(at, len(text), f"{title}{joiner}{lead_in}")],
+        detect_markdown_headings=True,
+    )
+    heads = [c.embedding_text[: -len(c.text)] for c in chunks if c.start > at]
+    assert heads
+    for head in heads:
+        assert head.count("Reglas para") == 1, head
+        assert "a continuación:" in head

@@ -139,3 +139,44 @@ def test_overlap_candidates_stay_within_the_target() -> None:
     words = " ".join(["palabra"] * 60)
     section = section_of(words, tokenization, budget=64, overlap=5)
     assert overlap_starts(section, Span(0, len(words))) == []
+
+
+_WORDS = ("renta", "base", "cuota", "tipo", "saldo", "gastos", "ingresos", "período")
+
+
+@st.composite
+def _sentences(draw: st.DrawFn) -> list[str]:
+    found = []
+    for _ in range(draw(st.integers(2, 12))):
+        words = draw(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=30))
+        found.append(" ".join([words[0].capitalize(), *words[1:]]) + ".")
+    return found
+
+
+@settings(PROFILE, max_examples=examples(200), deadline=None)
+@given(sentences=_sentences(), budget=st.integers(24, 200), overlap=st.sampled_from([0, 8, 24]))
+def test_a_chunk_ends_inside_a_sentence_only_when_no_sentence_end_fits(
+    sentences: list[str], budget: int, overlap: int
+) -> None:
+    """Inside a paragraph the cut falls at a sentence end whenever one fits: a chunk
+    that ends inside a sentence holds no sentence end after the previous chunk's end
+    (the chunk up to it, a prefix of one that fits, would fit), and a chunk that starts
+    inside a sentence does so only after one that ended inside it."""
+    from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
+
+    text = " ".join(sentences)
+    sentence_ends = {i + 1 for i, char in enumerate(text) if char == "."}
+    starts = {0} | {end + 1 for end in sentence_ends}
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="d"),
+        config=ChunkingConfig(max_tokens=budget, overlap_tokens=min(overlap, budget // 2)),
+        tokenization=ByteTokenization(),
+    )
+    after = 0
+    for chunk in chunks:
+        if chunk.end not in sentence_ends:
+            assert not any(after < end < chunk.end for end in sentence_ends), chunk
+        if chunk.start not in starts and chunk.overlap_tokens == 0:
+            assert after not in sentence_ends  # the chunk before ended inside a sentence
+        after = chunk.end

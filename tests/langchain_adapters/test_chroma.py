@@ -32,7 +32,9 @@ CONFIG = ChunkingConfig(max_tokens=96, overlap_tokens=12)
 
 PRIVATE = {
     "ana": [
-        "Nómina de Ana: rendimientos del trabajo de 31.000 euros.",
+        # a sentence that runs on across the page break, as a PDF's does: chunks end at
+        # sentence ends whenever one fits, so only such a sentence makes one span pages
+        "Nómina de Ana: rendimientos del trabajo de 31.000 euros,",
         "Ana vendió fondos con pérdidas patrimoniales de 2.000 euros.",
     ],
     "luis": [

@@ -193,3 +193,28 @@ def test_a_hyphen_that_splits_a_word_goes_and_a_compound_keeps_it(tmp_path: Path
         "gastos considerados antes."
     )
     assert [(r.kind, r.text) for r in document.report.removals] == [("hyphen", "conside-rados")]
+
+
+def test_a_line_in_lower_case_runs_on_though_it_opens_an_outline_title(tmp_path: Path) -> None:
+    # "rendimientos del capital." opens the outline's title "Rendimientos del capital
+    # inmobiliario" (folded, case aside), but a line in lower case after one that closes
+    # no sentence runs on in its paragraph: the reader sees no title there.
+    lines = (
+        "Las rentas derivadas de la transmisión tributan como ganancias, salvo que",
+        "por la propia ley se califiquen como",
+        "rendimientos del capital.",
+    )
+    path = tmp_path / "titled.pdf"
+    pdf = FPDF(format="A4", unit="pt")
+    pdf.add_font("DejaVu", fname=str(FONT))
+    pdf.add_font("DejaVu", style="B", fname=str(FONT.with_name("DejaVuSans-Bold.ttf")))
+    pdf.add_page()
+    pdf.set_font("DejaVu", style="B", size=16)
+    pdf.start_section("Rendimientos del capital inmobiliario")
+    pdf.text(60, 60, "Rendimientos del capital inmobiliario")
+    pdf.set_font("DejaVu", size=SIZE)
+    for number, line in enumerate(lines):
+        pdf.text(60, 90 + number * STEP, line)
+    pdf.output(str(path))
+    document = read_document(path)
+    assert " ".join(lines) in document.pages[0].text.split("\n")

@@ -499,10 +499,12 @@ def test_a_chunk_ends_at_a_boundary_within_reach_rather_than_inside_a_sentence()
     # the furthest fitting end is a space inside "cinco cinco…"; the sentence end just
     # before it is within an eighth of the room, so the chunk ends there
     assert chunks[0].text == f"{first}\n\nDos tres cuatro."
-    # far from the budget, no end is given up: the chunk runs to the furthest space
+    # far from the budget too: a sentence end fits, so the chunk ends there and the
+    # sentence longer than the room starts the next one (sentences before lines)
     long_first = " ".join(["uno"] * 8) + "."
     chunks = _word_chunks(f"{long_first}\n\nDos tres. " + " ".join(["cuatro"] * 60) + ".", 48)
-    assert chunks[0].text.startswith(long_first + "\n\nDos tres. cuatro")
+    assert chunks[0].text == long_first + "\n\nDos tres."
+    assert chunks[1].text.startswith("cuatro")
 
 
 def _tables_in_lists(count: int) -> str:
