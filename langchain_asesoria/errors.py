@@ -14,7 +14,7 @@
     ├── UsageError (ValueError)               command-line arguments that cannot be run
     ├── TokenizerLoadError (OSError)          a tokenizer that cannot be found or read
     ├── DocumentReadError (OSError)           a file that cannot be read as a document
-    │   ├── UnsupportedFileError              an extension with no reader
+    │   ├── UnsupportedFileError              an extension with no reader, a .pdf not a PDF
     │   ├── EncryptedDocumentError            a PDF that needs a password
     │   ├── DamagedDocumentError              a truncated or corrupt PDF
     │   ├── NoTextLayerError                  a PDF with no extractable text (scanned)
@@ -241,7 +241,8 @@ class DocumentReadError(AsesoriaError, OSError):
 
 
 class UnsupportedFileError(DocumentReadError):
-    """A file whose extension has no reader."""
+    """A file whose extension has no reader, or a ``.pdf`` that is not a PDF at all (text,
+    a web page, a ZIP archive: the message says which, ``expected`` is ``"a PDF"``)."""
 
 
 class EncryptedDocumentError(DocumentReadError):

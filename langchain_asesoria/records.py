@@ -71,7 +71,6 @@ __all__ = [
     "chunk_metadata_record",
     "chunk_record",
     "chunk_records",
-    "default_doc_id",
     "file_doc_id",
     "level_fields",
     "section_level_key",
@@ -200,21 +199,13 @@ LAW_FIELD_TYPES: Final[Mapping[str, type]] = {
 }
 
 
-def default_doc_id(source: str) -> str:
-    """A document's ``doc_id`` when none is given: its file name without the extension.
-
-    The rule of the LangChain classes, which see a loader's ``source`` and no input
-    root: ``docs/manual.pdf`` and ``manual.pdf`` both give ``manual``. A name with no
-    file name part is kept as it is. A file read by path gets ``file_doc_id``.
-    """
-    return PurePath(source).stem or source
-
-
 def file_doc_id(path: str) -> str:
-    """The ``doc_id`` of a file read by its path when none is given: its name, extension
-    kept (``docs/manual.pdf`` gives ``manual.pdf``), as ``asesoria-split`` names a file
-    given alone (``cli.inputs.doc_id_paths``), so that ``parallel.read_and_chunk`` and
-    ``ray.chunk_dataset``'s path rows give the command line's chunks."""
+    """The ``doc_id`` of a file when none is given: its name, extension kept
+    (``docs/manual.pdf`` gives ``manual.pdf``), as ``asesoria-split`` names a file given
+    alone (``cli.inputs.doc_id_paths``). Every entry point uses it: the LangChain classes
+    for a loader's ``source``, ``parallel.read_and_chunk`` and ``ray.chunk_dataset``'s
+    path rows, so that one file gives the same chunk ids everywhere. A name with no file
+    name part is kept as it is."""
     return PurePath(path).name or path
 
 

@@ -1270,7 +1270,20 @@ CATALOGUE = [
         ),
         id="pdf-truncated",
     ),
-    P(read("vacio.pdf", lambda: b""), Raises(DamagedDocumentError, ("vacio.pdf",)), id="pdf-empty"),
+    P(
+        read("vacio.pdf", lambda: b""),
+        Raises(UnsupportedFileError, ("vacio.pdf", "not a PDF", "nothing")),
+        id="pdf-empty",
+    ),
+    P(
+        read("pagina.pdf", lambda: b"<html><body>Modelo 100</body></html>"),
+        Raises(
+            UnsupportedFileError,
+            ("pagina.pdf", "not a PDF", "an HTML page", "rename it to .html"),
+            {"source": "pagina.pdf", "expected": "a PDF"},
+        ),
+        id="pdf-that-is-a-web-page",
+    ),
     P(
         read("escaneado.pdf", blank_pdf),
         Raises(NoTextLayerError, ("escaneado.pdf", "none of its 2 pages", "OCR")),
@@ -1448,6 +1461,7 @@ def test_the_cli_reports_each_bad_file_and_writes_the_good_ones(
     bad = {
         "cifrado.pdf": (encrypted_pdf(), "encrypted with a password", "encrypted"),
         "truncado.pdf": (truncated_pdf(), "damaged or truncated", "damaged PDF"),
+        "web.pdf": (b"<!DOCTYPE html><html>AEAT</html>", "not a PDF", "unsupported type"),
         "escaneado.pdf": (blank_pdf(), "none of its 2 pages", "no text layer"),
         "latin1.txt": ("Declaración".encode("latin-1"), "not valid UTF-8", "not UTF-8"),
     }

@@ -259,7 +259,7 @@ def test_the_langchain_example_runs_after_its_install(installed: Installed, tmp_
     assert result.returncode == 0, result.stderr
     citations = [line for line in result.stdout.splitlines() if " | " in line]
     assert len(citations) == 2
-    doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas"
+    doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf"
     assert all(re.match(rf"{doc}, pp?\. \d+", citation) for citation in citations)
     assert all(" § Capítulo 12. Integración" in citation for citation in citations)
 
@@ -451,7 +451,7 @@ def test_the_lcel_example_ingests_and_retrieves_with_citations(
     assert result.returncode == 0, result.stderr[-3000:]
     stored, first = result.stdout.splitlines()
     assert int(stored.split()[0]) > 20
-    doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas"
+    doc = "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas\\.pdf"
     assert re.match(rf"\[{doc}, pp?\. \d+.*§ Capítulo 12\. Integración", first), first
     assert "metadata left out" not in result.stderr
 

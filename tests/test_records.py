@@ -21,7 +21,7 @@ from langchain_asesoria.records import (
     chunk_id,
     chunk_metadata_record,
     chunk_record,
-    default_doc_id,
+    file_doc_id,
     level_fields,
 )
 from langchain_asesoria.structure.legal_grammar import printed_label
@@ -31,18 +31,18 @@ from langchain_asesoria.testing import WordTokenization
 @pytest.mark.parametrize(
     ("source", "doc_id"),
     [
-        ("manual.pdf", "manual"),
-        ("docs/2023/manual.pdf", "manual"),
-        ("BOE-A-1991-14392.md", "BOE-A-1991-14392"),
-        ("ley.tar.gz", "ley.tar"),
+        ("manual.pdf", "manual.pdf"),
+        ("docs/2023/manual.pdf", "manual.pdf"),
+        ("BOE-A-1991-14392.md", "BOE-A-1991-14392.md"),
+        ("ley.tar.gz", "ley.tar.gz"),
         ("sin-extension", "sin-extension"),
-        ("https://www.boe.es/buscar/act.php", "act"),
+        ("https://www.boe.es/buscar/act.php", "act.php"),
         ("carpeta/", "carpeta"),
         ("/", "/"),
     ],
 )
-def test_the_default_doc_id_is_the_file_name_without_extension(source: str, doc_id: str) -> None:
-    assert default_doc_id(source) == doc_id
+def test_the_default_doc_id_is_the_file_name_with_its_extension(source: str, doc_id: str) -> None:
+    assert file_doc_id(source) == doc_id
 
 
 def test_a_record_is_the_document_fields_then_the_chunk_fields_then_the_id() -> None:

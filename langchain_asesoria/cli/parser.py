@@ -21,8 +21,9 @@ examples:
 per-file fields: a sidecar FILE.meta.json beside a document (a JSON object), or a
 --manifest JSON Lines file with one {"path": ..., FIELD: VALUE} object a line, override
 the command-line fields. Fields: doc_id (default: the file's path under the input
-root, extension kept: ley.md, sub/ley.md; the LangChain classes use the stem of a
-loader's source: ley), doc_type, tax, fiscal_year, source_scope, session_id, vigencia.
+root, extension kept: ley.md, sub/ley.md; a file given alone gets its name, ley.md, as
+in the LangChain classes and Ray), doc_type, tax, fiscal_year, source_scope, session_id,
+vigencia.
 
 offsets: character positions in the file's text for .md and .txt (a Markdown YAML
 front matter is blanked, never chunked); in the pages joined by a blank line for .pdf,

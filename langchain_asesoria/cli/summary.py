@@ -234,10 +234,17 @@ def _number(value: float) -> str:
 
 
 def _short(name: str) -> str:
+    """``name`` within ``_NAME_WIDTH`` characters, never cut in the middle of a path: the
+    folders nearest the file kept whole after ``…`` (``…/2023/manual.pdf``); a file name
+    too long alone keeps its end (``…cap12.pdf``), extension included."""
     if len(name) <= _NAME_WIDTH:
         return name
-    half = (_NAME_WIDTH - 1) // 2
-    return f"{name[:half]}…{name[-(_NAME_WIDTH - 1 - half) :]}"
+    tail = ""
+    for part in reversed(re.split(r"(?=[/\\])", name)):  # parts open with their separator
+        if len(tail) + len(part) + 1 > _NAME_WIDTH:
+            break
+        tail = part + tail
+    return f"…{tail or name[-(_NAME_WIDTH - 1) :]}"
 
 
 def _tokens(report: FileReport) -> str:

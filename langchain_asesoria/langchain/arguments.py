@@ -12,17 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from os import PathLike
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.langchain.documents import CONFIG_FIELDS
 from langchain_asesoria.models import ChunkingConfig
-from langchain_asesoria.tokenization import TIKTOKEN_MODELS, ModelProfile
+from langchain_asesoria.tokenization import (
+    TIKTOKEN_MODELS,
+    ModelProfile,
+    Tokenization,
+    load_tokenization,
+)
 
 if TYPE_CHECKING:
     from langchain_asesoria.tokenization import HuggingFaceTokenization
 
-__all__ = ["huggingface_tokenization", "splitter_config", "tiktoken_source"]
+__all__ = ["huggingface_tokenization", "named_tokenization", "splitter_config", "tiktoken_source"]
 
 #: LangChain's ``TextSplitter`` arguments an exact-token splitter cannot honour, and why.
 _REFUSED: Final[Mapping[str, str]] = {
@@ -33,6 +39,25 @@ _REFUSED: Final[Mapping[str, str]] = {
     "keep_separator": "separators are never removed: a chunk is always the verbatim text "
     "between its offsets, so there is nothing to keep or drop",
 }
+
+
+def named_tokenization(tokenization: Tokenization | str | PathLike[str]) -> Tokenization:
+    """``tokenization``, or the one ``load_tokenization`` loads when it is a name or a path
+    (a Hugging Face model, a folder, a ``tokenizer.json``, an OpenAI embedding model, a
+    tiktoken encoding such as ``"cl100k_base"``): loaded when a class is built, as
+    ``ParentContextRetriever`` loads its ``tokenizer``, so a bad name fails there.
+
+    Anything else is returned as it is, for the class to check (``check_budget``).
+
+    Raises:
+        TokenizerLoadError: a name or path that cannot be loaded.
+        MissingSettingError: a tokenizer that declares no input limit (a tiktoken
+            encoding, a bare ``tokenizer.json``) without ``EMBEDDING_MAX_TOKENS``.
+        MissingDependencyError: the tokenizer's library is not installed.
+    """
+    if isinstance(tokenization, str | PathLike):
+        return load_tokenization(tokenization)
+    return tokenization
 
 
 def splitter_config(

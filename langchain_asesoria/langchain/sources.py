@@ -40,7 +40,7 @@ from langchain_asesoria.records import (
     DOCUMENT_FIELDS,
     SESSION_ID,
     SOURCE_SCOPE,
-    default_doc_id,
+    file_doc_id,
 )
 from langchain_asesoria.structure.anchors import SectionStart
 
@@ -462,7 +462,7 @@ class SourceReader:
             if chosen is not None:
                 values[key] = _FIELD_TYPES[key](chosen, key, name)
         if source_key is not None:
-            values.setdefault(DOC_ID, default_doc_id(source_key))
+            values.setdefault(DOC_ID, file_doc_id(source_key))
         values.setdefault(DOC_ID, _content_id(documents))
         try:
             return ChunkMetadata(**values)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
+from os import PathLike
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 from langchain_core.documents import Document
@@ -17,6 +18,7 @@ from typing_extensions import Self
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError, InvalidPagesError
 from langchain_asesoria.langchain.arguments import (
     huggingface_tokenization,
+    named_tokenization,
     splitter_config,
     tiktoken_source,
 )
@@ -100,7 +102,10 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         AsesoriaTextSplitter(tokenization, chunk_size=256, detect_markdown_headings=True)
 
     Args:
-        tokenization: The embedding model's tokenizer (``load_tokenization()``).
+        tokenization: The embedding model's tokenizer (``load_tokenization()``), or a
+            name or path ``load_tokenization`` loads when the splitter is built (a
+            Hugging Face model, ``"text-embedding-3-small"``, ``"cl100k_base"`` with
+            ``EMBEDDING_MAX_TOKENS``).
         config: Budget, overlap target and structure; or give the keywords below.
         chunk_size: ``max_tokens`` when no ``config`` is given (required then: there is
             no default size).
@@ -137,11 +142,13 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             ``length_function`` or ``keep_separator``, ``strip_whitespace=False``, an
             unknown keyword, or wrong argument types.
         ModelLimitError: ``max_tokens`` above the model's real limit.
+        TokenizerLoadError: a tokenizer name or path that cannot be loaded.
+        MissingSettingError: a named tokenizer with no input limit of its own.
     """
 
     def __init__(
         self,
-        tokenization: Tokenization,
+        tokenization: Tokenization | str | PathLike[str],
         config: ChunkingConfig | None = None,
         *,
         chunk_size: int | None = None,
@@ -168,7 +175,8 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
             )
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = splitter_config(config, sizes, options)
-        self._bind(tokenization, chosen, page_content, on_error, metadata_level)
+        loaded = named_tokenization(tokenization)
+        self._bind(loaded, chosen, page_content, on_error, metadata_level)
         self._reader = SourceReader(
             source_key=source_key,
             page_key=page_key,
@@ -180,7 +188,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         super().__init__(
             chunk_size=chosen.max_tokens,
             chunk_overlap=chosen.overlap_tokens,
-            length_function=tokenization.count,
+            length_function=loaded.count,
             add_start_index=bool(add_start_index),
             strip_whitespace=True,
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from os import PathLike
 from typing import Any, TypeAlias, Union
 
 from langchain_core.documents import BaseDocumentTransformer, Document
@@ -18,7 +19,7 @@ from langchain_core.runnables.config import run_in_executor
 from typing_extensions import Self
 
 from langchain_asesoria.errors import AsesoriaError, ConfigurationError
-from langchain_asesoria.langchain.arguments import splitter_config
+from langchain_asesoria.langchain.arguments import named_tokenization, splitter_config
 from langchain_asesoria.langchain.documents import (
     DEFAULT_METADATA_LEVEL,
     DEFAULT_PAGE_CONTENT,
@@ -112,7 +113,9 @@ class AsesoriaDocumentTransformer(
     """Chunks whole sources across page boundaries; a ``Runnable`` for LCEL pipelines.
 
     Args:
-        tokenization: The embedding model's tokenizer (``load_tokenization()``).
+        tokenization: The embedding model's tokenizer (``load_tokenization()``), or a
+            name or path ``load_tokenization`` loads when the transformer is built, as
+            the splitter takes it.
         config: Budget, overlap target and section context; or give the keywords below,
             as to ``AsesoriaTextSplitter`` (never both).
         chunk_size: ``max_tokens`` when no ``config`` is given (required then: there is
@@ -145,7 +148,7 @@ class AsesoriaDocumentTransformer(
         on_error: ``"raise"`` (default) or ``"skip"`` a source that cannot be chunked
             (``OnError``: it gives no chunks and a warning naming it is logged).
         doc_id: Default ``doc_id`` (for a single source; defaults to the source's file
-            name without its extension, as on the command line).
+            name with its extension, ``manual.pdf``, as on the command line).
         doc_type: Default document type, for example ``"official_guide"``.
         tax: Default tax, for example ``"IRPF"``.
         fiscal_year: Default fiscal year.
@@ -161,11 +164,13 @@ class AsesoriaDocumentTransformer(
             splitter refuses them), wrong argument types, an unknown ``page_content``
             or ``metadata_level``.
         ModelLimitError: ``config.max_tokens`` above the model's real limit.
+        TokenizerLoadError: a tokenizer name or path that cannot be loaded.
+        MissingSettingError: a named tokenizer with no input limit of its own.
     """
 
     def __init__(
         self,
-        tokenization: Tokenization,
+        tokenization: Tokenization | str | PathLike[str],
         config: ChunkingConfig | None = None,
         *,
         chunk_size: int | None = None,
@@ -192,7 +197,7 @@ class AsesoriaDocumentTransformer(
     ) -> None:
         sizes = {"max_tokens": chunk_size, "overlap_tokens": chunk_overlap}
         chosen = splitter_config(config, sizes, options, "AsesoriaDocumentTransformer")
-        self._bind(tokenization, chosen, page_content, on_error, metadata_level)
+        self._bind(named_tokenization(tokenization), chosen, page_content, on_error, metadata_level)
         defaults = {
             "doc_id": doc_id,
             "doc_type": doc_type,

@@ -21,6 +21,7 @@ from langchain_asesoria.errors import (
     NoPagesError,
     NoTextLayerError,
 )
+from langchain_asesoria.pdf.not_pdf import not_a_pdf
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
@@ -49,6 +50,7 @@ def open_pdf(
     Raises:
         DocumentReadError: no such file.
         DamagedDocumentError: pypdf cannot parse it.
+        UnsupportedFileError: it is not a PDF at all (text, HTML, a ZIP archive).
         EncryptedDocumentError: encrypted with another password.
         MissingDependencyError: pypdf, or cryptography for AES, is not installed.
     """
@@ -66,7 +68,7 @@ def open_pdf(
         reason = error.strerror or error
         raise DocumentReadError(f"cannot read the file: {reason}.", source=label) from error
     except (errors.PyPdfError, OSError, ValueError) as error:
-        raise _damaged(label, error) from error
+        raise (not_a_pdf(path, label) or _damaged(label, error)) from error
     if reader.is_encrypted:
         try:
             decrypted = reader.decrypt(password or "")

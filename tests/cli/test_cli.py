@@ -509,9 +509,9 @@ def test_help_says_the_doc_id_the_command_writes(
     """``--help`` said "the file name without extension" while the command wrote the path
     under the input root with its extension."""
     _, out, _ = run(capsys, "--help")
-    assert "doc_id (default: the file's path under the input root, extension kept" in " ".join(
-        out.split()
-    )
+    said = " ".join(out.split())
+    assert "doc_id (default: the file's path under the input root, extension kept" in said
+    assert "a file given alone gets its name, ley.md, as in the LangChain classes" in said
     code, _, err = run(capsys, str(docs), *SIZE, "-o", "c.jsonl")
     assert code == ExitCode.OK, err
     assert {r["doc_id"] for r in read_records(tmp_path / "c.jsonl")} == {"ley.md", "nota.txt"}

@@ -193,8 +193,8 @@ def test_chroma_filters_by_any_level_of_the_path_with_equality(store: Any) -> No
     assert in_titulo_ii == expected("TÍTULO II. Exenciones")
     assert len(in_titulo_ii) >= 4
     assert found({"titulo_title": "TÍTULO II. Exenciones"}) == in_titulo_ii
-    article = {"$and": [{"doc_id": "ley-2-2024"}, {"articulo": "Artículo 20"}]}
-    assert found(article) == expected("Artículo 20. Exenciones.", "ley-2-2024") != set()
+    article = {"$and": [{"doc_id": "ley-2-2024.md"}, {"articulo": "Artículo 20"}]}
+    assert found(article) == expected("Artículo 20. Exenciones.", "ley-2-2024.md") != set()
     hits = store.similarity_search("entidades exentas", k=10, filter=article)
     assert {hit.metadata["articulo_title"] for hit in hits} == {"Artículo 20. Exenciones."}
     assert found({"capitulo": "CAPÍTULO I"}) == expected("CAPÍTULO I. Entidades")
@@ -202,5 +202,5 @@ def test_chroma_filters_by_any_level_of_the_path_with_equality(store: Any) -> No
         "Disposición final única. Entrada en vigor."
     )
     assert found({"section_1": "Ley 1/2024, de prueba"}) == {
-        str(d.id) for d in documents if d.metadata["doc_id"] == "ley-1-2024"
+        str(d.id) for d in documents if d.metadata["doc_id"] == "ley-1-2024.md"
     }

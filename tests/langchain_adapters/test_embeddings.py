@@ -96,7 +96,7 @@ def test_retrieved_chunks_quote_the_original_text_with_a_citation() -> None:
     hit = store.similarity_search("saldo negativo cuatro años siguientes", k=1)[0]
     assert original_text(hit) == hit.metadata[TEXT]
     assert original_text(hit).startswith("## Saldo negativo")
-    assert citation(hit) == "guia, p. 1, § Compensación > Saldo negativo"
+    assert citation(hit) == "guia.md, p. 1, § Compensación > Saldo negativo"
 
 
 def test_reindexing_is_an_upsert() -> None:

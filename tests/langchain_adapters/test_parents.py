@@ -157,7 +157,7 @@ def test_the_context_holds_distinct_parents_in_rank_order_within_its_budget(
         assert (parent_id in ids) == (tokens <= left)
         if parent_id in ids:
             left -= tokens
-    assert all(d.metadata[CITATION].startswith("ley, p. 1, § Ley 7/2024") for d in delivered)
+    assert all(d.metadata[CITATION].startswith("ley.md, p. 1, § Ley 7/2024") for d in delivered)
     assert asyncio.run(retriever.ainvoke("deducción por vivienda")) == delivered
 
 

@@ -114,7 +114,7 @@ def test_reindexing_the_same_document_replaces_instead_of_duplicating(
     assert again["num_added"] == again["num_deleted"] == 0
     assert again["num_skipped"] == len(first)  # unchanged chunks are not embedded again
     assert len(stored(store)) == len(first)
-    assert chunk_ids_of(store, "manual") == {d.metadata[CHUNK_ID] for d in first}
+    assert chunk_ids_of(store, "manual.pdf") == {d.metadata[CHUNK_ID] for d in first}
 
 
 def test_reindexing_a_shortened_document_leaves_no_orphans(
@@ -125,9 +125,9 @@ def test_reindexing_a_shortened_document_leaves_no_orphans(
     short = chunks("manual.pdf", 2)
     assert len(short) < len(long)
     result = reindex(store, short, records)
-    assert chunk_ids_of(store, "manual") == {d.metadata[CHUNK_ID] for d in short}
+    assert chunk_ids_of(store, "manual.pdf") == {d.metadata[CHUNK_ID] for d in short}
     assert result["num_deleted"] == len(long) - result["num_skipped"]
-    assert chunk_ids_of(store, "otro") == {d.metadata[CHUNK_ID] for d in other}
+    assert chunk_ids_of(store, "otro.pdf") == {d.metadata[CHUNK_ID] for d in other}
     assert len(stored(store)) == len(short) + len(other)
 
 
@@ -151,7 +151,7 @@ def test_incremental_cleanup_gives_the_same_store(
     reindex(store, chunks("manual.pdf", 8), records, cleanup="incremental", batch_size=3)
     short = chunks("manual.pdf", 3)
     reindex(store, short, records, cleanup="incremental", batch_size=3)
-    assert chunk_ids_of(store, "manual") == {d.metadata[CHUNK_ID] for d in short}
+    assert chunk_ids_of(store, "manual.pdf") == {d.metadata[CHUNK_ID] for d in short}
     assert len(stored(store)) == len(short)
 
 
@@ -159,10 +159,10 @@ def test_delete_documents_removes_a_whole_document(
     store: VectorStore, records: InMemoryRecordManager
 ) -> None:
     reindex(store, [*chunks("manual.pdf", 4), *chunks("otro.pdf", 2)], records)
-    removed = delete_documents(store, records, ["manual"])
+    removed = delete_documents(store, records, ["manual.pdf"])
     assert removed > 0
-    assert {m[DOC_ID] for m in stored(store)} == {"otro"}
-    assert delete_documents(store, records, ["manual"]) == 0
+    assert {m[DOC_ID] for m in stored(store)} == {"otro.pdf"}
+    assert delete_documents(store, records, ["manual.pdf"]) == 0
 
 
 def test_plain_add_documents_upserts_but_keeps_orphans() -> None:

@@ -25,6 +25,7 @@ from langchain_asesoria import (
     MissingSettingError,
     ModelLimitError,
     Settings,
+    TokenizerLoadError,
 )
 from langchain_asesoria.langchain import (
     SPLITTER_KEYS,
@@ -309,7 +310,8 @@ def test_empty_and_blank_texts_give_no_chunks() -> None:
     ("arguments", "error"),
     [
         ({"page_content": "content"}, ConfigurationError),
-        ({"tokenization": "not a tokenizer"}, ConfigurationError),
+        ({"tokenization": 42}, ConfigurationError),
+        ({"tokenization": "not a tokenizer"}, TokenizerLoadError),
     ],
 )
 def test_bad_arguments_are_refused(arguments: dict[str, Any], error: type[Exception]) -> None:
@@ -317,6 +319,23 @@ def test_bad_arguments_are_refused(arguments: dict[str, Any], error: type[Except
     config = ChunkingConfig(max_tokens=30, overlap_tokens=0)
     with pytest.raises(error):
         AsesoriaTextSplitter(tokenization, config, **arguments)
+
+
+@pytest.mark.parametrize("component", [AsesoriaTextSplitter, AsesoriaDocumentTransformer])
+def test_a_tokenizer_name_is_loaded_when_built(component: Any) -> None:
+    """A name ``load_tokenization`` knows is loaded, not kept as a string that fails on
+    the first document; one it cannot load, or one with no input limit of its own (a
+    tiktoken encoding alone), fails when the class is built, with a typed error."""
+    pytest.importorskip("tiktoken", reason="the tiktoken extra")
+    built = component("text-embedding-3-small", chunk_size=64)
+    assert built.tokenization.name == "text-embedding-3-small"
+    chunks = built.transform_documents([Document("El impuesto grava la renta. " * 40)])
+    assert len(chunks) > 1
+    assert all(0 < chunk.metadata[TOKEN_COUNT] <= 64 for chunk in chunks)
+    with pytest.raises(MissingSettingError, match="cl100k_base"):
+        component("cl100k_base", chunk_size=64)
+    with pytest.raises(TokenizerLoadError, match="no-such-model"):
+        component("no-such-model", chunk_size=64)
 
 
 def test_budget_above_the_model_limit_fails_at_construction() -> None:

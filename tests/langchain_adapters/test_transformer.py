@@ -153,8 +153,8 @@ def test_documents_without_page_are_one_page_sources() -> None:
     ]
     documents = transformer().transform_documents(inputs)
     assert [(d.metadata[DOC_ID], d.metadata[PAGE], d.metadata[PAGE_END]) for d in documents] == [
-        ("a", 1, 1),
-        ("b", 1, 1),
+        ("a.txt", 1, 1),
+        ("b.txt", 1, 1),
     ]
 
 
@@ -215,7 +215,7 @@ def test_document_fields_come_from_arguments() -> None:
         doc_type="official_guide", tax="IRPF", fiscal_year=2023, vigencia="2023"
     ).transform_documents(pdf_pages())
     for document in documents:
-        assert document.metadata[DOC_ID] == "manual"  # the file name without extension
+        assert document.metadata[DOC_ID] == "manual.pdf"  # the name, as the CLI gives it
         assert document.metadata[DOC_TYPE] == "official_guide"
         assert document.metadata[TAX] == "IRPF"
         assert document.metadata[FISCAL_YEAR] == 2023
@@ -504,7 +504,7 @@ def test_on_error_skip_chunks_the_other_sources_and_warns(
     with caplog.at_level(logging.WARNING, logger="langchain_asesoria"):
         documents = skipping.invoke(_sources())
         lazy = list(skipping.lazy_transform_documents(_sources()))
-    assert {d.metadata[DOC_ID] for d in documents} == {"a", "c"}
+    assert {d.metadata[DOC_ID] for d in documents} == {"a.pdf", "c.pdf"}
     assert lazy == documents
     # a.pdf and c.pdf name no file: their outline cannot be read, which is logged too, and
     # their pages' metadata that no chunk keeps (a list, None)

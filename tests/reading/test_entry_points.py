@@ -7,6 +7,8 @@ markup, site navigation included) and a text file give
 the same chunks from the command line, the transformer, the splitter and the Ray helper
 as from ``read_document`` + ``split_document`` (the retrieval evaluation, a distribution
 of its own, checks its chunks the same way: ``evaluation/tests/test_entry_point.py``).
+A file's default ``doc_id`` is its name with its extension everywhere
+(``records.file_doc_id``), so its chunk ids are the same too.
 
 The splitter is left out for the PDF on purpose: a ``TextSplitter`` chunks each input
 text on its own (one page at a time), so its PDF chunks never cross a page.
@@ -35,12 +37,15 @@ from langchain_asesoria.langchain import (
 from langchain_asesoria.ray import document_chunk_rows
 from langchain_asesoria.reading import ReadOptions, read_document, read_pages, split_document
 from langchain_asesoria.records import (
+    CHUNK_ID,
+    DOC_ID,
     EMBEDDING_TEXT,
     END_INDEX,
     SECTION_PATH,
     SECTION_PATH_SEPARATOR,
     START_INDEX,
     TOKEN_COUNT,
+    chunk_id,
 )
 from langchain_asesoria.settings import OFFLINE_EMBEDDING_MODEL
 from langchain_asesoria.tokenization import HuggingFaceTokenization
@@ -59,19 +64,28 @@ TEXT_FILE = (
     "personales y familiares (año 2025, 1.500 € por hijo), como dice el artículo 1. 😀\n\n"
 ) * 12
 
-#: (start, end, token_count, section path, embedding text) of one chunk.
-Key = tuple[int, int, int, str, str]
+#: (doc_id, chunk id, start, end, token_count, section path, embedding text) of one chunk.
+Key = tuple[str, str, int, int, int, str, str]
 
 
-def key(start: Any, end: Any, tokens: Any, path: Any, embedding: Any) -> Key:
+def key(ids: tuple[Any, Any], start: Any, end: Any, tokens: Any, path: Any, embedding: Any) -> Key:
     """One chunk's ``Key`` from its parts as any entry point gives them."""
     if isinstance(path, tuple | list):
         path = SECTION_PATH_SEPARATOR.join(path)
-    return (int(start), int(end), int(tokens), str(path or ""), str(embedding))
+    return (
+        str(ids[0]),
+        str(ids[1]),
+        int(start),
+        int(end),
+        int(tokens),
+        str(path or ""),
+        str(embedding),
+    )
 
 
-def _from_metadata(metadata: dict[str, Any], embedding: str) -> Key:
+def _from_metadata(metadata: dict[str, Any], embedding: str, chunk: Any = None) -> Key:
     return key(
+        (metadata[DOC_ID], metadata[CHUNK_ID] if chunk is None else chunk),
         metadata[START_INDEX],
         metadata[END_INDEX],
         metadata[TOKEN_COUNT],
@@ -95,10 +109,17 @@ def inputs(text_file: Path) -> dict[str, Path]:
 def engine_keys(path: Path, tok: HuggingFaceTokenization) -> list[Key]:
     """The chunks the reading stage and the engine give ``path``, as ``Key``s."""
     chunked = split_document(
-        read_document(path), ChunkMetadata(doc_id=path.stem), config=CONFIG, tokenization=tok
+        read_document(path), ChunkMetadata(doc_id=path.name), config=CONFIG, tokenization=tok
     )
     return [
-        key(c.start, c.end, c.token_count, c.metadata.section_path, c.embedding_text)
+        key(
+            (c.metadata.doc_id, chunk_id(c)),
+            c.start,
+            c.end,
+            c.token_count,
+            c.metadata.section_path,
+            c.embedding_text,
+        )
         for c in chunked.chunks
     ]
 
@@ -118,14 +139,14 @@ def _loaded(path: Path) -> list[Any]:
 
 def _transformer(path: Path, tok: HuggingFaceTokenization, _: Path) -> list[Key]:
     documents = AsesoriaDocumentTransformer(tok, CONFIG).transform_documents(_loaded(path))
-    return [_from_metadata(d.metadata, d.page_content) for d in documents]
+    return [_from_metadata(d.metadata, d.page_content, d.id) for d in documents]
 
 
 def _splitter(path: Path, tok: HuggingFaceTokenization, _: Path) -> list[Key]:
     if path.suffix == ".pdf":
         pytest.skip("a TextSplitter chunks each page on its own (see the module docstring)")
     documents = AsesoriaTextSplitter(tok, CONFIG).split_documents(_loaded(path))
-    return [_from_metadata(d.metadata, d.page_content) for d in documents]
+    return [_from_metadata(d.metadata, d.page_content, d.id) for d in documents]
 
 
 def _ray(path: Path, tok: HuggingFaceTokenization, _: Path) -> list[Key]:
@@ -281,5 +302,5 @@ def test_a_text_file_is_never_read_as_markdown(
 ) -> None:
     """Its ``# `` lines stay text: no entry point gives its chunks a section."""
     assert TEXT_FILE.startswith("# ")
-    assert all(key[3] == "" for key in engine_keys(text_file, minilm))
-    assert all(key[3] == "" for key in _transformer(text_file, minilm, text_file.parent))
+    assert all(key[5] == "" for key in engine_keys(text_file, minilm))
+    assert all(key[5] == "" for key in _transformer(text_file, minilm, text_file.parent))

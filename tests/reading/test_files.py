@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from langchain_asesoria import ChunkingConfig, ChunkMetadata, chunk_document
 from langchain_asesoria.errors import (
@@ -20,6 +22,7 @@ from langchain_asesoria.errors import (
     TextEncodingError,
     UnsupportedFileError,
 )
+from langchain_asesoria.pdf.not_pdf import HEAD_BYTES, what_it_holds
 from langchain_asesoria.pdf.open import open_pdf
 from langchain_asesoria.reading import (
     file_kind,
@@ -146,11 +149,18 @@ def test_pages_are_yielded_one_by_one(tmp_path: Path) -> None:
     [
         (lambda: blank_pdf(password="secret"), EncryptedDocumentError, "encrypted with a password"),
         (lambda: EXAMPLE_PDF.read_bytes()[:150_000], DamagedDocumentError, "damaged or truncated"),
-        (lambda: b"", DamagedDocumentError, "damaged or truncated"),
-        (lambda: b"hello, not a PDF", DamagedDocumentError, "damaged or truncated"),
+        (lambda: b"", UnsupportedFileError, "not a PDF: the file holds nothing"),
+        (lambda: b"hello, not a PDF", UnsupportedFileError, "not a PDF: the file holds plain text"),
+        (
+            lambda: b"\n<!DOCTYPE html><html><body>Modelo 100</body></html>",
+            UnsupportedFileError,
+            "not a PDF: the file holds an HTML page.*rename it to .html",
+        ),
+        (lambda: b"PK\x03\x04\x14\x00", UnsupportedFileError, "holds a ZIP archive"),
+        (lambda: bytes(range(256)), UnsupportedFileError, "holds data of another kind"),
         (lambda: blank_pdf(), NoTextLayerError, "OCR"),
     ],
-    ids=["password", "truncated", "empty", "not-a-pdf", "no-text-layer"],
+    ids=["password", "truncated", "empty", "text", "html", "zip", "binary", "no-text-layer"],
 )
 def test_bad_pdfs_raise_typed_errors_naming_the_file(
     tmp_path: Path, data: object, error: type[DocumentReadError], message: str
@@ -264,3 +274,16 @@ def test_the_iconv_command_for_a_utf16_file_decodes_it(tmp_path: Path, codec: st
     named = re.search(r"iconv -f (\S+) -t utf-8", str(raised.value))
     assert named is not None, raised.value
     assert path.read_bytes().decode(named.group(1)).removeprefix("\ufeff") == text
+
+
+@given(st.binary(max_size=2048))
+def test_any_bytes_are_told_as_a_pdf_or_as_what_they_hold(data: bytes) -> None:
+    """A damaged PDF (``%PDF-`` in its first 1024 bytes) stays damaged; anything else is
+    told as something, never raising."""
+    found = what_it_holds(data)
+    assert (found is None) == (b"%PDF-" in data[:HEAD_BYTES])
+    assert what_it_holds(b"%PDF-1.7\n" + data) is None
+    if found is not None:
+        holds, fix = found
+        assert holds
+        assert fix
