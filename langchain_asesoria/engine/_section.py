@@ -222,10 +222,26 @@ class Section:
         best, best_rank = index, worst
         at = index - 1
         while at >= low and self.index.count(ends[at], ends[index]) <= within:
-            if (found := rank(at)) < best_rank:
+            if (found := rank(at)) < best_rank and not self._stranded(start, low, at, index):
                 best, best_rank = at, found
             at -= 1
         return best
+
+    def _stranded(self, start: int, low: int, at: int, index: int) -> bool:
+        """Whether ending at ``ends[at]`` instead of the lead-in's ``ends[index]``
+        would leave the chunk one piece (its first) smaller than what it gives away: a
+        heading the reading left inside the section ("Artículo 39. …" quoted in a
+        disposición) alone, its text and list in the next chunk."""
+        ends, text = self.ends, self.text
+        piece = text[start : ends[at]]
+        return (
+            at == low
+            and self.levels[at] == 0  # a paragraph of its own after it
+            and "\n" not in piece
+            and not piece[:1].islower()  # a paragraph's start, no sentence's tail
+            and (start == self.start or text[max(0, start - 2) : start].isspace())
+            and self.index.count(start, ends[at]) < self.index.count(ends[at], ends[index])
+        )
 
 
 def _clipped(
