@@ -583,7 +583,10 @@ def read_source(text: str) -> Source:
     found = paragraphs(text)
     for index, (start, end, lines) in enumerate(found):
         single = len(lines) == 1
-        around = _Around(*(_paragraph_text(text, found, index + step) for step in (-1, 1)))
+        around = _Around(
+            tuple(_paragraph_text(text, found, index - step) for step in (1, 2)),
+            tuple(_paragraph_text(text, found, index + step) for step in (1, 2)),
+        )
         candidates = lines if single else [(s, raw) for s, raw in lines if _ATX.match(raw)]
         units = [unit_of(raw) for _, raw in candidates]
         first = next((unit for unit in units if unit is not None), None)
@@ -678,13 +681,16 @@ def _paragraph_text(text: str, found: Sequence[tuple[int, int, object]], index: 
 
 #: A form's blanks to fill ("En ........, a ...... de", "…") or its signature ("Firma»").
 _FORM_LINE: Final = re.compile(r".*(?:\.{4}|…)|\W*(?:firma|fdo\.|sello)\W*$")
+#: A form's check boxes ("Sí □ No □").
+_BOXES: Final = "□☐■☑☒"
 
 
 def _marked(raw: str, quoted: bool) -> bool:
     """Whether a line is a heading because the Markdown marks it (``###``): not a note
-    in brackets, nor, inside a quotation, a form's line that the Markdown marks so
-    ("### En ……, a … de …", "### Firma»": a certificate's closing lines)."""
-    if not _ATX.match(raw) or _NOTE_HEADING.match(raw):
+    in brackets, nor a form's line that the Markdown marks so: its check boxes ("###
+    **Sí** □ **No** □") or, inside a quotation, its blanks and signature ("### En ……, a
+    … de …", "### Firma»": a certificate's closing lines)."""
+    if not _ATX.match(raw) or _NOTE_HEADING.match(raw) or any(box in raw for box in _BOXES):
         return False
     return not (quoted and _FORM_LINE.match(fold(raw.strip(_STRIP))))
 
@@ -713,19 +719,27 @@ def _follows(before: tuple[int, ...] | None, after: tuple[int, ...] | None) -> b
 
 @dataclass(frozen=True, slots=True)
 class _Around:
-    """The paragraphs before and after a line's ("" at the text's ends)."""
+    """The two paragraphs before a line's and the two after it, nearest first ("" past
+    the text's ends)."""
 
-    before: str
-    after: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
 
     def in_index(self, raw: str) -> bool:
         """Whether a numbered line in capitals is an entry of an index, a list a lawyer
         reads as text: the paragraph before or after it is the entry just before or
         after it, with no text between ("2.1 DISEÑO…", "2.2 DISEÑO…")."""
         number = _entry_number(raw)
-        return _follows(_entry_number(self.before), number) or _follows(
-            number, _entry_number(self.after)
+        return _follows(_entry_number(self.before[0]), number) or _follows(
+            number, _entry_number(self.after[0])
         )
+
+    def in_list(self) -> bool:
+        """Whether a line in capitals is one of a run of at least three, one a paragraph,
+        none a unit's heading: a list or a table's cells in capitals (municipalities,
+        a legend's "C = VAPOR CARBÓN", a scale's items), which a lawyer reads as text."""
+        listed = [_listed(line) for line in (*reversed(self.before), *self.after)]
+        return any(all(listed[at : at + 2]) for at in range(3))
 
     def names(self, raw: str) -> bool:
         """Whether the line after a unit's number alone is its name, not its text: a
@@ -734,7 +748,7 @@ class _Around:
         ("Real Decreto 2551/1994, de…", then "Reglamento (CE) n.º 1774/2002…") is text."""
         folded = fold(raw.strip(_STRIP))
         sentence = len(folded) >= 200 and folded.endswith(".") and _ARTICLE.match(folded)
-        listed = _NORM.match(folded) and _NORM.match(fold(self.after.strip(_STRIP)))
+        listed = _NORM.match(folded) and _NORM.match(fold(self.after[0].strip(_STRIP)))
         return not (sentence or listed)
 
 
@@ -747,10 +761,26 @@ _NORM: Final = re.compile(
 )
 
 
+def _listed(line: str) -> bool:
+    """Whether a paragraph is one line in capitals, not marked as a heading (``###``),
+    that heads no unit: an item of a list in capitals."""
+    return (
+        "\n" not in line.strip()
+        and not _ATX.match(line)
+        and _capitals(line)
+        and unit_of(line) is None
+    )
+
+
 def _rubric_in_capitals(raw: str, around: _Around) -> bool:
     """Whether a line in capitals is a rubric: not a record's field ("CÓDIGO POSTAL (5
-    N)") nor an entry of an index in capitals."""
-    return _capitals(raw) and not _FIELD.match(raw.strip()) and not around.in_index(raw)
+    N)"), an entry of an index in capitals, nor an item of a list in capitals."""
+    return (
+        _capitals(raw)
+        and not _FIELD.match(raw.strip())
+        and not around.in_index(raw)
+        and not around.in_list()
+    )
 
 
 #: A subdivision's rubric below the units, a heading a lawyer reads though no unit:

@@ -277,6 +277,29 @@ def test_an_index_of_numbered_lines_in_capitals_is_text() -> None:
     assert lines["3.1 VALIDACIONES"] is True
 
 
+def test_a_list_in_capitals_is_text() -> None:
+    """Three or more lines in capitals one after the other (a list of municipalities, a
+    legend's "C = VAPOR CARBÓN", BOE-A-2022-23045, BOE-A-2006-5807) are a list a lawyer
+    reads as text; an instruction's title and its name in capitals before a marked
+    "### ÍNDICE" are still headings (BOE-A-2019-15228)."""
+    items = ["C = VAPOR CARBÓN", "F = VAPOR FUEL", "D = DIÉSEL", "TG = TURBINA DE GAS"]
+    text = "# Orden\n\nANEXO I\n\nValores de los parámetros\n\n" + "\n\n".join(items)
+    text += "\n\nFin de la tabla.\n\nINSTRUCCIÓN IF-05\n\nDISEÑO Y CONSTRUCCIÓN"
+    text += "\n\n### ÍNDICE\n\n1. Normas.\n"
+    lines = _headings(text)
+    assert [lines[item] for item in items] == [False] * 4
+    assert lines["INSTRUCCIÓN IF-05"] is True
+    assert lines["DISEÑO Y CONSTRUCCIÓN"] is True
+
+
+def test_a_forms_check_boxes_marked_as_a_heading_are_text() -> None:
+    """ "### **Sí** □ **No** □" (BOE-A-2015-12529) is a form's line, not a heading."""
+    boxes = "### **Sí** □ **No** □"
+    lines = _headings(f"# Circular\n\n### COMISIÓN DE CONTROL\n\n{boxes}\n\nTexto.\n")
+    assert lines[boxes] is False
+    assert lines["### COMISIÓN DE CONTROL"] is True
+
+
 @pytest.mark.parametrize(
     ("number", "line", "after", "names"),
     [
