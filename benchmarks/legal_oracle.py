@@ -580,8 +580,13 @@ def read_source(text: str) -> Source:
     reader = _Reader(Source(text))
     source = reader.source
     named = False  # the paragraph before was a unit's number alone: this is its name
-    for start, end, lines in paragraphs(text):
+    found = paragraphs(text)
+    for index, (start, end, lines) in enumerate(found):
         single = len(lines) == 1
+        around = _Around(
+            tuple(_paragraph_text(text, found, index - step) for step in (1, 2)),
+            tuple(_paragraph_text(text, found, index + step) for step in (1, 2)),
+        )
         candidates = lines if single else [(s, raw) for s, raw in lines if _ATX.match(raw)]
         units = [unit_of(raw) for _, raw in candidates]
         first = next((unit for unit in units if unit is not None), None)
@@ -599,9 +604,9 @@ def read_source(text: str) -> Source:
                 unit is not None
                 or group
                 or preamble_label(raw)
-                or (bool(_ATX.match(raw)) and not _NOTE_HEADING.match(raw))
-                or (named and single and not _NOTE_LIKE.match(raw))
-                or (single and (_capitals(raw) or _subdivision(raw)))
+                or _marked(raw, quoted)
+                or (named and single and not _NOTE_LIKE.match(raw) and around.names(raw))
+                or (single and (_rubric_in_capitals(raw, around) or _subdivision(raw)))
             )
             if unit is not None or group:
                 if not quoted:
@@ -664,6 +669,118 @@ _NOTE_HEADING: Final = re.compile(r"\s*#+\s*\*{0,2}\([^)]{1,160}\)\.?\*{0,2}\s*$
 _NOTE_LIKE: Final = re.compile(
     "|".join(f"(?:{p.pattern})" for p in (_BRACKETED, _NOTE_HEADING, _QUOTED_NOTE))
 )
+
+
+def _paragraph_text(text: str, found: Sequence[tuple[int, int, object]], index: int) -> str:
+    """The text of paragraph ``index`` of ``found`` ("" past either end)."""
+    if not 0 <= index < len(found):
+        return ""
+    start, end, _ = found[index]
+    return text[start:end]
+
+
+#: A form's blanks to fill ("En ........, a ...... de", "…") or its signature ("Firma»").
+_FORM_LINE: Final = re.compile(r".*(?:\.{4}|…)|\W*(?:firma|fdo\.|sello)\W*$")
+#: A form's check boxes ("Sí □ No □").
+_BOXES: Final = "□☐■☑☒"
+
+
+def _marked(raw: str, quoted: bool) -> bool:
+    """Whether a line is a heading because the Markdown marks it (``###``): not a note
+    in brackets, nor a form's line that the Markdown marks so: its check boxes ("###
+    **Sí** □ **No** □") or, inside a quotation, its blanks and signature ("### En ……, a
+    … de …", "### Firma»": a certificate's closing lines)."""
+    if not _ATX.match(raw) or _NOTE_HEADING.match(raw) or any(box in raw for box in _BOXES):
+        return False
+    return not (quoted and _FORM_LINE.match(fold(raw.strip(_STRIP))))
+
+
+#: A record's field with its size and type, as record designs print it: "(5 N)", "(9 X)".
+_FIELD: Final = re.compile(r".*\(\s*\d{1,3}\s*[A-Z]{1,2}\s*\)\W*$")
+#: A line numbered in an index ("2.1 DISEÑO DEL REGISTRO…"): its number's parts.
+_ENTRY: Final = re.compile(r"\W*(\d+(?:\.\d+)*)\.?\s+\S")
+
+
+def _entry_number(line: str) -> tuple[int, ...] | None:
+    found = _ENTRY.match(line) if "\n" not in line.strip() and _capitals(line) else None
+    return tuple(int(part) for part in found.group(1).split(".")) if found else None
+
+
+def _follows(before: tuple[int, ...] | None, after: tuple[int, ...] | None) -> bool:
+    """Whether ``after`` numbers the entry right after ``before`` ("2.1" then "2.2")."""
+    return (
+        before is not None
+        and after is not None
+        and len(before) == len(after)
+        and before[:-1] == after[:-1]
+        and after[-1] == before[-1] + 1
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Around:
+    """The two paragraphs before a line's and the two after it, nearest first ("" past
+    the text's ends)."""
+
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+
+    def in_index(self, raw: str) -> bool:
+        """Whether a numbered line in capitals is an entry of an index, a list a lawyer
+        reads as text: the paragraph before or after it is the entry just before or
+        after it, with no text between ("2.1 DISEÑO…", "2.2 DISEÑO…")."""
+        number = _entry_number(raw)
+        return _follows(_entry_number(self.before[0]), number) or _follows(
+            number, _entry_number(self.after[0])
+        )
+
+    def in_list(self) -> bool:
+        """Whether a line in capitals is one of a run of at least three, one a paragraph,
+        none a unit's heading: a list or a table's cells in capitals (municipalities,
+        a legend's "C = VAPOR CARBÓN", a scale's items), which a lawyer reads as text."""
+        listed = [_listed(line) for line in (*reversed(self.before), *self.after)]
+        return any(all(listed[at : at + 2]) for at in range(3))
+
+    def names(self, raw: str) -> bool:
+        """Whether the line after a unit's number alone is its name, not its text: a
+        sentence (an article first, a period last, a paragraph long: "Los límites
+        autorizados… se considerarán ampliados…") or the first of a list of norms
+        ("Real Decreto 2551/1994, de…", then "Reglamento (CE) n.º 1774/2002…") is text."""
+        folded = fold(raw.strip(_STRIP))
+        sentence = len(folded) >= 200 and folded.endswith(".") and _ARTICLE.match(folded)
+        listed = _NORM.match(folded) and _NORM.match(fold(self.after[0].strip(_STRIP)))
+        return not (sentence or listed)
+
+
+#: A sentence's first word, an article ("Los límites autorizados…"); names open otherwise.
+_ARTICLE: Final = re.compile(r"(?:el|la|los|las|un|una|unos|unas)\s")
+#: A norm cited by its kind and number, as a list of norms writes each.
+_NORM: Final = re.compile(
+    r"(?:real decreto(?: legislativo| ley)?|decreto|ley(?: organica)?|orden|reglamento"
+    r"|directiva|decision|resolucion)(?:\s+\([a-z]+\))?(?:\s+n\.?\s?[ºo]\.?)?\s+[a-z]*\d"
+)
+
+
+def _listed(line: str) -> bool:
+    """Whether a paragraph is one line in capitals, not marked as a heading (``###``),
+    that heads no unit: an item of a list in capitals."""
+    return (
+        "\n" not in line.strip()
+        and not _ATX.match(line)
+        and _capitals(line)
+        and unit_of(line) is None
+    )
+
+
+def _rubric_in_capitals(raw: str, around: _Around) -> bool:
+    """Whether a line in capitals is a rubric: not a record's field ("CÓDIGO POSTAL (5
+    N)"), an entry of an index in capitals, nor an item of a list in capitals."""
+    return (
+        _capitals(raw)
+        and not _FIELD.match(raw.strip())
+        and not around.in_index(raw)
+        and not around.in_list()
+    )
 
 
 #: A subdivision's rubric below the units, a heading a lawyer reads though no unit:

@@ -228,6 +228,122 @@ def test_a_subdivisions_rubric_is_a_heading_line() -> None:
     assert lines[sentence] is False
 
 
+def _headings(text: str) -> dict[str, bool]:
+    return {line.text: line.heading for line in oracle.read_source(text).lines}
+
+
+def test_a_forms_closing_lines_marked_as_headings_in_a_quotation_are_text() -> None:
+    """A certificate quoted in a rule ends with its place, date and signature, which the
+    Markdown marks ``###`` ("### En ….., a …. de …", "### Firma»", BOE-A-2011-12561): a
+    lawyer reads the form's lines, not headings. A quoted unit heading stays a heading,
+    and a marked line outside any quotation too."""
+    place, signature = "### En ..............., a....... de........ de.......", "### Firma»"
+    text = (
+        f"# Orden\n\n##### Regla 35. Formulación.\n\n1. Con el siguiente contenido:\n\n"
+        f"«Don/Doña ........ (nombre), jefe de contabilidad.\n\n{place}\n\n{signature}\n\n"
+        "2. Se modifica la Ley 1/2000:\n\n«## CAPÍTULO II\n\n### Ejercicios»\n\n"
+        "### Otras reglas\n\nTexto.\n"
+    )
+    lines = _headings(text)
+    assert lines[place] is False
+    assert lines[signature] is False
+    assert lines["«## CAPÍTULO II"] is True
+    assert lines["### Otras reglas"] is True
+
+
+def test_a_forms_fields_in_capitals_are_text() -> None:
+    """A record's fields in capitals with their size ("CÓDIGO POSTAL (5 N)", "NIF DEL
+    CÓNYUGE (9 X)", BOE-A-1999-14374) are a form's lines, not rubrics; a rubric in
+    capitals is still a heading."""
+    text = (
+        "# Orden\n\nANEXO I\n\nDATOS POSTALES\n\nCÓDIGO POSTAL (5 N)\n\n"
+        "APARTADO DE CORREOS (5 N)\n\nNIF DEL CÓNYUGE (9 X)\n\nTexto.\n"
+    )
+    lines = _headings(text)
+    assert lines["CÓDIGO POSTAL (5 N)"] is False
+    assert lines["NIF DEL CÓNYUGE (9 X)"] is False
+    assert lines["DATOS POSTALES"] is True
+
+
+def test_an_index_of_numbered_lines_in_capitals_is_text() -> None:
+    """Numbered lines in capitals one after the other with no text between ("2.1
+    DISEÑO DEL REGISTRO…", "2.2 DISEÑO…", BOE-A-2007-13223) are an index, a list a
+    lawyer reads as text; one such line with text after it is a rubric."""
+    entries = [f"2.{n} DISEÑO DEL REGISTRO DE TIPO {n} (TIPO-{n})" for n in (1, 2, 3)]
+    text = "# Orden\n\nANEXO XII\n\n2. DISEÑO DE REGISTRO\n\n" + "\n\n".join(entries)
+    text += "\n\nTexto.\n\nANEXO XIII\n\n3.1 VALIDACIONES\n\nTexto de las validaciones.\n"
+    lines = _headings(text)
+    assert [lines[entry] for entry in entries] == [False, False, False]
+    assert lines["3.1 VALIDACIONES"] is True
+
+
+def test_a_list_in_capitals_is_text() -> None:
+    """Three or more lines in capitals one after the other (a list of municipalities, a
+    legend's "C = VAPOR CARBÓN", BOE-A-2022-23045, BOE-A-2006-5807) are a list a lawyer
+    reads as text; an instruction's title and its name in capitals before a marked
+    "### ÍNDICE" are still headings (BOE-A-2019-15228)."""
+    items = ["C = VAPOR CARBÓN", "F = VAPOR FUEL", "D = DIÉSEL", "TG = TURBINA DE GAS"]
+    text = "# Orden\n\nANEXO I\n\nValores de los parámetros\n\n" + "\n\n".join(items)
+    text += "\n\nFin de la tabla.\n\nINSTRUCCIÓN IF-05\n\nDISEÑO Y CONSTRUCCIÓN"
+    text += "\n\n### ÍNDICE\n\n1. Normas.\n"
+    lines = _headings(text)
+    assert [lines[item] for item in items] == [False] * 4
+    assert lines["INSTRUCCIÓN IF-05"] is True
+    assert lines["DISEÑO Y CONSTRUCCIÓN"] is True
+
+
+def test_a_forms_check_boxes_marked_as_a_heading_are_text() -> None:
+    """ "### **Sí** □ **No** □" (BOE-A-2015-12529) is a form's line, not a heading."""
+    boxes = "### **Sí** □ **No** □"
+    lines = _headings(f"# Circular\n\n### COMISIÓN DE CONTROL\n\n{boxes}\n\nTexto.\n")
+    assert lines[boxes] is False
+    assert lines["### COMISIÓN DE CONTROL"] is True
+
+
+@pytest.mark.parametrize(
+    ("number", "line", "after", "names"),
+    [
+        # a long sentence (an article, a verb, a period) is the ANEXO's text, not its name
+        (
+            "ANEXO II",
+            "Los límites autorizados para adquirir compromisos de gasto con cargo a "
+            "ejercicios futuros se considerarán ampliados por los gastos de gestión y "
+            "administración de la concesión de avales del sexto tramo, conforme a lo "
+            "dispuesto en el anexo I del presente acuerdo.",
+            "El Ministerio atenderá los siguientes importes.",
+            False,
+        ),
+        # the first of a list of norms (BOE-A-1993-5628) is the list's, not a name
+        (
+            "CAPÍTULO II",
+            "Real Decreto 2551/1994, de 29 de diciembre, por el que se establecen las "
+            "condiciones de sanidad animal.",
+            "Reglamento (CE) n.º 1774/2002 del Parlamento Europeo y del Consejo, de 3 de "
+            "octubre de 2002, por el que se establecen las normas sanitarias.",
+            False,
+        ),
+        # the title of the text an ANEXO annexes is its name, however long
+        (
+            "ANEXO",
+            "Acuerdo del Consejo de Ministros de 12 de marzo de 2020, por el que se "
+            "establecen las condiciones de los avales de la línea para empresas y "
+            "autónomos afectados por las consecuencias económicas del COVID-19.",
+            "Primero. Las condiciones serán las siguientes.",
+            True,
+        ),
+        ("CAPÍTULO III", "De la protección del dominio público hidráulico", "Texto.", True),
+    ],
+)
+def test_the_line_after_a_bare_number_is_no_name_when_it_is_text(
+    number: str, line: str, after: str, names: bool
+) -> None:
+    """After a unit's number alone, a sentence (opening with an article, ending with a
+    period, a paragraph long) or the first of a list of norms is text, as a lawyer reads
+    it; a name, even an annexed text's whole title, is still the unit's name."""
+    text = f"# Resolución\n\n{number}\n\n{line}\n\n{after}\n"
+    assert _headings(text)[line] is names
+
+
 def test_chain_at_is_the_chain_of_units_in_force() -> None:
     source = oracle.read_source(PLAIN)
     title, chapter = Unit("título", "1"), Unit("capítulo", "1")

@@ -228,8 +228,9 @@ class Section:
         furthest that fits) unless it ends inside a paragraph or line, or right after a
         lead-in (a colon), and a coarser end lies within reach before it. An end inside
         a sentence gives way to the furthest sentence end (or coarser, no lead-in) of
-        the chunk, however far back: a chunk starts inside a sentence only when that
-        sentence alone exceeds the room. Otherwise reach is ``COARSER_WITHIN`` of the
+        the chunk, however far back, unless that end would leave a heading line alone
+        (``_stranded``): a chunk starts inside a sentence only when that sentence alone
+        exceeds the room. Otherwise reach is ``COARSER_WITHIN`` of the
         room for content (a paragraph end rather than the next paragraph's first
         sentences), ``LEAD_IN_WITHIN`` to keep a lead-in with its list; the coarsest
         within reach wins, the furthest of that level."""
@@ -249,17 +250,33 @@ class Section:
                 (at for at in range(index - 1, low - 1, -1) if self._closes_sentence(at, rank)),
                 None,
             )
-            if sentence is not None:
+            if sentence is not None and not self._stranded(start, low, sentence, index):
                 return sentence
         room = self.budget - self.fixed_at(start)
         within = room * (LEAD_IN_WITHIN if worst >= _LEAD_IN_PENALTY else COARSER_WITHIN)
         best, best_rank = index, worst
         at = index - 1
         while at >= low and self.index.count(ends[at], ends[index]) <= within:
-            if (found := rank(at)) < best_rank:
+            if (found := rank(at)) < best_rank and not self._stranded(start, low, at, index):
                 best, best_rank = at, found
             at -= 1
         return best
+
+    def _stranded(self, start: int, low: int, at: int, index: int) -> bool:
+        """Whether ending at ``ends[at]`` instead of ``ends[index]`` (after a lead-in, or
+        inside a sentence) would leave the chunk one piece (its first) smaller than what
+        it gives away: a heading the reading left inside the section ("Artículo 39. …"
+        quoted in a disposición) alone, its text and list in the next chunk."""
+        ends, text = self.ends, self.text
+        piece = text[start : ends[at]]
+        return (
+            at == low
+            and self.levels[at] == 0  # a paragraph of its own after it
+            and "\n" not in piece
+            and not piece[:1].islower()  # a paragraph's start, no sentence's tail
+            and (start == self.start or text[max(0, start - 2) : start].isspace())
+            and self.index.count(start, ends[at]) < self.index.count(ends[at], ends[index])
+        )
 
 
 def _clipped(

@@ -420,7 +420,10 @@ def _only_a_name(between: str, unnamed: bool) -> bool:
     (``unnamed``: "ANEXO IIA", "ANEXO 3.1"), the first its name ("Documentación
     fundamental común…", "(Currículo del área…)"). A short note in brackets
     ("**(Derogado)**"), a BOE editorial note ("Se modifica por…"), a list's lead-in or a
-    sentence is the unit's text: it keeps its section."""
+    sentence is the unit's text: it keeps its section. A line the Markdown marks as a
+    heading that is no section (the title of the text an ANEXO holds, "# «Asignación de
+    fechas…»"; a title's broken last words, "### contemplada en el artículo 7 de la") is
+    a title too."""
     parts = [between[start:end].strip() for start, end in paragraphs(between)]
     if not 0 < len(parts) <= 2:
         return False
@@ -430,7 +433,10 @@ def _only_a_name(between: str, unnamed: bool) -> bool:
         note = len(part) <= _MAX_NOTE and note_line(part)
         named = unnamed and index == 0 and not note
         if not (
-            capitals(part) or rubric_line(part) or (named and not part.endswith((":", ";", ",")))
+            capitals(part)
+            or rubric_line(part)
+            or (named and not part.endswith((":", ";", ",")))
+            or (part.startswith("#") and not note_line(part.lstrip("# ")))
         ):
             return False
     return True

@@ -68,12 +68,14 @@ NUMBERINGS: Final[Mapping[str, str]] = {
     "letter": r"(?-i:[A-Z])(?=\)|\.\s)",
     # an annex's letter, which may stand alone: "ANEXO B", "ANEXO C."
     "annex letter": r"(?-i:[A-Z])(?=\)|\.\s|\.?$)",
-    # an annex's number and its part: "ANEXO IIA", "ANEXO 1A", "ANEXO IV.a", "ANEXO
-    # III-A", "ANEXO I.A", "ANEXO 3.1", "ANEXO VI.1", "ANEXO 1 a)", "ANEXO NÚMERO 2"
+    # an annex's number and its parts: "ANEXO IIA", "ANEXO 1A", "ANEXO IV.a", "ANEXO
+    # III-A", "ANEXO I.A", "ANEXO 3.1", "ANEXO VI.1", "ANEXO 1 a)", "ANEXO NÚMERO 2",
+    # "ANEXO I.II", "ANEXO II.B.6"
     "annex part": (
         rf"n[úu]mero\s+\d+(?![\d.])|(?:\d+|(?-i:{ROMAN}))"
-        r"(?:[.\-]?(?-i:[A-Z])(?![^\W\d_])|[.\-]\d+(?![.\-/]?\d)|\.[a-z](?![^\W\d_])"
-        r"|\s[a-z]\)|\s(?-i:[A-Z])(?=\)|\s*$))"
+        rf"(?:\.(?-i:{ROMAN})(?![^\W\d_])|[.\-]?(?-i:[A-Z])(?![^\W\d_])|[.\-]\d+(?![.\-/]?\d)"
+        r"|\.[a-z](?![^\W\d_]))+(?:\s[a-z]\)|\s(?-i:[A-Z])(?=\)|\s*$))?"
+        rf"|(?:\d+|(?-i:{ROMAN}))(?:\s[a-z]\)|\s(?-i:[A-Z])(?=\)|\s*$))"
     ),
     "único": r"[úu]nic[oa](?![^\W\d_])",
     "preliminar": r"preliminar(?![^\W\d_])",

@@ -180,3 +180,36 @@ def test_a_chunk_ends_inside_a_sentence_only_when_no_sentence_end_fits(
         if chunk.start not in starts and chunk.overlap_tokens == 0:
             assert after not in sentence_ends  # the chunk before ended inside a sentence
         after = chunk.end
+
+
+def _lead_in_after(first: str) -> str:
+    item = "a) " + " ".join(["que al menos una sociedad emplee trabajadores"] * 3) + "."
+    return f"{first}\n\n1. Se regirá por este capítulo cuando concurra:\n\n{item}\n\n{item}"
+
+
+def _first_plan(text: str) -> str:
+    """The first chunk planned with a budget that holds the text up to its lead-in or
+    its list's first item, not both (the lead-in less than half of it)."""
+    tokenization = WordTokenization(512)
+    budget = tokenization.count(text[text.index("a)") :].split("\n")[0]) + 4
+    assert tokenization.count(text[: text.index(":") + 1]) < budget
+    plan = next(plan_run(section_of(text, tokenization, budget=budget), None, InnerCuts(), None))
+    return text[plan.start : plan.end]
+
+
+@pytest.mark.parametrize(
+    "heading",
+    ["Artículo 39. Derechos de participación.", "«3. Deducciones por donativos.", "CAPÍTULO I"],
+)
+def test_a_lead_in_does_not_leave_a_heading_line_alone(heading: str) -> None:
+    """A one-line paragraph (a heading the reading left inside the section: an article
+    quoted in a disposición) followed by a lead-in that ends where the budget does: the
+    chunk ends after the lead-in rather than after that line alone."""
+    assert _first_plan(_lead_in_after(heading)).endswith("concurra:")
+
+
+def test_a_lead_in_still_starts_the_next_chunk_after_a_longer_paragraph() -> None:
+    """The look-back for a lead-in still keeps it with its list when what stays is more
+    than what goes: a paragraph longer than the lead-in."""
+    paragraph = " ".join(["Texto del párrafo anterior"] * 3) + "."
+    assert _first_plan(_lead_in_after(paragraph)).endswith("anterior.")

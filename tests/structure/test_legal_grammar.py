@@ -115,6 +115,8 @@ def test_marked_lettered_and_misspelt_units_are_units(title: str, name: str) -> 
         ("ANEXO 1 a)", "1 a)"),
         ("ANEXO II A", "II A"),
         ("ANEXO NÚMERO 2", "NÚMERO 2"),
+        ("ANEXO I.II", "I.II"),  # BOE-A-2003-15799
+        ("ANEXO II.B.6", "II.B.6"),  # BOE-A-2021-15860
     ],
 )
 def test_an_annexs_number_and_part_are_its_number(title: str, number: str) -> None:

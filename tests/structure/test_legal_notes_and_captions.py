@@ -187,6 +187,18 @@ def test_headings_inside_an_anexo_are_its_own(marks: str) -> None:
             "ANEXO 3.1. Modificaciones al Plan General",
         ),
         ("ANEXO NÚMERO 2", "Definiciones de activos", "ANEXO NÚMERO 2. Definiciones de activos"),
+        # the annexed text's title, which the Markdown marks as a heading (BOE-A-2012-5407)
+        (
+            "ANEXO",
+            "Protocolo de detalle PD-13\n\n# «Asignación de fechas de descarga de buques»",
+            "ANEXO. Protocolo de detalle PD-13",
+        ),
+        # parts of parts (BOE-A-2021-15860)
+        (
+            "ANEXO II.B.6",
+            "Test compatibilidad régimen de ayudas de estado",
+            "ANEXO II.B.6. Test compatibilidad régimen de ayudas de estado",
+        ),
         # a name in parentheses, too long for a note
         (
             "ANEXO I",
