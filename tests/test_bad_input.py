@@ -355,7 +355,10 @@ def sources_in_page_order(_: ChunkingCase | None, documents: list[Document]) -> 
     assert set(by_source) == {"a.pdf", "b.pdf"}
     for pages in by_source.values():
         assert pages == sorted(pages)
-    assert {d.metadata["doc_id"] for d in documents} == {"a", "b"}  # file names, no extension
+    assert {d.metadata["doc_id"] for d in documents} == {
+        "a.pdf",
+        "b.pdf",
+    }  # file names, as the command line names them
 
 
 def bom_dropped(_: ChunkingCase | None, pages: list[LoadedPage]) -> None:

@@ -245,13 +245,9 @@ class Section:
         worst = rank(index)
         if worst <= _LINE_LEVEL:
             return index
-        if worst > SENTENCE_LEVEL:
-            sentence = next(
-                (at for at in range(index - 1, low - 1, -1) if self._closes_sentence(at, rank)),
-                None,
-            )
-            if sentence is not None and not self._stranded(start, low, sentence, index):
-                return sentence
+        sentence = self._sentence_end(start, low, index, rank) if worst > SENTENCE_LEVEL else None
+        if sentence is not None:
+            return sentence
         room = self.budget - self.fixed_at(start)
         within = room * (LEAD_IN_WITHIN if worst >= _LEAD_IN_PENALTY else COARSER_WITHIN)
         best, best_rank = index, worst
@@ -261,6 +257,21 @@ class Section:
                 best, best_rank = at, found
             at -= 1
         return best
+
+    def _sentence_end(
+        self, start: int, low: int, index: int, rank: Callable[[int], int]
+    ) -> int | None:
+        """The index of the chunk's furthest sentence end before ``ends[index]``, when
+        ending there leaves the chunk a word and no heading line alone (``_stranded``);
+        else ``None``."""
+        at = next(
+            (a for a in range(index - 1, low - 1, -1) if self._closes_sentence(a, rank)), None
+        )
+        if at is None or self._stranded(start, low, at, index):
+            return None
+        if not any(char.isalnum() for char in self.text[start : self.ends[at]]):
+            return None  # a sentence's closing mark alone ("."): no chunk of its own
+        return at
 
     def _stranded(self, start: int, low: int, at: int, index: int) -> bool:
         """Whether ending at ``ends[at]`` instead of ``ends[index]`` (after a lead-in, or

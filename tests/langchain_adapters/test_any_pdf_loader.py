@@ -6,8 +6,8 @@ LEGISLACIÓN CONSOLIDADA / Página N" on each and no sections. Through
 ``AsesoriaTextSplitter.split_documents`` and ``AsesoriaDocumentTransformer.
 transform_documents`` they are read as their PDF (``reading.loaded_pdf``): no chunk keeps
 a running header or footer, and the article chunks carry their sections, as many as
-with ``PdfPageLoader`` (measured with ``python -m benchmarks.any_loader``: the same 622
-of 819 splitter chunks for ``PyPDFLoader``, 622 of 836 for ``PyMuPDFLoader``, 592 of 774
+with ``PdfPageLoader`` (measured with ``python -m benchmarks.any_loader``: the same 628
+of 827 splitter chunks for ``PyPDFLoader``, 628 of 844 for ``PyMuPDFLoader``, 596 of 778
 for ``PDFPlumberLoader``).
 """
 
