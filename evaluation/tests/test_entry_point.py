@@ -20,12 +20,21 @@ PACKAGE = ROOT / "evaluation" / "langchain_asesoria_eval"
 
 
 def _evaluation(path: Path, tok: HuggingFaceTokenization) -> list[Key]:
+    """The evaluation's chunks as the library's ``Key``s; they carry no section, no
+    ``doc_id`` and no chunk id: those are taken from the library's chunk of the span."""
     (document,) = load_corpus([path])
     chunks = AsesoriaChunker().chunk(document, CONFIG, tok)
-    # the evaluation's chunks carry no section: take it from the library's
-    sections = {(start, end): section for start, end, _, section, _ in engine_keys(path, tok)}
+    library = {(k[2], k[3]): k for k in engine_keys(path, tok)}
     return [
-        key(c.start, c.end, c.token_count, sections[c.start, c.end], c.indexed_text) for c in chunks
+        key(
+            library[c.start, c.end][:2],
+            c.start,
+            c.end,
+            c.token_count,
+            library[c.start, c.end][5],
+            c.indexed_text,
+        )
+        for c in chunks
     ]
 
 
