@@ -18,23 +18,6 @@ from langchain_asesoria.errors import ConfigurationError, MissingSettingError, P
 if TYPE_CHECKING:
     from langchain_asesoria.settings import Settings
 
-__all__ = [
-    "BOE_NOTE",
-    "DEFAULT_SECTION_CONTEXT",
-    "DEFAULT_SEPARATORS",
-    "ENACTING_WORDS",
-    "SECTION_CONTEXTS",
-    "SIZE_CANDIDATES",
-    "Chunk",
-    "ChunkMetadata",
-    "ChunkingConfig",
-    "LeadSpan",
-    "LoadedPage",
-    "SectionContext",
-    "SectionSpan",
-    "SourceScope",
-]
-
 SourceScope = Literal["public", "private"]
 SectionContext = Literal["compact", "path", "label", "none"]
 

@@ -13,19 +13,6 @@ import re
 import unicodedata
 from typing import Final
 
-__all__ = [
-    "CARDINAL",
-    "CARDINAL_WORDS",
-    "LATIN",
-    "LATIN_MULTIPLIERS",
-    "ORDINAL",
-    "ORDINAL_WORDS",
-    "ROMAN",
-    "WORD_NUMBER",
-    "roman_value",
-    "word_value",
-]
-
 #: Ordinal words from one to nine, and the tens, as ``(value, stem)``: a stem takes "o" or
 #: "a" ("primero", "primera"; "primer" and "tercer" before a noun), accents optional.
 ORDINAL_WORDS: Final[tuple[tuple[int, str], ...]] = (

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from langchain_asesoria.errors import InvalidPagesError
 from langchain_asesoria.models import LoadedPage
 
-__all__ = ["JoinedText", "join_pages"]
-
 
 @dataclass(frozen=True, slots=True)
 class JoinedText:

@@ -292,3 +292,43 @@ def test_engine_sources_never_name_langchain_or_a_tokenizer_library(path: Path):
         "tokenizers",
     }
     assert imported & forbidden == set()
+
+
+def _entry_points() -> set[str]:
+    """The package's entry points: every package (its ``__init__``) and every module the
+    API reference renders (``::: module``, or the module of ``::: module.object``)."""
+    package = Path(langchain_asesoria.__file__).resolve().parent
+    found = {
+        ".".join(("langchain_asesoria", *path.parent.relative_to(package).parts))
+        for path in package.rglob("__init__.py")
+    }
+    for page in (ROOT / "docs" / "reference").glob("*.md"):
+        for target in re.findall(r"^::: ([\w.]+)$", page.read_text(encoding="utf-8"), re.M):
+            found.add(target)
+            found.add(target.rpartition(".")[0])
+    return found
+
+
+def _declaring_all() -> set[str]:
+    package = Path(langchain_asesoria.__file__).resolve().parent
+    declaring = set()
+    for path in package.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(
+            isinstance(node, ast.Assign)
+            and any(
+                isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+            )
+            for node in tree.body
+        ):
+            parts = path.relative_to(package).with_suffix("").parts
+            declaring.add(".".join(("langchain_asesoria", *parts)).removesuffix(".__init__"))
+    return declaring
+
+
+def test_only_entry_points_declare_all() -> None:
+    """``__all__`` says what a user imports: on the packages and the modules the reference
+    documents, nowhere else (an inner module's names are the package's business)."""
+    declaring = _declaring_all()
+    assert {"langchain_asesoria", "langchain_asesoria.errors"} <= declaring
+    assert sorted(declaring - _entry_points()) == []

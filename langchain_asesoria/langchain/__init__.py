@@ -35,14 +35,14 @@ if TYPE_CHECKING:
         parent_ids_in_rank_order,
         reindex_parents,
     )
-    from langchain_asesoria.langchain.sources import DOCUMENT_FIELDS
     from langchain_asesoria.langchain.splitter import SPLITTER_KEYS, AsesoriaTextSplitter
     from langchain_asesoria.langchain.transformer import (
-        DEFAULT_MARKDOWN_SUFFIXES,
         AsesoriaDocumentTransformer,
         ChunksAndParents,
         DocumentsInput,
     )
+    from langchain_asesoria.reading.kinds import DEFAULT_MARKDOWN_SUFFIXES
+    from langchain_asesoria.records import DOCUMENT_FIELDS
 
 #: Public names loaded on first use -> the module that defines them, so that importing
 #: one class (the splitter) does not import the others' dependencies (the indexing API
@@ -70,11 +70,11 @@ _LAZY: Final = {
     "parent_document": "langchain_asesoria.langchain.parents",
     "parent_ids_in_rank_order": "langchain_asesoria.langchain.parents",
     "reindex_parents": "langchain_asesoria.langchain.parents",
-    "DOCUMENT_FIELDS": "langchain_asesoria.langchain.sources",
+    "DOCUMENT_FIELDS": "langchain_asesoria.records",
     "OutlineUnavailableWarning": "langchain_asesoria.errors",
     "SPLITTER_KEYS": "langchain_asesoria.langchain.splitter",
     "AsesoriaTextSplitter": "langchain_asesoria.langchain.splitter",
-    "DEFAULT_MARKDOWN_SUFFIXES": "langchain_asesoria.langchain.transformer",
+    "DEFAULT_MARKDOWN_SUFFIXES": "langchain_asesoria.reading.kinds",
     "AsesoriaDocumentTransformer": "langchain_asesoria.langchain.transformer",
     "ChunksAndParents": "langchain_asesoria.langchain.transformer",
     "DocumentsInput": "langchain_asesoria.langchain.transformer",

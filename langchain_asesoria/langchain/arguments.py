@@ -28,8 +28,6 @@ from langchain_asesoria.tokenization import (
 if TYPE_CHECKING:
     from langchain_asesoria.tokenization import HuggingFaceTokenization
 
-__all__ = ["huggingface_tokenization", "named_tokenization", "splitter_config", "tiktoken_source"]
-
 #: LangChain's ``TextSplitter`` arguments an exact-token splitter cannot honour, and why.
 _REFUSED: Final[Mapping[str, str]] = {
     "length_function": "the length is always the embedding model's exact token count of "

@@ -41,34 +41,6 @@ from langchain_asesoria.tokenization import Tokenization
 if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
     from langchain_asesoria.reading import DocumentPages
 
-__all__ = [
-    "CONFIG_FIELDS",
-    "DEFAULT_METADATA_LEVEL",
-    "DEFAULT_PAGE_CONTENT",
-    "MAX_METADATA_CHARS",
-    "OFFSET_KEYS",
-    "PAGE_LABEL",
-    "PAGE_LABEL_END",
-    "PDF_SOFTWARE_KEYS",
-    "MetadataLevel",
-    "OnError",
-    "PageContent",
-    "check_metadata_level",
-    "check_on_error",
-    "check_page_content",
-    "chunk_document_metadata",
-    "chunk_texts",
-    "citation",
-    "config_options",
-    "document_id",
-    "input_metadata",
-    "left_out_metadata",
-    "loader_metadata",
-    "original_text",
-    "scalar_metadata",
-    "store_value",
-]
-
 #: Which chunk text becomes ``Document.page_content``: the original ``"text"`` (what a
 #: LangChain splitter returns) or the ``"embedding_text"`` (what the embedder must get:
 #: ``vector_store.add_documents`` embeds ``page_content``).

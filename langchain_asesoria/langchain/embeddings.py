@@ -16,8 +16,6 @@ from langchain_core.embeddings import Embeddings
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.tokenization import Tokenization
 
-__all__ = ["AsesoriaEmbeddings"]
-
 
 class AsesoriaEmbeddings(Embeddings):
     """Wraps any LangChain ``Embeddings`` so that queries get the model's query prefix.

@@ -20,12 +20,6 @@ from langchain_core.documents import Document
 from langchain_asesoria.errors import PrivacyError
 from langchain_asesoria.records import SESSION_ID, SOURCE_SCOPE
 
-__all__ = [
-    "chroma_session_filter",
-    "in_memory_session_filter",
-    "visible_to_session",
-]
-
 
 def _checked_session(session_id: str | None) -> str | None:
     if session_id is not None and (not isinstance(session_id, str) or not session_id.strip()):

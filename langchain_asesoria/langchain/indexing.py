@@ -15,8 +15,6 @@ from langchain_core.vectorstores import VectorStore
 from langchain_asesoria.errors import ConfigurationError
 from langchain_asesoria.records import CHUNK_ID, DOC_ID
 
-__all__ = ["ReindexCleanup", "delete_documents", "reindex"]
-
 #: ``"scoped_full"`` deletes a document's old chunks after all new ones are written;
 #: ``"incremental"`` after each batch (a long document may then be briefly partial).
 ReindexCleanup = Literal["scoped_full", "incremental"]

@@ -29,8 +29,6 @@ from langchain_asesoria.pdf.open import open_pdf, page_text
 from langchain_asesoria.reading import ReadOptions, read_pdf, read_text
 from langchain_asesoria.reading.options import LawVersions
 
-__all__ = ["BoeLawLoader", "PdfPageLoader", "TextFileLoader"]
-
 
 class PdfPageLoader(BaseLoader):
     """Loads a PDF, one ``Document`` per page, in page order.

@@ -22,22 +22,6 @@ from langchain_asesoria.structure.anchors import SectionStart
 if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
     from langchain_asesoria.reading import DocumentPages
 
-__all__ = [
-    "OUTLINE",
-    "OUTLINE_FILE",
-    "OUTLINE_MISSING",
-    "PAGE_FURNITURE",
-    "REPORT_KEYS",
-    "SECTIONS_FROM",
-    "SECTION_CONTINUED",
-    "SECTION_STARTS",
-    "STRUCTURE_KEYS",
-    "page_structure",
-    "pages_apart",
-    "report_keys",
-    "source_starts",
-]
-
 #: The sections starting on the page, in order, each ``{"offset": int, "label": str,
 #: "path": [str, ...]}``, and ``"title_end": int`` when the titles opening it end on
 #: the same page (no chunk ends between them and their text).

@@ -52,18 +52,6 @@ from langchain_asesoria.records import (
 if TYPE_CHECKING:
     from langchain_core.indexing import RecordManager
 
-__all__ = [
-    "CITATION",
-    "DELIVERIES",
-    "Delivery",
-    "ParentContextRetriever",
-    "children_by_parent",
-    "parent_document",
-    "parent_ids_in_rank_order",
-    "parent_window",
-    "reindex_parents",
-]
-
 #: The metadata key of a delivered parent's short reference (``documents.citation``).
 CITATION = "citation"
 

@@ -48,18 +48,6 @@ if TYPE_CHECKING:  # the reading stage loads with the first source read, not wit
     from langchain_asesoria.reading import DocumentKind, DocumentPages, ReadOptions
     from langchain_asesoria.reading.loaded_pdf import PdfFile
 
-__all__ = [
-    "DOCUMENT_FIELDS",
-    "Documents",
-    "PdfFiles",
-    "Source",
-    "SourceGrouper",
-    "SourceReader",
-    "group_sources",
-    "source_name",
-    "with_password",
-]
-
 #: The PDFs of a run given to read their outline: source -> its path, or its bytes.
 PdfFiles: TypeAlias = Mapping[str, Union[str, Path, bytes]]  # noqa: UP007 - runtime
 

@@ -62,8 +62,6 @@ if TYPE_CHECKING:  # the reading stage loads with the first source read (``sourc
     from langchain_asesoria.reading import ReadOptions, SectionStart
     from langchain_asesoria.settings import Settings
 
-__all__ = ["SPLITTER_KEYS", "AsesoriaTextSplitter"]
-
 #: The record keys the splitter adds at ``metadata_level="cite"`` to a copy of each
 #: input's metadata (``section_label`` and ``section_path`` always, the path's fields a
 #: level and a legal unit as far as it goes), besides the other text and the document

@@ -53,13 +53,6 @@ from langchain_asesoria.records import PARENT_ID
 from langchain_asesoria.settings import Settings, get_settings
 from langchain_asesoria.tokenization import Tokenization, load_tokenization
 
-__all__ = [
-    "DEFAULT_MARKDOWN_SUFFIXES",
-    "AsesoriaDocumentTransformer",
-    "ChunksAndParents",
-    "DocumentsInput",
-]
-
 #: What the transformer accepts: one document, or any iterable of documents.
 DocumentsInput: TypeAlias = Union[Document, Iterable[Document]]  # noqa: UP007 - runtime type
 

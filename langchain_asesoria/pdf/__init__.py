@@ -13,7 +13,6 @@ from langchain_asesoria.pdf.folios import (
 )
 from langchain_asesoria.pdf.furniture import (
     EDGE_LINES,
-    LEGAL_HEADINGS,
     MARGIN_STEPS,
     MIN_PAGES,
     Furniture,
@@ -25,12 +24,12 @@ from langchain_asesoria.pdf.furniture import (
 from langchain_asesoria.pdf.outline import OutlineEntry, outline_entries
 from langchain_asesoria.pdf.titles import (
     LocatedOutline,
-    SectionStart,
     fold,
     locate_sections,
     locate_titles,
-    section_spans,
 )
+from langchain_asesoria.structure.anchors import SectionStart, section_spans
+from langchain_asesoria.structure.legal_grammar import LEGAL_HEADINGS
 
 __all__ = [
     "EDGE_LINES",

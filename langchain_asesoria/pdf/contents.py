@@ -12,8 +12,6 @@ from typing import Final
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.furniture import FurnitureLine
 
-__all__ = ["MIN_ENTRIES", "contents_lines"]
-
 #: The fewest entries that make a page an index page on its own.
 MIN_ENTRIES: Final = 5
 

@@ -25,8 +25,6 @@ from langchain_asesoria.pdf.open import page_text
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-__all__ = ["ExtractedPage", "extract_page"]
-
 
 @dataclass(frozen=True, slots=True)
 class ExtractedPage:

@@ -10,15 +10,6 @@ import re
 from itertools import pairwise
 from typing import Final
 
-__all__ = [
-    "PAGE_NUMBER_FORMS",
-    "ROMAN_FOLIO",
-    "furniture_key",
-    "in_digits",
-    "roman_value",
-    "running_keys",
-]
-
 #: Where a page number stands in a line, as the group ``n`` of each form.
 PAGE_NUMBER_FORMS: Final = (
     # The line is the number, maybe between dashes or brackets: "12", "- 12 -", "[12]".

@@ -19,18 +19,6 @@ from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.pdf.titles import fold, locate_titles
 from langchain_asesoria.structure.legal_grammar import LEGAL_HEADINGS
 
-__all__ = [
-    "EDGE_LINES",
-    "LEGAL_HEADINGS",
-    "MARGIN_STEPS",
-    "MIN_PAGES",
-    "Furniture",
-    "FurnitureLine",
-    "FurnitureSummary",
-    "find_furniture",
-    "is_legal_heading",
-]
-
 #: Non-blank lines at the top and at the bottom of a page where furniture may stand.
 EDGE_LINES: Final = 4
 

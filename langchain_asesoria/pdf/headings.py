@@ -32,17 +32,6 @@ from typing import Final
 from langchain_asesoria.pdf.paragraphs import Block
 from langchain_asesoria.pdf.typesetting import BULLETS, SIZE_TOLERANCE
 
-__all__ = [
-    "MAX_LINES",
-    "SUBTITLE_LINES",
-    "Placed",
-    "TitleEvent",
-    "TypesetHeading",
-    "place_headings",
-    "subtitle_end",
-    "typeset_headings",
-]
-
 #: A typeset heading spans at most this many printed lines.
 MAX_LINES: Final = 4
 #: A bold paragraph in the body's size right after a heading belongs to the heading's

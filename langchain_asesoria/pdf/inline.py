@@ -24,8 +24,6 @@ from typing import Final
 from langchain_asesoria.pdf.layout import LineLayout, Piece
 from langchain_asesoria.pdf.markers import LONE_MARKER
 
-__all__ = ["FOOTNOTE_MARK", "EditedLine", "edit_line", "note_marks"]
-
 #: What a footnote's marker may be: one to three digits, or an asterisk or dagger.
 FOOTNOTE_MARK: Final = re.compile(r"\d{1,3}|[*†‡]")
 #: A marker is set at most this share of its line's size, and raised at least this

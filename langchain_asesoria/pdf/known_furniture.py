@@ -18,8 +18,6 @@ from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.folios import running_keys
 from langchain_asesoria.pdf.furniture import EDGE_LINES, Furniture, FurnitureLine
 
-__all__ = ["furniture_as_in"]
-
 
 def _lines(page: LoadedPage) -> list[FurnitureLine]:
     """The non-blank lines of ``page``, each with its line break."""

@@ -16,8 +16,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["LineLayout", "Piece", "effective_size", "is_bold", "line_layout"]
-
 #: A font whose name says it is set bold (``Helvetica-Bold``, ``Arial,Bold``,
 #: ``ABCDEF+Calibri-Bold``, ``Roboto-Black``, ``OpenSans-Semibold``).
 _BOLD_NAME: Final = re.compile(r"bold|black|heavy|semibold|demibold|demi\b", re.IGNORECASE)

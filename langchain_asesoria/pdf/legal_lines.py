@@ -12,8 +12,6 @@ from typing import Final
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import pdf_heading_line
 
-__all__ = ["pdf_legal_lines"]
-
 _LINES: Final = re.compile(r"[^\n]*")
 
 

@@ -12,8 +12,6 @@ from typing import Final
 
 from langchain_asesoria.models import LoadedPage
 
-__all__ = ["LONE_MARKER", "MarkedPage", "marker_targets", "put_markers_first"]
-
 #: A line holding only a list marker: a bullet, or a letter, number or Roman numeral
 #: with its period or parenthesis ("a. ", "b)", "3.", "iv.", "2.º").
 LONE_MARKER: Final = re.compile(

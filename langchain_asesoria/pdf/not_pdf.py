@@ -12,8 +12,6 @@ from typing import Final
 
 from langchain_asesoria.errors import UnsupportedFileError
 
-__all__ = ["HEAD_BYTES", "not_a_pdf", "what_it_holds"]
-
 #: Bytes read from the start of a file: PDF readers accept the ``%PDF-`` header within
 #: the first 1024 bytes.
 HEAD_BYTES: Final = 1024

@@ -26,8 +26,6 @@ from langchain_asesoria.pdf.not_pdf import not_a_pdf
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-__all__ = ["no_text_layer", "open_pdf", "page_text"]
-
 _PDF_EXTRA = "pip install 'langchain-asesoria[pdf]'"
 
 

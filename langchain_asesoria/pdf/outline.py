@@ -14,8 +14,6 @@ from langchain_asesoria.errors import DamagedDocumentError
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-__all__ = ["OutlineEntry", "outline_entries"]
-
 
 @dataclass(frozen=True, slots=True)
 class OutlineEntry:

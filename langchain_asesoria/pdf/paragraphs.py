@@ -43,15 +43,6 @@ from langchain_asesoria.pdf.layout import LineLayout
 from langchain_asesoria.pdf.typesetting import Paragraph, Typesetting, text_runs_on
 from langchain_asesoria.structure.leads import label_style
 
-__all__ = [
-    "Block",
-    "NumberedLayout",
-    "ReadLine",
-    "Reflowed",
-    "kept_layout",
-    "reflow",
-]
-
 #: A word split at a line's end: letters, then a hyphen (any of the usual three).
 _SPLIT: Final = re.compile(r"(\w+)([-\u00ad\u2010])\Z")
 #: A line ending in a hyphen right after a letter or digit: joined with no space.

@@ -29,17 +29,6 @@ from langchain_asesoria.pdf.typesetting import SIZE_TOLERANCE
 from langchain_asesoria.structure.anchors import SectionStart, section_spans
 from langchain_asesoria.structure.legal import legal_paths
 
-__all__ = [
-    "LocatedOutline",
-    "SectionStart",
-    "TitleLines",
-    "Typeset",
-    "fold",
-    "locate_sections",
-    "locate_titles",
-    "section_spans",
-]
-
 #: What may stand before a title on its line: numbering and bullets, nothing else.
 _LEAD: Final = re.compile(
     r"[\W\d_]*(?:(?:[IVXLCDM]+|[ivxlcdm]+|[A-Za-z])[.)ºª°]?[\W\d_]*)?", re.UNICODE

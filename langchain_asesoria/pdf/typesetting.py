@@ -24,15 +24,6 @@ from typing import Final
 from langchain_asesoria.pdf.layout import LineLayout
 from langchain_asesoria.structure.leads import label_style
 
-__all__ = [
-    "BULLETS",
-    "PARAGRAPH_GAP",
-    "SIZE_TOLERANCE",
-    "Paragraph",
-    "Typesetting",
-    "text_runs_on",
-]
-
 #: Points within which two sizes are the same size.
 SIZE_TOLERANCE: Final = 0.5
 #: A gap between baselines wider than this many line steps parts two paragraphs.

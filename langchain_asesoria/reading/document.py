@@ -22,17 +22,6 @@ from langchain_asesoria.structure.front_matter import FrontMatterValue
 if TYPE_CHECKING:
     from langchain_asesoria.boe_xml.law_text import LawReport
 
-__all__ = [
-    "READING_SEPARATOR",
-    "DocumentPages",
-    "OutlineReport",
-    "ParagraphReport",
-    "PdfFileReport",
-    "ReadReport",
-    "Removal",
-    "RemovalKind",
-]
-
 #: The page join structure sources read (a blank line: no heading runs across it).
 READING_SEPARATOR = "\n\n"
 

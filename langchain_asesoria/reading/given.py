@@ -16,8 +16,6 @@ from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.markdown import detect_markdown_sections
 
-__all__ = ["chunk_document", "iter_chunks"]
-
 
 def chunk_document(
     pages: Pages,

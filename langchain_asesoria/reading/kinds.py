@@ -18,16 +18,6 @@ from typing import Final, Literal
 
 from langchain_asesoria.errors import UnsupportedFileError
 
-__all__ = [
-    "DEFAULT_MARKDOWN_SUFFIXES",
-    "FILE_KINDS",
-    "DocumentKind",
-    "FileKind",
-    "file_kind",
-    "kind_for_text",
-    "kind_of_name",
-]
-
 DocumentKind = Literal["pdf", "markdown", "text", "html", "xml"]
 
 #: The former name of ``DocumentKind``.

@@ -22,8 +22,6 @@ from langchain_asesoria.reading.steps import FileExtras
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-__all__ = ["PdfFile", "loaded_pdf_extras"]
-
 #: A loader's PDF given to read it again: its path, or its bytes (an upload read once).
 PdfFile: TypeAlias = Union[str, Path, bytes]  # noqa: UP007 - a runtime alias
 

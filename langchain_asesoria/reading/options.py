@@ -11,9 +11,7 @@ from datetime import date, datetime
 from typing import Literal, get_args
 
 from langchain_asesoria.errors import ConfigurationError
-from langchain_asesoria.structure import legal
-
-__all__ = ["LAW_VERSIONS", "LEGAL_STRUCTURES", "LawVersions", "LegalStructure", "ReadOptions"]
+from langchain_asesoria.structure import legal, legal_grammar
 
 #: When legal ranks decide the hierarchy: ``"auto"`` when the headings are a law's (one
 #: of them a provision: an article, a disposición), ``"on"`` whenever a legal heading is
@@ -126,7 +124,7 @@ class ReadOptions:
         """Whether legal ranks decide for headings with these titles."""
         if self.legal_structure == "auto":
             return legal.applies(titles)
-        return self.legal_structure == "on" and any(map(legal.legal_unit, titles))
+        return self.legal_structure == "on" and any(map(legal_grammar.legal_unit, titles))
 
     html_main_content: bool = True
     html_headings: bool = True

@@ -29,8 +29,6 @@ from langchain_asesoria.structure.html import extract_html, looks_like_markup
 if TYPE_CHECKING:
     from pypdf import PdfReader
 
-__all__ = ["read_document", "read_loaded_pages", "read_pdf", "read_text_document"]
-
 
 def read_pdf(
     reader: PdfReader,

@@ -17,8 +17,6 @@ from langchain_asesoria.reading.document import DocumentPages
 from langchain_asesoria.reading.steps import find_leads
 from langchain_asesoria.structure.anchors import leads_in
 
-__all__ = ["ChunkedDocument", "iter_document_chunks", "split_document"]
-
 
 @dataclass(frozen=True, slots=True)
 class ChunkedDocument:

@@ -54,12 +54,11 @@ from langchain_asesoria.structure.legal import (
     candidate_line,
     formulas_as_text,
     law_headings,
-    legal_unit,
     named_units,
     plain_lines,
     relevel,
 )
-from langchain_asesoria.structure.legal_grammar import quoted
+from langchain_asesoria.structure.legal_grammar import legal_unit, quoted
 from langchain_asesoria.structure.markdown import comments, markdown_headings, marked_only
 from langchain_asesoria.structure.markup import markup_spans
 from langchain_asesoria.structure.page_text import (
@@ -72,8 +71,6 @@ from langchain_asesoria.structure.quotations import rebare
 
 if TYPE_CHECKING:
     from pypdf import PdfReader
-
-__all__ = ["STEPS", "FileExtras", "ReadingStep", "find_leads", "run_steps"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,21 +48,6 @@ from langchain_asesoria.structure.legal_grammar import (
 from langchain_asesoria.structure.markdown import LONE
 from langchain_asesoria.structure.quotations import own_headings, paragraphs, rebare
 
-__all__ = [
-    "NUMERAL",
-    "LegalUnit",
-    "applies",
-    "candidate_line",
-    "formulas_as_text",
-    "law_headings",
-    "legal_levels",
-    "legal_paths",
-    "legal_unit",
-    "named_units",
-    "plain_lines",
-    "relevel",
-]
-
 
 @dataclass(frozen=True, slots=True)
 class _Open:
