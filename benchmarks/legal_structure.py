@@ -227,11 +227,11 @@ def measure_file(path: Path, chunked: bool, show: int = 0) -> LawStructure:
     started = time.perf_counter()
     try:
         document = read_document(path)
-        text = document.joined().text
-        sections = document.sections() or []
+        text = document.text.text
+        sections = document.sections or ()
         if chunked:
             tokenization, config = _TOKENIZATION[0]
-            joined = document.joined(config.page_separator).text
+            joined = document.in_join(config.page_separator).joined.text
             if joined != text:
                 raise ValueError("the configuration's page separator moves offsets")
             metadata = ChunkMetadata(doc_id=path.stem, doc_type="law")

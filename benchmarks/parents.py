@@ -349,7 +349,7 @@ def rank_order_methods(
 ) -> dict[str, Method]:
     """The ``--rank-order`` rows (``grow_in_rank_order``), by name."""
     spans = [(int(c.metadata[START_INDEX]), int(c.metadata[END_INDEX])) for c in chunks]
-    documents = {d.doc_id: (0, d.read.joined().text) for d in corpus}
+    documents = {d.doc_id: (0, d.read.text.text) for d in corpus}
 
     def overlap_once(query: str, budget: int) -> list[Document]:
         hits = [(str(chunks[i].metadata[DOC_ID]), *spans[i], spans[i][1]) for i in ranking(query)]

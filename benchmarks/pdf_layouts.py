@@ -523,7 +523,7 @@ def check_layout(layout: Layout) -> Outcome:
         ChunkMetadata(doc_id="generado"),
         config=ChunkingConfig(max_tokens=512, overlap_tokens=64),
         tokenization=ByteTokenization(512),
-        sections=document.sections(),
+        sections=document.sections,
     )
     texts = [_same(chunk.text) for chunk in chunks]
     lost: list[str] = []

@@ -561,11 +561,11 @@ def read_document_parents(
     check_parent_budget(parent_max_tokens, config)
     if not chunks:
         return DocumentParents((), ())
-    joined = join_pages(document.pages, config.page_separator, chunks[0].metadata.doc_id)
+    text = document.in_join(config.page_separator, chunks[0].metadata.doc_id)
     return build_parents(
-        joined,
+        text.joined,
         chunks,
-        sections=document.sections_in(joined),
+        sections=text.sections,
         config=config,
         tokenizer=tokenizer,
         parent_max_tokens=parent_max_tokens,

@@ -552,7 +552,7 @@ def split_pdf(name: str, pages: Callable[[], list[list[Placed]]]) -> Call:
             ChunkMetadata(doc_id=DOC),
             config=ChunkingConfig(256, 32),
             tokenization=env.tokenization("bytes"),
-            sections=document.sections(),
+            sections=document.sections,
         )
         return drawn, document, chunks
 

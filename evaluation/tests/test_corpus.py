@@ -78,7 +78,7 @@ def test_pdf_chunks_follow_the_outline_unless_switched_off(tmp_path: Path) -> No
         f"Capítulo {n}. Rentas {RENTAS[n]}" for n in range(1, 5)
     ]
     [plain] = load_corpus([path], ReadOptions(False, False))
-    assert plain.read.sections() is None
+    assert plain.read.sections is None
     assert plain.text == plain.extracted_text
     plain_chunks = AsesoriaChunker().chunk(plain, config, ByteTokenization(512))
     assert all(chunk.context_tokens == 0 for chunk in plain_chunks)  # no section: no context

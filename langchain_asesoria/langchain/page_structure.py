@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import LoadedPage
-from langchain_asesoria.structure.anchors import SectionStart
+from langchain_asesoria.structure.anchors import SectionStart, spans_in
 
 if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
     from langchain_asesoria.reading import DocumentPages
@@ -61,7 +61,7 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
     section keys; pages without furniture removed get no ``PAGE_FURNITURE``.
     """
     outline = document.report.outline
-    starts = document.starts or ()
+    starts = document.starts() or ()
     report: dict[str, Any] | None = None
     if outline is not None:
         report = {
@@ -80,7 +80,7 @@ def page_structure(document: DocumentPages) -> list[dict[str, Any]]:
             metadata[PAGE_FURNITURE] = [line.text for line in removed]
         if report is not None:
             metadata[OUTLINE] = copy.deepcopy(report)  # each page's metadata its own
-        if document.starts is not None:
+        if document.sections is not None:
             here = [start for start in starts if start.page == page.page]
             metadata[SECTION_STARTS] = [_start_keys(start) for start in here]
             if current is not None and (not here or here[0].offset > 0):
@@ -111,16 +111,18 @@ def pages_apart(document: DocumentPages) -> dict[int, DocumentPages]:
     if len(document.pages) == 1:
         return {document.pages[0].page: document}
     parts: dict[int, DocumentPages] = {}
+    starts = document.starts() or ()
     current: SectionStart | None = None
     for page in document.pages:
-        here = [start for start in document.starts or () if start.page == page.page]
+        here = [start for start in starts if start.page == page.page]
         own = [_on_its_page(start) for start in here]
         if current is not None and (not here or here[0].offset > 0):
             own.insert(
                 0, SectionStart(page.page, 0, current.label, current.path, None, current.fields)
             )
         current = here[-1] if here else current
-        parts[page.page] = replace(document, pages=(page,), starts=tuple(own), leads=None)
+        alone = replace(document, pages=(page,), sections=None, leads=None)
+        parts[page.page] = replace(alone, sections=tuple(spans_in(alone.text, own)))
     return parts
 
 

@@ -1,23 +1,33 @@
 """``DocumentPages``: a document as read (pages, kind, structure) and its ``ReadReport``.
 
-The value every entry point chunks (``reading.split``). Its structure is anchored in
-pages, so it holds for any page separator; the report says what reading removed.
+The value every entry point chunks (``reading.split``). It owns one text, its pages
+joined once; its sections and leads are spans of that text; the report says what
+reading removed.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
+from langchain_asesoria.engine import content_segments
 from langchain_asesoria.models import LeadSpan, LoadedPage, SectionSpan
 from langchain_asesoria.pages import JoinedText, join_pages
 from langchain_asesoria.pdf.furniture import Furniture, FurnitureLine
 from langchain_asesoria.pdf.paragraphs import Block
 from langchain_asesoria.pdf.titles import LocatedOutline
 from langchain_asesoria.reading.kinds import DocumentKind
-from langchain_asesoria.structure.anchors import AnchoredLead, SectionStart, leads_in, spans_in
+from langchain_asesoria.structure.anchors import (
+    SectionStart,
+    anchor_leads,
+    anchor_spans,
+    leads_in,
+    spans_in,
+)
 from langchain_asesoria.structure.front_matter import FrontMatterValue
+from langchain_asesoria.structure.leads import detect_leads
 
 if TYPE_CHECKING:
     from langchain_asesoria.boe_xml.law_text import LawReport
@@ -182,50 +192,113 @@ class ReadReport:
 
 
 @dataclass(frozen=True, slots=True)
+class DocumentText:
+    """The text a document's chunks' offsets refer to, with its structure as spans of it.
+
+    Attributes:
+        joined: The pages joined by one separator.
+        sections: The sections as spans of ``joined.text``; ``None`` when no structure
+            source applied (the chunker then has no sections).
+        leads: The lists' and tables' leads as spans of ``joined.text``.
+    """
+
+    joined: JoinedText
+    sections: tuple[SectionSpan, ...] | None
+    leads: tuple[LeadSpan, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class DocumentPages:
     """A document's pages as they will be chunked, with the structure reading found.
 
-    Invariant: every start of ``starts`` and every end of ``leads`` lies in the page it
-    names, in text order.
+    The document owns one text, its pages joined by ``READING_SEPARATOR`` once
+    (``text``); its sections and leads are spans of that text. A chunking configuration
+    whose ``page_separator`` is another carries them over once (``in_join``).
+
+    Invariant: ``sections`` and ``leads`` are spans of ``text.text``, in text order.
 
     Attributes:
         pages: The pages, numbered from 1, with what reading removed blanked or gone.
         kind: The kind of document (``reading.kinds``).
-        starts: Where the sections start, anchored in pages; ``None`` when no
-            structure source applied (the chunker then has no sections).
-        structure: The structure source that gave ``starts`` (``"markdown headings"``,
-            ``"pdf outline"``, ``"loader"``), or ``None``.
+        sections: The sections as spans of ``text``; ``None`` when no structure source
+            applied (the chunker then has no sections).
+        structure: The structure source that gave ``sections`` (``"markdown
+            headings"``, ``"pdf outline"``, ``"loader"``), or ``None``.
         leads: The lists and tables whose chunks carry a lead-in or a header row
-            (``structure.leads``), anchored in pages; ``None`` until found
-            (``reading.steps.run_steps`` finds them last; ``split_document`` finds them
-            for a document built by hand).
+            (``structure.leads``), as spans of ``text``; ``None`` until found
+            (``reading.steps.run_steps`` finds them last; ``in_join`` finds them for a
+            document built by hand).
         report: What reading removed or could not place.
     """
 
     pages: tuple[LoadedPage, ...]
     kind: DocumentKind
-    starts: tuple[SectionStart, ...] | None = None
+    sections: tuple[SectionSpan, ...] | None = None
     structure: str | None = None
-    leads: tuple[AnchoredLead, ...] | None = None
+    leads: tuple[LeadSpan, ...] | None = None
     report: ReadReport = field(default_factory=ReadReport)
+    _text: JoinedText | None = field(default=None, init=False, repr=False, compare=False)
 
-    def joined(self, separator: str = READING_SEPARATOR) -> JoinedText:
-        """The pages joined by ``separator``: the text a chunk's offsets refer to."""
-        return join_pages(self.pages, separator)
+    @property
+    def text(self) -> JoinedText:
+        """The pages joined by ``READING_SEPARATOR``, once per document."""
+        return self._joined()
 
-    def sections(self, separator: str = READING_SEPARATOR) -> list[SectionSpan] | None:
-        """The sections as spans of the pages joined by ``separator`` (``sections_in``)."""
-        return self.sections_in(self.joined(separator))
+    def _joined(self, doc_id: str = "?") -> JoinedText:
+        text = self._text
+        if text is None:  # joined once, on first use: a frozen value's own cache
+            text = join_pages(self.pages, READING_SEPARATOR, doc_id)
+            object.__setattr__(self, "_text", text)
+        return text
 
-    def sections_in(self, joined: JoinedText) -> list[SectionSpan] | None:
-        """The sections as spans of ``joined`` (these pages, joined by any separator).
-
-        ``None`` when no structure source applied; a list, maybe empty, when one did.
-        """
-        if self.starts is None:
+    def starts(self) -> tuple[SectionStart, ...] | None:
+        """The sections anchored in pages, ``(page, offset)`` (``structure.anchors``), as a
+        loader writes them in each page's metadata; ``None`` without structure."""
+        if self.sections is None:
             return None
-        return spans_in(joined, self.starts)
+        return anchor_spans(self.pages, self.sections, READING_SEPARATOR, self.text)
 
-    def leads_in(self, joined: JoinedText) -> list[LeadSpan] | None:
-        """The leads as spans of ``joined``; ``None`` when they were not found yet."""
-        return None if self.leads is None else leads_in(joined, self.leads)
+    def in_join(self, separator: str, doc_id: str = "?") -> DocumentText:
+        """The text chunks' offsets refer to, the pages joined by ``separator``, and the
+        sections and leads as its spans: the document's own when ``separator`` is
+        ``READING_SEPARATOR``; else the pages joined once more and the spans carried
+        over through the pages (``structure.anchors``).
+
+        Raises:
+            InvalidPagesError: pages that are not one document's, in order.
+        """
+        own = self._joined(doc_id)
+        leads = self.leads if self.leads is not None else find_leads(own, self.sections)
+        if separator == READING_SEPARATOR:
+            return DocumentText(own, self.sections, leads)
+        joined = join_pages(self.pages, separator, doc_id)
+        sections = None
+        if self.sections is not None:
+            starts = anchor_spans(self.pages, self.sections, READING_SEPARATOR, own)
+            sections = tuple(spans_in(joined, starts))
+        anchored = anchor_leads(self.pages, own, leads)
+        return DocumentText(joined, sections, tuple(leads_in(joined, anchored)))
+
+
+def find_leads(joined: JoinedText, sections: Sequence[SectionSpan] | None) -> tuple[LeadSpan, ...]:
+    """The lists and tables of ``joined`` whose continuations carry a lead
+    (``structure.leads``), none running across a section's start."""
+    breaks = [segment.start for segment in content_segments(joined.text, sections)]
+    return tuple(detect_leads(joined.text, breaks))
+
+
+def contiguous(spans: Iterable[SectionSpan], length: int) -> tuple[SectionSpan, ...]:
+    """``spans`` (in text order) as a document's sections: each runs to the next one's
+    start, the last to ``length``; none is empty; a title end outside its section is
+    forgotten (``structure.anchors.spans_in`` reads anchored starts the same way)."""
+    spans = list(spans)
+    ends = [*(span.start for span in spans[1:]), length][: len(spans)]
+    return tuple(
+        replace(span, end=end, title_end=_inside(span.title_end, span.start, end))
+        for span, end in zip(spans, ends, strict=True)
+        if span.start < end
+    )
+
+
+def _inside(position: int | None, start: int, end: int) -> int | None:
+    return position if position is not None and start <= position <= end else None

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Final
 
 from langchain_asesoria.boe_xml.metadata_fields import block_url
-from langchain_asesoria.reading.document import READING_SEPARATOR, DocumentPages
+from langchain_asesoria.reading.document import DocumentPages
 from langchain_asesoria.records import (
     BLOCK_ID,
     BOE_ID,
@@ -65,22 +65,21 @@ def with_block_fields(document: DocumentPages) -> DocumentPages:
     law's title, then its preamble). Needs the page's blocks and law (``ReadReport``)."""
     law_id = dict(document.report.fields).get(NORM_ID)
     blocks = document.report.blocks
-    if not isinstance(law_id, str) or not blocks or not document.starts:
+    if not isinstance(law_id, str) or not blocks or not document.sections:
         return document
-    joined = document.joined(READING_SEPARATOR)
+    joined = document.text
     where = dict(zip(joined.page_numbers, joined.page_starts, strict=True))
     positions = [where[page] + offset for page, offset, _ in blocks]
-    ends = [where[s.page] + s.offset for s in document.starts[1:]] + [len(joined.text)]
-    starts = []
-    for start, end in zip(document.starts, ends, strict=True):
-        page, offset = start.title_end or (start.page, start.offset)
-        index = bisect_right(positions, where[page] + offset) - 1
-        if index < 0 and positions[0] < end:
+    sections = []
+    for section in document.sections:
+        position = section.title_end if section.title_end is not None else section.start
+        index = bisect_right(positions, position) - 1
+        if index < 0 and positions[0] < section.end:
             index = 0
         if index < 0:
-            starts.append(start)
+            sections.append(section)
             continue
         block = blocks[index][2]
         own = ((BLOCK_ID, block), (URL, block_url(law_id, block)))
-        starts.append(replace(start, fields=(*start.fields, *own)))
-    return replace(document, starts=tuple(starts))
+        sections.append(replace(section, fields=(*section.fields, *own)))
+    return replace(document, sections=tuple(sections))

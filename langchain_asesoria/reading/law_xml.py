@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Final
@@ -21,9 +22,8 @@ from langchain_asesoria.boe_xml.law_text import LawText, law_all_versions, law_a
 from langchain_asesoria.boe_xml.parse import read_law
 from langchain_asesoria.errors import InvalidPagesError
 from langchain_asesoria.models import LoadedPage
-from langchain_asesoria.reading.document import DocumentPages, ReadReport
+from langchain_asesoria.reading.document import DocumentPages, ReadReport, contiguous
 from langchain_asesoria.reading.options import ReadOptions
-from langchain_asesoria.structure.anchors import AnchoredLead, SectionStart
 
 #: The structure source of a law read from its XML (``DocumentPages.structure``).
 LAW_XML: Final = "boe xml"
@@ -70,29 +70,15 @@ def _metadata(path: Path | None) -> bytes | None:
 
 def law_document(law: LawText, page: LoadedPage) -> DocumentPages:
     """``law``'s text as a one-page document numbered like ``page``, its sections (with
-    their metadata) and its tables' header rows anchored there, and what it left out
+    their metadata) and its tables' header rows as spans of it, and what it left out
     in the report."""
-    number = page.page
-    starts = tuple(
-        SectionStart(
-            number,
-            section.span.start,
-            section.span.section_label or "",
-            section.span.section_path,
-            None if section.span.title_end is None else (number, section.span.title_end),
-            section.fields,
-        )
-        for section in law.sections
-    )
-    leads = tuple(
-        AnchoredLead((number, lead.start), (number, lead.end), lead.lead, lead.table)
-        for lead in law.leads
-    )
+    spans = (replace(section.span, fields=section.fields) for section in law.sections)
+    sections = contiguous(spans, len(law.text))
     return DocumentPages(
-        (LoadedPage(law.text, number, page.source),),
+        (LoadedPage(law.text, page.page, page.source),),
         "xml",
-        starts=starts,
+        sections=sections,
         structure=LAW_XML,
-        leads=leads,
-        report=ReadReport(headings=len(starts), legal=True, law=law.report, fields=law.fields),
+        leads=tuple(law.leads),
+        report=ReadReport(headings=len(sections), legal=True, law=law.report, fields=law.fields),
     )

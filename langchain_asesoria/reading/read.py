@@ -22,7 +22,7 @@ from langchain_asesoria.reading.loaded_pdf import PdfFile, loaded_pdf_extras
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.reading.steps import FileExtras, run_steps
 from langchain_asesoria.records import BOE_ID, NORM_ID
-from langchain_asesoria.structure.anchors import SectionStart
+from langchain_asesoria.structure.anchors import SectionStart, spans_in
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.html import extract_html, looks_like_markup
 
@@ -129,13 +129,10 @@ def read_loaded_pages(
     elif kind == "pdf" and starts is None and pages:
         extras, pdf_report = loaded_pdf_extras(pages, options, pdf_file)
         report = ReadReport(pdf_file=pdf_report)
-    document = DocumentPages(
-        tuple(pages),
-        kind,
-        starts=None if starts is None else tuple(starts),
-        structure=None if not starts else "loader",
-        report=report,
-    )
+    document = DocumentPages(tuple(pages), kind, report=report)
+    if starts is not None:
+        sections = tuple(spans_in(document.text, starts))
+        document = replace(document, sections=sections, structure="loader" if starts else None)
     return run_steps(document, options, extras)
 
 

@@ -1,8 +1,8 @@
-"""Chunking a document as read: its structure in the configuration's join, then the engine.
+"""Chunking a document as read: its text, sections and leads, then the engine.
 
-The one place where a document's structure meets the chunking configuration: its text is
-joined once by ``config.page_separator``, its sections and leads (anchored in pages)
-become spans of that text, and the engine chunks them.
+The one place where a document meets the chunking configuration: the document's own text
+and spans when ``config.page_separator`` is the reading's (the default), else the pages
+joined by it once and the spans carried over (``DocumentPages.in_join``).
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ from dataclasses import dataclass, replace
 
 from langchain_asesoria.engine import Tokenization, check_inputs, chunks
 from langchain_asesoria.models import Chunk, ChunkingConfig, ChunkMetadata, SectionSpan
-from langchain_asesoria.pages import JoinedText, join_pages
-from langchain_asesoria.reading.document import DocumentPages
-from langchain_asesoria.reading.steps import find_leads
-from langchain_asesoria.structure.anchors import leads_in
+from langchain_asesoria.pages import JoinedText
+from langchain_asesoria.reading.document import DocumentPages, DocumentText
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,20 +32,19 @@ class ChunkedDocument:
 
 def _chunks(
     document: DocumentPages,
-    joined: JoinedText,
+    text: DocumentText,
     metadata: ChunkMetadata,
     config: ChunkingConfig,
     tokenization: Tokenization,
 ) -> Iterator[Chunk]:
-    leads = document.leads if document.leads is not None else find_leads(document)
     fields = document.report.document_fields
     return chunks(
-        joined,
+        text.joined,
         replace(metadata, extra=(*metadata.extra, *fields)) if fields else metadata,
         config=config,
         tokenization=tokenization,
-        sections=document.sections_in(joined),
-        leads=leads_in(joined, leads),
+        sections=text.sections,
+        leads=text.leads,
     )
 
 
@@ -64,8 +61,8 @@ def iter_document_chunks(
         AsesoriaError: As ``chunk_document``.
     """
     doc_id = check_inputs(metadata, config, tokenization)
-    joined = join_pages(document.pages, config.page_separator, doc_id)
-    return _chunks(document, joined, metadata, config, tokenization)
+    text = document.in_join(config.page_separator, doc_id)
+    return _chunks(document, text, metadata, config, tokenization)
 
 
 def split_document(
@@ -81,6 +78,6 @@ def split_document(
         AsesoriaError: As ``chunk_document``.
     """
     doc_id = check_inputs(metadata, config, tokenization)
-    joined = join_pages(document.pages, config.page_separator, doc_id)
-    built = tuple(_chunks(document, joined, metadata, config, tokenization))
-    return ChunkedDocument(document, joined, tuple(document.sections_in(joined) or ()), built)
+    text = document.in_join(config.page_separator, doc_id)
+    built = tuple(_chunks(document, text, metadata, config, tokenization))
+    return ChunkedDocument(document, text.joined, text.sections or (), built)

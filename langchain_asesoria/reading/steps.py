@@ -17,7 +17,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
-from langchain_asesoria.engine import content_segments
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pages import JoinedText
 from langchain_asesoria.pdf.contents import contents_lines
@@ -31,25 +30,25 @@ from langchain_asesoria.pdf.paragraphs import ReadLine, kept_layout, reflow
 from langchain_asesoria.pdf.titles import TitleLines, Typeset, locate_titles
 from langchain_asesoria.pdf.typesetting import SIZE_TOLERANCE
 from langchain_asesoria.reading.document import (
-    READING_SEPARATOR,
     DocumentPages,
     OutlineReport,
     ParagraphReport,
     Removal,
     RemovalKind,
+    contiguous,
+    find_leads,
 )
 from langchain_asesoria.reading.kinds import DocumentKind
 from langchain_asesoria.reading.law_links import front_matter_law_fields, with_block_fields
 from langchain_asesoria.reading.options import ReadOptions
 from langchain_asesoria.records import NORM_ID
-from langchain_asesoria.structure.anchors import AnchoredLead, anchor_leads, anchor_spans
+from langchain_asesoria.structure.anchors import spans_in
 from langchain_asesoria.structure.front_matter import (
     blank_front_matter,
     front_matter_end,
     front_matter_fields,
 )
 from langchain_asesoria.structure.headings import Heading, sections_of
-from langchain_asesoria.structure.leads import detect_leads
 from langchain_asesoria.structure.legal import (
     candidate_line,
     formulas_as_text,
@@ -209,19 +208,15 @@ def _line_at(text: str, start: int) -> str:
 
 
 def _with_headings(
-    document: DocumentPages,
-    joined: JoinedText,
-    headings: Sequence[Heading],
-    legal: bool,
-    name: str,
+    document: DocumentPages, headings: Sequence[Heading], legal: bool, name: str
 ) -> DocumentPages:
-    """``document`` with the sections ``headings`` open (in ``joined``, its pages joined by
-    ``READING_SEPARATOR``), ranked by legal structure when ``legal``."""
-    ranked = relevel(headings, joined.text) if legal else list(headings)
-    spans = sections_of(ranked, len(joined.text))
-    starts = anchor_spans(document.pages, spans, READING_SEPARATOR, joined)
-    found = replace(document, starts=starts, structure=name if starts else None)
-    return _reported(found, headings=len(headings), legal=legal and bool(starts))
+    """``document`` with the sections ``headings`` open (positions in its text), ranked by
+    legal structure when ``legal``."""
+    text = document.text.text
+    ranked = relevel(headings, text) if legal else list(headings)
+    spans = contiguous(sections_of(ranked, len(text)), len(text))
+    found = replace(document, sections=spans, structure=name if spans else None)
+    return _reported(found, headings=len(headings), legal=legal and bool(spans))
 
 
 #: A heading line whose ``#`` run is glued to its title (no ATX heading for CommonMark).
@@ -235,9 +230,9 @@ def _is_legal_unit(title: str) -> bool:
 def _markdown_headings(
     document: DocumentPages, options: ReadOptions, _: FileExtras
 ) -> DocumentPages:
-    if document.starts is not None or not document.pages:
+    if document.sections is not None or not document.pages:
         return document
-    joined = document.joined(READING_SEPARATOR)
+    joined = document.text
     text = joined.text
     # Plain legal lines alone in their paragraph ("ANEXO", "Subsección 1.ª") are headings
     # in a law only.
@@ -253,26 +248,26 @@ def _markdown_headings(
             # A formula or a table's line the source marks for its centring is text in
             # any document read with legal structure (a resolution's "### Tt = (To / Mo) Mt,").
             found = formulas_as_text(found)
-    return _with_headings(document, joined, found, legal, MARKDOWN_HEADINGS.name)
+    return _with_headings(document, found, legal, MARKDOWN_HEADINGS.name)
 
 
 def _legal_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -> DocumentPages:
-    if document.starts is not None or not document.pages:
+    if document.sections is not None or not document.pages:
         return document
-    joined = document.joined(READING_SEPARATOR)
+    joined = document.text
     candidates = plain_lines(joined.text)
     if not options.legal([heading.title for heading in candidates]):
         return document
     headings = law_headings(joined.text, candidates)
-    return _with_headings(document, joined, headings, True, LEGAL_LINES.name)
+    return _with_headings(document, headings, True, LEGAL_LINES.name)
 
 
 def _paragraph_lines(document: DocumentPages, options: ReadOptions, _: FileExtras) -> DocumentPages:
     """A web page saved as text, one line per paragraph: its site chrome blanked (as
     ``--keep-site-chrome`` says) and listed, its heading lines the sections."""
-    if document.starts is not None or not document.pages:
+    if document.sections is not None or not document.pages:
         return document
-    joined = document.joined(READING_SEPARATOR)
+    joined = document.text
     if not line_paragraphs(joined.text):
         return document
     found = page_text(joined.text, chrome=options.html_main_content)
@@ -287,10 +282,10 @@ def _paragraph_lines(document: DocumentPages, options: ReadOptions, _: FileExtra
         return document
     headings = named_units(found.headings)
     legal = options.legal([heading.title for heading in headings if not quoted(heading.title)])
-    joined = document.joined(READING_SEPARATOR)
+    joined = document.text
     if legal:  # amended text an article quotes is its text, never a section
         headings = rebare(joined.text, [h for h in headings if not quoted(h.title)])
-    return _with_headings(document, joined, headings, legal, PARAGRAPH_LINES.name)
+    return _with_headings(document, headings, legal, PARAGRAPH_LINES.name)
 
 
 def _blocks_of(found: PageText, joined: JoinedText) -> dict[str, object]:
@@ -321,9 +316,9 @@ def _in_page(
 def _html_headings(
     document: DocumentPages, options: ReadOptions, extras: FileExtras
 ) -> DocumentPages:
-    if document.starts is not None or extras.html_headings is None or not document.pages:
+    if document.sections is not None or extras.html_headings is None or not document.pages:
         return document
-    joined = document.joined(READING_SEPARATOR)
+    joined = document.text
     # The BOE's "TEXTO ORIGINAL" / "Texto consolidado" says which text the page shows: no
     # section (its words stay in the text), so no law's path names it.
     headings = [h for h in extras.html_headings if h.title.upper() not in VERSION_LABELS]
@@ -333,7 +328,7 @@ def _html_headings(
     legal = options.legal([heading.title for heading in headings if not quoted(heading.title)])
     if legal:  # amended text an article quotes is its text, never a section
         headings = rebare(joined.text, [h for h in headings if not quoted(h.title)])
-    return _with_headings(document, joined, headings, legal, HTML_HEADINGS.name)
+    return _with_headings(document, headings, legal, HTML_HEADINGS.name)
 
 
 def _boe_blocks(document: DocumentPages, _: ReadOptions, __: FileExtras) -> DocumentPages:
@@ -344,13 +339,13 @@ def _pdf_legal_lines(
     document: DocumentPages, options: ReadOptions, extras: FileExtras
 ) -> DocumentPages:
     """A loader's PDF pages without their file: their legal heading lines, ranked."""
-    if extras.reader is not None or document.starts is not None or not document.pages:
+    if extras.reader is not None or document.sections is not None or not document.pages:
         return document
-    joined = document.joined(READING_SEPARATOR)
+    joined = document.text
     headings = pdf_legal_lines(joined.text)
     if not options.legal([heading.title for heading in headings]):
         return document
-    return _with_headings(document, joined, headings, True, PDF_LEGAL_LINES.name)
+    return _with_headings(document, headings, True, PDF_LEGAL_LINES.name)
 
 
 def _list_markers(document: DocumentPages, _: ReadOptions, extras: FileExtras) -> DocumentPages:
@@ -426,11 +421,11 @@ def _pdf_paragraphs(
 def _pdf_outline(
     document: DocumentPages, options: ReadOptions, extras: FileExtras
 ) -> DocumentPages:
-    if extras.reader is None or document.starts is not None:
+    if extras.reader is None or document.sections is not None:
         return document
     if extras.outline_problem is not None:
         return _reported(
-            replace(document, starts=()), outline=OutlineReport(problem=extras.outline_problem)
+            replace(document, sections=()), outline=OutlineReport(problem=extras.outline_problem)
         )
     entries = extras.outline
     legal = options.legal([entry.title for entry in entries])
@@ -439,14 +434,13 @@ def _pdf_outline(
     if options.typeset_headings and paragraphs is not None:
         typeset = Typeset(paragraphs.typeset, paragraphs.body_size)
     located = locate_titles(document.pages, entries, legal=legal, typeset=typeset)
-    found = replace(
-        document, starts=located.starts, structure=PDF_OUTLINE.name if located.starts else None
-    )
+    sections = tuple(spans_in(document.text, located.starts))
+    found = replace(document, sections=sections, structure=PDF_OUTLINE.name if sections else None)
     return _reported(
         found,
         outline=OutlineReport(located),
         headings=located.located,
-        legal=legal and bool(located.starts),
+        legal=legal and bool(sections),
     )
 
 
@@ -497,12 +491,4 @@ def run_steps(
     for step in STEPS[document.kind]:
         if step.switched_on(options):
             document = step.run(document, options, extras)
-    return replace(document, leads=find_leads(document))
-
-
-def find_leads(document: DocumentPages) -> tuple[AnchoredLead, ...]:
-    """The lists and tables of ``document`` whose continuations carry a lead
-    (``structure.leads``), none running across a section's start, anchored in pages."""
-    joined = document.joined(READING_SEPARATOR)
-    breaks = [s.start for s in content_segments(joined.text, document.sections_in(joined))]
-    return anchor_leads(document.pages, joined, detect_leads(joined.text, breaks))
+    return replace(document, leads=find_leads(document.text, document.sections))

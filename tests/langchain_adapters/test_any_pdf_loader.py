@@ -315,7 +315,7 @@ def test_pages_that_name_no_file_say_so() -> None:
     assert document.report.pdf_file is not None
     assert document.report.pdf_file.problem == "the pages name no single file"
     assert document.structure == "pdf legal heading lines"
-    assert [start.label for start in document.starts or ()] == [
+    assert [start.label for start in document.starts() or ()] == [
         "Artículo 1. Objeto.",
         "Artículo 2. Objeto.",
         "Artículo 3. Objeto.",

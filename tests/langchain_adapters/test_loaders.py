@@ -104,8 +104,8 @@ def test_pdf_pages_carry_where_titles_end(pdf_pages: list[Document]) -> None:
     document = read_document(PDF)
     starts = source_starts(document.pages, [page.metadata for page in pdf_pages], "aeat")
     assert starts is not None
-    assert tuple(starts) == document.starts
-    spans = document.sections()
+    assert tuple(starts) == document.starts()
+    spans = document.sections
     assert spans
     assert all(span.title_end is not None for span in spans)
 

@@ -56,7 +56,7 @@ def chunks_of(document: DocumentPages, tokenization: HuggingFaceTokenization) ->
         ChunkMetadata(doc_id="pdf"),
         config=ChunkingConfig(max_tokens=256, overlap_tokens=32),
         tokenization=tokenization,
-        sections=document.sections(),
+        sections=document.sections,
     )
 
 
@@ -80,7 +80,7 @@ def test_chunks_carry_sections_within_their_pages_and_no_furniture(
 ) -> None:
     document = read(path)
     chunks = chunks_of(document, minilm)
-    spans = document.sections()
+    spans = document.sections
     assert spans is not None
     joined = join_pages(document.pages)
     with_section = [chunk for chunk in chunks if chunk.metadata.section_path]
@@ -171,7 +171,7 @@ def test_the_boe_furniture_is_removed_from_every_page() -> None:
 
 
 def test_an_article_gets_its_path_by_legal_rank() -> None:
-    spans = read(ROOT / "corpus" / "pdf" / BOE).sections() or []
+    spans = read(ROOT / "corpus" / "pdf" / BOE).sections or ()
     paths = {span.section_path[1:] for span in spans}
     # The BOE outline lists TÍTULO, CAPÍTULO and Sección beside their articles: their
     # legal ranks nest them, so every article carries its TÍTULO and CAPÍTULO.
@@ -199,7 +199,7 @@ def test_each_section_starts_on_the_page_of_a_title_in_its_path(path: Path) -> N
         if entry.page is not None:
             pages_of.setdefault(entry.title, set()).add(entry.page)
     joined = join_pages(document.pages)
-    for span in document.sections() or []:
+    for span in document.sections or ():
         # Its own title's page, or that of a bare title it carries, never later than its own.
         carried = set().union(*(pages_of.get(title, set()) for title in span.section_path))
         if span.section_path[-1] not in pages_of:  # a heading set apart by typography
@@ -223,7 +223,7 @@ def test_no_chunk_is_only_outline_titles(path: Path, minilm: HuggingFaceTokeniza
         reverse=True,
     )
     document = read(path)
-    spans = document.sections() or []
+    spans = document.sections or ()
     joined = join_pages(document.pages).text
     only_titles = []
     for chunk in chunks_of(document, minilm):
@@ -268,7 +268,7 @@ def test_the_boe_articles_carry_their_titulo_by_legal_rank() -> None:
     """The BOE outline lists TÍTULO, CAPÍTULO and Artículo as siblings; by rank, every
     article of the Reglamento sits under its TÍTULO (the Real Decreto's own Artículo
     único has none)."""
-    spans = read(ROOT / "corpus" / "pdf" / BOE).sections() or []
+    spans = read(ROOT / "corpus" / "pdf" / BOE).sections or ()
     articles = [s for s in spans if (s.section_label or "").startswith("Artículo")]
     with_titulo = [s for s in articles if any(t.startswith("TÍTULO") for t in s.section_path)]
     assert len(articles) > 100

@@ -43,7 +43,7 @@ def test_a_generated_consolidated_page_gets_the_laws_paths_and_no_chrome(law: Bo
     (page,) = document.pages
     for word in CHROME_WORDS:
         assert word not in page.text
-    sections = document.sections() or []
+    sections = document.sections or ()
     paths = list(dict.fromkeys(s.section_path for s in sections))
     assert _unit_paths(paths) == law.expected_paths()
     assert not any(title.startswith("«") for path in paths for title in path)

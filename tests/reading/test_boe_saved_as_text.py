@@ -34,7 +34,7 @@ def test_a_generated_page_saved_as_text_gets_the_laws_paths(law: BoeLaw) -> None
     assert [len(line) for line in page.text.split("\n")] == [len(line) for line in text.split("\n")]
     for word in (*CHROME_WORDS, *SITE):
         assert word not in page.text, word
-    sections = document.sections() or []
+    sections = document.sections or ()
     paths = list(dict.fromkeys(s.section_path for s in sections))
     units = [p for p in paths if re.match(r"«?(Artículo|Disposición)", p[-1])]
     assert units == law.expected_paths()
@@ -142,7 +142,7 @@ def test_a_consolidated_page_saved_as_text_carries_its_blocks_as_the_web_page_do
     def blocks(document: object) -> dict[str, dict[str, object]]:
         return {
             start.path[-1]: dict(start.fields)
-            for start in document.starts or ()  # type: ignore[attr-defined]
+            for start in document.starts() or ()  # type: ignore[attr-defined]
             if start.path[-1].startswith("Artículo")
         }
 
@@ -157,4 +157,4 @@ def test_a_consolidated_page_saved_as_text_carries_its_blocks_as_the_web_page_do
 def test_a_page_saved_as_text_without_its_law_named_gets_no_links(law: BoeLaw) -> None:
     document = read_text_document(saved_as_text(law))  # its block markers, no BOE id
     assert document.report.fields == ()
-    assert not any(start.fields for start in document.starts or ())
+    assert not any(start.fields for start in document.starts() or ())

@@ -203,7 +203,7 @@ def test_the_reading_stage_keeps_the_engine_chunks_of_every_input(
     assert all(c.metadata.section_path for c in new)
     assert not any("title:" in c.text for c in new)  # the front matter is never chunked
     plain = read_document(text_file)
-    assert plain.starts is None
+    assert plain.sections is None
     assert split_document(
         plain, ChunkMetadata(doc_id="guia"), config=CONFIG, tokenization=minilm
     ).chunks == tuple(
@@ -219,7 +219,7 @@ def test_split_document_returns_what_the_inspector_shows(minilm: HuggingFaceToke
     )
     assert chunked.sections
     assert all(chunked.joined.text[c.start : c.end] == c.text for c in chunked.chunks)
-    assert chunked.sections == tuple(chunked.document.sections(CONFIG.page_separator) or ())
+    assert chunked.sections == tuple(chunked.document.in_join(CONFIG.page_separator).sections or ())
 
 
 # -- no adapter re-decides the structure ----------------------------------------------------
@@ -233,10 +233,11 @@ _PUBLIC_FACE = "__init__.py"
 
 #: What only the reading side may mention: heading and lead detection, the heading switch
 #: set by the adapter itself (a caller's ``detect_markdown_headings`` keyword may only be
-#: passed on, to ``reading``), front matter, and a page separator passed to get sections.
+#: passed on, to ``reading``), front matter, and a page separator passed to get sections
+#: (``DocumentPages.in_join``).
 _FORBIDDEN = re.compile(
     r"markdown_sections|detect_leads|detect_markdown_headings=(?:True|False)\b|front_matter(?!_metadata)"
-    r"|\.sections\(|section_spans|page_separator"
+    r"|\.in_join\(|section_spans|page_separator"
 )
 
 #: Mentions outside the reading side that are not about a document's structure, and why.
@@ -245,6 +246,7 @@ _ALLOWED = {
     ("cli/parser.py", "page_separator"),
     # A parent's offsets are in the text its chunks' offsets are in: the same joined pages.
     ("parents.py", "page_separator"),
+    ("parents.py", ".in_join("),
 }
 
 
@@ -285,7 +287,7 @@ def test_the_grep_sees_what_it_forbids() -> None:
     assert _FORBIDDEN.search("chunk_document(pages, meta, detect_markdown_headings=True)")
     assert _FORBIDDEN.search("spans = detect_markdown_sections(joined.text)")
     assert _FORBIDDEN.search("leads = detect_leads(joined.text, breaks)")
-    assert _FORBIDDEN.search("document.sections(config.page_separator)")
+    assert _FORBIDDEN.search("document.in_join(config.page_separator).sections")
     # mapping a flag onto ReadOptions is the reading side's switch, not a decision
     assert not _FORBIDDEN.search("front_matter_metadata=args.front_matter_metadata,")
     assert _FORBIDDEN.search("blank_front_matter(text)")

@@ -64,7 +64,7 @@ def test_a_file_and_a_loaders_markup_are_read_alike(tmp_path: Path) -> None:
         'outside the main content: nav "Inicio · Buscar" (15 characters)',
         'back-to-top link: "Subir"',
     )
-    sections = from_file.sections() or []
+    sections = from_file.sections or ()
     assert [s.section_path for s in sections] == [
         ("Ley 1/2024", "Artículo 1. Objeto."),
         ("Ley 1/2024", "Artículo 2. Ámbito."),
@@ -126,7 +126,7 @@ def test_reading_options_switch_the_page_chrome_and_headings() -> None:
     assert whole.report.chrome == ()
     assert "Idioma actual" in whole.pages[0].text
     flat = read_document(path, ReadOptions(html_headings=False))
-    assert flat.starts is None
+    assert flat.sections is None
     assert flat.pages == read_document(path).pages
 
 
@@ -139,7 +139,7 @@ def test_a_consolidated_pages_sections_carry_their_blocks_id_and_link() -> None:
     them; the law's id comes from the page's own links."""
     document = read_document(BOE_PAGE)
     assert dict(document.report.fields) == {"norm_id": "BOE-A-1992-28740"}
-    blocks = {start.path[-1].split(".")[0]: dict(start.fields) for start in document.starts or ()}
+    blocks = {start.path[-1].split(".")[0]: dict(start.fields) for start in document.starts() or ()}
     assert blocks["Artículo 1"] == {
         "block_id": "a1",
         "url": "https://www.boe.es/buscar/act.php?id=BOE-A-1992-28740#a1",
@@ -156,5 +156,5 @@ def test_a_consolidated_pages_sections_carry_their_blocks_id_and_link() -> None:
 def test_a_page_without_blocks_gets_no_block_fields() -> None:
     for page in PAGES:  # the corpus's pages are doc.php: the text as published, no blocks
         document = read_document(page)
-        assert not any(start.fields for start in document.starts or ())
+        assert not any(start.fields for start in document.starts() or ())
         assert document.report.fields == ()

@@ -76,14 +76,14 @@ def test_read_document_gives_the_law_on_the_day_with_its_sections_and_metadata()
     assert document.kind == "xml"
     assert document.structure == "boe xml"
     assert [page.text for page in document.pages] == [expected.text]
-    found = document.sections_in(document.joined()) or []
+    found = document.sections or []
     assert [(s.start, s.section_label, s.section_path, s.fields) for s in found] == [
         (s.start, s.section_label, s.section_path, s.fields) for s in expected.spans
     ]
     assert document.report.law == expected.report
     assert dict(document.report.fields)["norm_id"] == FIXTURE_ID
     by_start = {section.span.start: section for section in expected.sections}
-    for start in document.starts or ():
+    for start in document.starts() or ():
         assert start.fields == by_start[start.offset].fields
 
 

@@ -69,7 +69,7 @@ def test_a_pdf_is_read_without_furniture_and_with_its_sections(tmp_path: Path) -
     located = document.report.outline.located
     assert (located.entries, located.located) == (7, 4)
     assert [entry.title for entry in located.unlocated] == ["Ley 1/2024", "[Firma]", "En el BOE"]
-    spans = document.sections("\n\n")
+    spans = document.sections
     joined = join_pages(document.pages, "\n\n").text
     assert spans is not None
     assert [joined[span.start : span.end].split("\n")[0] for span in spans] == [
@@ -93,7 +93,7 @@ def test_each_part_can_be_switched_off(
 ) -> None:
     path = law_pdf(tmp_path)
     document = read_document(path, options)
-    assert (document.sections() is not None) == sections
+    assert (document.sections is not None) == sections
     assert bool(document.report.furniture.lines) == furniture
     if not furniture:
         assert document.pages == tuple(read_pages(path))
@@ -113,17 +113,17 @@ def test_markdown_is_read_with_its_headings_and_without_its_front_matter(name: s
     assert document.report.outline is None
     assert document.structure == "markdown headings"
     by_level = read_document(path, ReadOptions(legal_structure="off"))
-    assert by_level.sections() == detect_markdown_sections(page.text)
+    assert list(by_level.sections or ()) == detect_markdown_sections(page.text)
     # Legal ranks change paths, and where a section starts only at the law's signature
     # ("Dado en Madrid, …", which ends its last disposición).
-    legal = {s.start for s in document.sections() or []}
-    marked = {s.start for s in by_level.sections() or []}
+    legal = {s.start for s in document.sections or ()}
+    marked = {s.start for s in by_level.sections or ()}
     assert marked <= legal
     assert all(SIGNATURE.match(page.text, start) for start in legal - marked)
     assert document.report.furniture.lines == ()
     off = read_document(path, ReadOptions(markdown_headings=False, front_matter=False))
     assert off.pages == (extracted,)
-    assert off.sections() is None
+    assert off.sections is None
 
 
 def test_a_pdf_without_text_is_an_error_to_read_but_not_to_load(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ def _read(law: WrittenLaw):  # type: ignore[no-untyped-def]
         path = Path(folder) / "BOE-A-2024-1.md"
         path.write_text(law.text, encoding="utf-8")
         document = read_document(path)
-    return document.joined().text, document.sections() or []
+    return document.text.text, document.sections or ()
 
 
 @settings(PROFILE, max_examples=examples(150), deadline=None)
@@ -64,7 +64,7 @@ def test_a_last_anexo_of_one_paragraph_keeps_its_text() -> None:
         path = Path(folder) / "ley.md"
         path.write_text(text, encoding="utf-8")
         document = read_document(path)
-    sections = document.sections() or []
+    sections = document.sections or ()
     assert sections[-1].section_path == ("Ley 1/1990, de tasas", "ANEXO")
 
 
@@ -79,7 +79,7 @@ def test_a_quoted_first_anexo_inside_a_closed_quotation_is_text() -> None:
         path = Path(folder) / "ley.md"
         path.write_text(text, encoding="utf-8")
         document = read_document(path)
-    paths = [span.section_path[1:] for span in document.sections() or []]
+    paths = [span.section_path[1:] for span in document.sections or ()]
     assert paths == [  # the title, a heading with no text of its own, starts the first
         ("Artículo único. Modificación.",),
         ("Disposición final única. Entrada en vigor.",),
@@ -96,7 +96,7 @@ def test_an_emphasised_units_number_joins_its_name_cleanly() -> None:
         path = Path(folder) / "ley.md"
         path.write_text(text, encoding="utf-8")
         document = read_document(path)
-    titles = {title for span in document.sections() or [] for title in span.section_path}
+    titles = {title for span in document.sections or () for title in span.section_path}
     assert {"*Sección 1. De la gestión*", "Sección 1. De la gestión"} & titles
 
 
@@ -111,5 +111,5 @@ def test_a_code_style_laws_next_article_ends_an_open_quotation() -> None:
         path = Path(folder) / "ley.md"
         path.write_text(text, encoding="utf-8")
         document = read_document(path)
-    labels = [span.section_label for span in document.sections() or []]
+    labels = [span.section_label for span in document.sections or ()]
     assert "Artículo 511-2. Objeto." in labels

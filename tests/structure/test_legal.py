@@ -157,10 +157,10 @@ def test_a_heading_glued_to_its_marks_is_a_legal_heading() -> None:
         "\n\n#####Artículo 17\n\nToda persona.\n"
     )
     document = read_text_document(text, "markdown")
-    labels = [s.section_label for s in document.sections() or []]
+    labels = [s.section_label for s in document.sections or ()]
     assert labels == ["Artículo 15", "Artículo 16", "Artículo 17"]
     off = read_text_document(text, "markdown", ReadOptions(legal_structure="off"))
-    assert [s.section_label for s in off.sections() or []] == ["Constitución"]
+    assert [s.section_label for s in off.sections or ()] == ["Constitución"]
 
 
 def test_auto_needs_a_laws_evidence() -> None:
@@ -188,7 +188,7 @@ def test_a_plain_text_law_gets_its_heading_lines_never_a_cross_reference() -> No
         "Artículo 2. Ámbito.",
         "Disposición final única. Vigor.",
     ]
-    paths = [s.section_path for s in read_text_document(text).sections() or []]
+    paths = [s.section_path for s in read_text_document(text).sections or ()]
     assert paths == [
         ("TÍTULO I", "Artículo 1. Objeto."),
         ("TÍTULO I", "Artículo 2. Ámbito."),
@@ -211,7 +211,7 @@ def test_a_plain_text_rendering_gets_the_articles_paths_of_the_markdown(law: Pat
         document = read_text_document(text, kind)  # type: ignore[arg-type]
         return {
             span.start: tuple(t for t in span.section_path if legal_unit(t) and _LEGAL.match(t))
-            for span in document.sections() or []
+            for span in document.sections or ()
             if span.section_label and span.section_label.startswith("Artículo")
         }
 
@@ -278,7 +278,7 @@ def test_a_bare_units_title_on_a_heading_of_its_own_is_its_child() -> None:
 def test_the_boe_pages_anexo_and_disposiciones_hang_from_the_law(page: Path) -> None:
     from langchain_asesoria.reading import read_document
 
-    spans = read_document(page).sections() or []
+    spans = read_document(page).sections or ()
     assert spans
     for span in spans:
         units = [legal_unit(title) for title in span.section_path]
@@ -308,7 +308,7 @@ def test_a_disposicions_path_is_the_law_and_the_disposicion(path: Path) -> None:
     text has one, the disposición; never a TÍTULO, CAPÍTULO or the page's version."""
     from langchain_asesoria.reading import read_document
 
-    spans = read_document(path).sections() or []
+    spans = read_document(path).sections or ()
     disposiciones = [
         span
         for span in spans
@@ -344,7 +344,7 @@ def test_the_enacting_formula_before_an_article_holds_none_of_them(formula: str)
     assert not applies(["Guía", formula, "Tabla", "Notas"])  # a formula alone is no law
     law = f"# Real Decreto 54/1977\n\n### {formula}\n\n##### Artículo primero.\n\nTexto.\n"
     sections = read_text_document(law + "\n##### Artículo segundo.\n\nTexto.\n", "markdown")
-    paths = [span.section_path for span in sections.sections() or []]
+    paths = [span.section_path for span in sections.sections or ()]
     assert paths[-2] == ("Real Decreto 54/1977", "Artículo primero.")
     assert paths[-1] == ("Real Decreto 54/1977", "Artículo segundo.")
 
@@ -378,7 +378,7 @@ def test_a_heading_inside_an_articles_text_holds_no_unit() -> None:
     law = "# Ley 24/2001\n\n## TÍTULO I\n\n### CAPÍTULO I\n\n#### Sección 1.ª\n\n"
     law += "##### Artículo 2.\n\nSe añade:\n\n### «CAPÍTULO XVII. Navieras\n\nTexto.»\n\n"
     law += "#### Sección 3.ª\n\n##### Artículo 3.\n\nTexto.\n"
-    sections = read_text_document(law, "markdown").sections() or []
+    sections = read_text_document(law, "markdown").sections or ()
     assert sections[-1].section_path == (
         "Ley 24/2001",
         "TÍTULO I",

@@ -68,7 +68,7 @@ def _order(count: int, chapters: int) -> str:
 @given(st.integers(2, len(ORDINALS)), st.integers(1, 2))
 def test_an_orders_disposiciones_close_its_chapters(count: int, chapters: int) -> None:
     text = _order(count, chapters)
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     paths = [s.section_path for s in sections]
     law = "Orden de 10 de febrero de 2000"
     assert paths[-2:] == [
@@ -84,7 +84,7 @@ def test_an_orders_disposiciones_close_its_chapters(count: int, chapters: int) -
 def test_with_legal_structure_off_the_marks_decide() -> None:
     text = _order(3, 1)
     off = read_text_document(text, "markdown", ReadOptions(legal_structure="off"))
-    paths = [s.section_path for s in off.sections() or []]
+    paths = [s.section_path for s in off.sections or ()]
     assert any(len(p) > 2 and p[-1].startswith("Disposición final") for p in paths)
 
 
@@ -118,7 +118,7 @@ def test_a_circulars_normas_are_its_apartados() -> None:
         "##### Disposición transitoria primera.\n\nTexto.\n\n"
         "##### Disposición final única.\n\nTexto.\n"
     )
-    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections or ()]
     assert paths[-3:] == [
         ("Circular 1/2009", "CAPÍTULO IV. Otras normas", "Norma sexta. Presentación"),
         ("Circular 1/2009", "Disposición transitoria primera."),

@@ -85,7 +85,7 @@ def _law(formula: str, marks: str) -> str:
 @given(st.sampled_from(FORMULAS), st.sampled_from(["#", "##", "###", "####", "#####"]))
 def test_a_formula_in_a_law_is_its_articles_text(formula: str, marks: str) -> None:
     text = _law(formula, marks)
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     law, chapter = "Real Decreto 1/2000", "CAPÍTULO I. Sorteo"
     assert [s.section_path for s in sections][-3:] == [
         (law, chapter, "Artículo 3. Cálculo."),
@@ -103,15 +103,15 @@ def test_outside_a_law_a_marked_formula_is_text_unless_legal_structure_is_off(li
     text = (
         f"# Notas\n\nTexto.\n\n### {line}\n\nEn la cual k es el intervalo.\n\n## Otra\n\nTexto.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     assert [s.section_path for s in sections] == [("Notas",), ("Notas", "Otra")]
     assert line in text[sections[0].start : sections[0].end]
     off = read_text_document(text, "markdown", ReadOptions(legal_structure="off"))
-    assert ("Notas", line) in [s.section_path for s in off.sections() or []]
+    assert ("Notas", line) in [s.section_path for s in off.sections or ()]
 
 
 def test_a_real_laws_formula_and_figures_are_article_3s_text() -> None:
-    sections = read_document(LAWS / "BOE-A-1995-18778.md").sections() or []
+    sections = read_document(LAWS / "BOE-A-1995-18778.md").sections or ()
     titles = [s.section_path[-1] for s in sections]
     assert titles[1:6] == [f"Artículo {n}." for n in range(1, 6)]
     # The law, then its unit; the signature's section ("Dado en…") has the law alone.
@@ -126,7 +126,7 @@ def test_a_law_that_heads_its_articles_art_is_ranked() -> None:
         "##### Art. 48.\n\nTexto.\n\n##### Art. 49.\n\nTexto.\n\n"
         "##### Disposición adicional primera.\n\nTexto.\n"
     )
-    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections or ()]
     assert paths[-2:] == [
         ("Real Decreto 1835/1991", "CAPÍTULO XI. Del Registro", "Art. 49."),
         ("Real Decreto 1835/1991", "Disposición adicional primera."),

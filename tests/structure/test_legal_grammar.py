@@ -238,7 +238,7 @@ def _laws(draw: st.DrawFn) -> str:
 
 @given(_laws())
 def test_no_article_of_a_generated_law_has_the_promulgation_or_a_numeral_above(law: str) -> None:
-    sections = read_text_document(law, "markdown").sections() or []
+    sections = read_text_document(law, "markdown").sections or ()
     articles = [s for s in sections if s.section_label and s.section_label.startswith("Artículo")]
     assert articles
     for span in articles:

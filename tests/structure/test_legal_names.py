@@ -104,7 +104,7 @@ def test_quoted_provisions_are_text_of_the_article_quoting_them(
         expected.append((law, "TÍTULO I", own))
     parts += ["##### Disposición final única. Entrada en vigor.", "Texto."]
     text = "\n\n".join(parts) + "\n"
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     paths = [span.section_path for span in sections if span.section_label != "TÍTULO I"]
     assert paths == [*expected, (law, "Disposición final única. Entrada en vigor.")]
     assert not any("«" in title for span in sections for title in span.section_path)
@@ -118,7 +118,7 @@ def test_a_quoted_heading_outside_any_article_is_text() -> None:
         "# Ley 1/2024.\n\nPreámbulo con la cita:\n\n##### «Artículo 2. Objeto.\n\nTexto.»\n\n"
         "##### Disposición final única.\n\nVigor.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     assert [span.section_path for span in sections] == [
         ("Ley 1/2024.",),
         ("Ley 1/2024.", "Disposición final única."),
@@ -147,7 +147,7 @@ def test_a_units_name_on_the_next_line_as_long_as_its_grammar_row_allows(
         f"# Orden 1/2020, de prueba.\n\nTexto de la orden.\n\n{unit}\n\n{name}\n\n"
         "En base a la evolución de la situación, el Consejo acuerda lo siguiente.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     last = sections[-1].section_path[-1]
     assert (last == f"{unit}. {name}") is joined
     assert last.startswith(unit)

@@ -19,7 +19,7 @@ LAW = "Ley 22/2021"
 
 def _last_section(text: str) -> SectionSpan:
     """The last section of a Markdown law's ``text``."""
-    return (read_text_document(text, "markdown").sections() or [])[-1]
+    return (read_text_document(text, "markdown").sections or ())[-1]
 
 
 @pytest.mark.parametrize(
@@ -48,7 +48,7 @@ def test_a_note_under_a_chapter_is_its_text(note: str, marks: str) -> None:
         f"## CAPÍTULO II. Afiliación\n\n{marks} {note}\n\n##### Artículo 5. Alta.\n\nTexto.\n\n"
         "##### Artículo 6. Baja.\n\nTexto ñ €.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     paths = [s.section_path for s in sections]
     assert paths[-2:] == [
         (LAW, "CAPÍTULO II. Afiliación", "Artículo 5. Alta."),
@@ -68,7 +68,7 @@ def test_a_caption_inside_a_disposicion_is_closed_by_the_next(caption: str) -> N
         "##### Disposición transitoria octava. Otra.\n\nTexto.\n\n"
         "##### Disposición final única. Vigor.\n\nTexto.\n"
     )
-    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections or ()]
     assert (LAW, "Disposición transitoria octava. Otra.") in paths
     assert (LAW, "Disposición final única. Vigor.") in paths
     assert not any(caption in p[:-1] for p in paths)
@@ -87,7 +87,7 @@ def test_a_heading_after_the_last_disposicion_is_not_its_caption(title: str) -> 
         "##### Disposición final única. Vigor.\n\nTexto.\n\n"
         f"### {title}\n\nEl texto anexo.\n"
     )
-    paths = [s.section_path for s in read_text_document(text, "markdown").sections() or []]
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections or ()]
     assert paths[-1] == (LAW, title)
 
 
@@ -122,7 +122,7 @@ def test_the_tail_of_a_broken_heading_joins_it(tail: str) -> None:
         f"Texto €.\n\n### {head}\n\n### {tail}\n\n#### Sección primera. Organización\n\n"
         "##### Artículo 2. Zonas.\n\nTexto.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     assert sections[-1].section_path == (
         LAW,
         "TÍTULO I. Objeto",
@@ -146,7 +146,7 @@ def test_a_broken_line_at_the_top_level_still_opens_a_document() -> None:
         "##### Artículo 1. Deudas.\n\n"
         "Nadie puede ser privado de su libertad.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     assert sections[-1].section_path == (
         LAW,
         "reconociendo ciertos derechos",
@@ -166,7 +166,7 @@ def test_headings_inside_an_anexo_are_its_own(marks: str) -> None:
         "Este certificado indica la cantidad descargada.\n\n"
         "ANEXO 2\n\nInforme de carga\n\n# Certificado de carga\n\nTexto del certificado.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     paths = {span.section_path for span in sections}
     assert (LAW, "ANEXO 1. Informe de descarga de buque", "Certificado de cantidad") in paths
     assert (LAW, "ANEXO 2. Informe de carga", "Certificado de carga") in paths
@@ -218,7 +218,7 @@ def test_a_unit_with_only_a_name_before_its_first_child_starts_it(
         f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
         f"{heading}\n\n{between}\n\n### SUSTANCIAS QUÍMICAS\n\nEl texto del anexo.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     last = sections[-1]
     assert last.section_path[1:] == (element, "SUSTANCIAS QUÍMICAS")
     assert text[last.start :].startswith(heading)
@@ -276,7 +276,7 @@ def test_a_sentence_after_a_heading_is_its_text(between: str) -> None:
         f"#### Sección 2.ª Apeo\n\n{between}\n\n##### Artículo 108.\n\n"
         "El texto del primero.\n"
     )
-    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections() or []]
+    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections or ()]
     assert ("CAPÍTULO I. Deslinde", "Sección 2.ª Apeo") in paths
 
 
@@ -287,7 +287,7 @@ def test_a_unit_whose_text_is_a_note_keeps_its_section(note: str) -> None:
         f"# {LAW}\n\n##### Artículo 1. Objeto.\n\nTexto.\n\n"
         f"ANEXO II. Modelos\n\n{note}\n\n### MODELO 1\n\nEl texto del modelo.\n"
     )
-    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections() or []]
+    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections or ()]
     assert ("ANEXO II. Modelos",) in paths
 
 
@@ -298,7 +298,7 @@ def test_a_unit_with_text_of_its_own_keeps_its_section() -> None:
         "ANEXO II\n\nEste anexo recoge los modelos.\nCada modelo se presenta en papel.\n\n"
         "### MODELO 1\n\nEl texto del modelo.\n"
     )
-    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections() or []]
+    paths = [s.section_path[1:] for s in read_text_document(text, "markdown").sections or ()]
     assert ("ANEXO II",) in paths
 
 
@@ -341,7 +341,7 @@ def test_a_title_and_the_promulgations_head_alone_start_the_first_child(head: st
         f"# {LAW}\n\n{head}\n\nEXPOSICIÓN DE MOTIVOS\n\nEl texto del preámbulo.\n\n"
         "##### Artículo 1. Objeto.\n\nTexto.\n"
     )
-    sections = read_text_document(text, "markdown").sections() or []
+    sections = read_text_document(text, "markdown").sections or ()
     assert sections[0].start == 0
     assert sections[0].section_path == (LAW, "EXPOSICIÓN DE MOTIVOS")
 
@@ -356,7 +356,7 @@ def test_the_promulgations_head_stays_with_the_title_and_the_formula() -> None:
         "aprobado la siguiente Ley:\n\nEn fecha 28 de junio de 1982 el Pleno aprobó un "
         "Decreto.\n\n##### Artículo 1. Objeto.\n\nTexto.\n"
     )
-    first = (read_text_document(text, "markdown").sections() or [])[0]
+    first = (read_text_document(text, "markdown").sections or ())[0]
     assert first.section_path == (LAW,)
     assert first.title_end == text.index(head) + len(head)
 
@@ -364,5 +364,5 @@ def test_the_promulgations_head_stays_with_the_title_and_the_formula() -> None:
 def test_a_title_followed_by_text_keeps_its_own_end() -> None:
     """A sentence after the title is text: the title ends at its line."""
     text = f"# {LAW}\n\nEl Parlamento ha aprobado esta ley.\n\n##### Artículo 1. Objeto.\n\nT.\n"
-    first = (read_text_document(text, "markdown").sections() or [])[0]
+    first = (read_text_document(text, "markdown").sections or ())[0]
     assert first.title_end == len(f"# {LAW}")

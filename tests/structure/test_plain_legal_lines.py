@@ -179,7 +179,7 @@ def _plain_laws(draw: st.DrawFn) -> _Case:
 @given(_plain_laws())
 def test_every_unit_of_a_generated_law_has_its_path(case: _Case) -> None:
     law, expected = case
-    sections = read_text_document(law, "markdown").sections() or []
+    sections = read_text_document(law, "markdown").sections or ()
     labels = {path[-1] for path in expected}
     found = [span.section_path for span in sections if span.section_label in labels]
     assert found == expected
@@ -203,7 +203,7 @@ def test_a_line_inside_quoted_amended_text_is_text(sentence: str, line: str) -> 
             "Texto.",
         ]
     )
-    sections = read_text_document(law, "markdown").sections() or []
+    sections = read_text_document(law, "markdown").sections or ()
     assert [span.section_label for span in sections] == [
         "Artículo 1. Modificación de la Ley 1/2000.",
         "Artículo 2. Entrada en vigor.",
@@ -236,7 +236,7 @@ def test_a_line_inside_quoted_amended_text_is_text(sentence: str, line: str) -> 
     ],
 )  # fmt: skip
 def test_real_laws(law: str, label: str, path: tuple[str, ...]) -> None:
-    sections = read_document(LAWS / law).sections() or []
+    sections = read_document(LAWS / law).sections or ()
     found = [span.section_path for span in sections if span.section_label == label]
     assert len(found) == 1
     root, *rest = found[0]
@@ -318,7 +318,7 @@ def test_a_plain_text_law_numbered_in_words_gets_its_articles() -> None:
     lines = ["Ley 1/1980, de prueba", "Artículo primero.", "Texto uno.", "Artículo segundo."]
     lines += ["Texto dos.", "Artículo tercero.", sentence, "Artículo 4", "Texto."]
     text = "\n\n".join([*lines, "DISPOSICIÓN FINAL", "Vigor."])
-    sections = read_text_document(text, "text").sections() or []
+    sections = read_text_document(text, "text").sections or ()
     assert [span.section_label for span in sections] == [
         "Artículo primero.",
         "Artículo segundo.",
