@@ -37,6 +37,13 @@ SENTENCE_LEVEL = 2
 #: What closes a sentence, and what may follow it before the sentence's end.
 _SENTENCE_MARKS = frozenset(".!?…")
 _CLOSERS = "\"'»”’)]"  # noqa: RUF001 - closing quotes
+#: What ends a line that is not a bare title: a sentence's, a clause's or a lead-in's mark.
+_CLOSING_MARKS = _SENTENCE_MARKS | frozenset(":;,")
+#: A line that opens with a label of two or three words and its full stop, then a name
+#: ("Artículo 24. Metodología…", "Disposición adicional primera. …"): a heading line.
+_LABELLED = re.compile(r"[^\W\d_]\w*(?:[^\S\n]+\S+?){1,2}\.[^\S\n]")
+#: A paragraph break: a line end, blank lines, a line end.
+_PARAGRAPH_BREAK = re.compile(r"\n[^\S\n]*\n\s*")
 #: Added to the level of an end right after a colon: any other end is preferred.
 _LEAD_IN_PENALTY = 10
 
@@ -275,19 +282,31 @@ class Section:
 
     def _stranded(self, start: int, low: int, at: int, index: int) -> bool:
         """Whether ending at ``ends[at]`` instead of ``ends[index]`` (after a lead-in, or
-        inside a sentence) would leave the chunk one piece (its first) smaller than what
-        it gives away: a heading the reading left inside the section ("Artículo 39. …"
-        quoted in a disposición) alone, its text and list in the next chunk."""
+        inside a sentence) would leave the chunk one line (its first paragraph), or bare
+        title lines and one line, smaller than what it gives away: headings the reading
+        left inside the section ("Artículo 39. …" quoted in a disposición; "### CAPÍTULO
+        II. …" then "Artículo 24. Metodología…." quoted in an amending article) alone,
+        their text and list in the next chunk."""
         ends, text = self.ends, self.text
-        piece = text[start : ends[at]]
         return (
-            at == low
-            and self.levels[at] == 0  # a paragraph of its own after it
-            and "\n" not in piece
-            and not piece[:1].islower()  # a paragraph's start, no sentence's tail
+            all(level == 0 for level in self.levels[low : at + 1])  # paragraphs only
+            and _heading_lines(text[start : ends[at]])
             and (start == self.start or text[max(0, start - 2) : start].isspace())
             and self.index.count(start, ends[at]) < self.index.count(ends[at], ends[index])
         )
+
+
+def _heading_lines(piece: str) -> bool:
+    """Whether ``piece`` (from a paragraph's start) is one line, or bare titles (no
+    closing mark, colon, semicolon or comma at their end: "## TÍTULO II. Viajes
+    combinados") then a labelled line ("Artículo 153. Información precontractual."): one
+    line a paragraph, none starting in lower case (no sentence's tail)."""
+    *titles, last = _PARAGRAPH_BREAK.split(piece)
+    return (
+        all("\n" not in line and not line[:1].islower() for line in (*titles, last))
+        and not any(line.rstrip(_CLOSERS)[-1:] in _CLOSING_MARKS for line in titles)
+        and (not titles or _LABELLED.match(last) is not None)
+    )
 
 
 def _clipped(

@@ -213,3 +213,112 @@ def test_a_lead_in_still_starts_the_next_chunk_after_a_longer_paragraph() -> Non
     than what goes: a paragraph longer than the lead-in."""
     paragraph = " ".join(["Texto del párrafo anterior"] * 3) + "."
     assert _first_plan(_lead_in_after(paragraph)).endswith("anterior.")
+
+
+# Quoted amended text inside an amending article (the reading keeps it one section):
+# a unit's heading lines, then an article line with a full stop, then a first paragraph
+# with no sentence end within the room (BOE-A-2016-11094, BOE-A-2018-17769).
+_QUOTED_CAPITULO = (
+    "### CAPÍTULO II. Determinación de los componentes de los costes de comercialización\n\n"
+    "Artículo 24. Metodología para la fijación de la retribución por costes de explotación."
+    "\n\n1. En el año n, a partir de la información aportada por las empresas "
+    "comercializadoras de referencia de energía eléctrica conforme a lo dispuesto en el "
+    "artículo 27, se calculará y se fijará una única retribución total por costes de "
+    "explotación fijos (RTCEF) para el siguiente periodo trianual (años n+1, n+2 y n+3), "
+    "según lo siguiente:\n\n### RTCEF = RCEF + RCFtovp + RMRf\n\nDonde:\n\n\u2013 RTCEF = "
+    "Retribución total por costes de explotación fijos, expresada en €/kW y año.\n\n"
+    "\u2013 RCEF = Retribución por costes de explotación fijos, expresada en €/kW y año."
+)
+_QUOTED_TITULO = (
+    "## TÍTULO II. Viajes combinados\n\n### CAPÍTULO I. Obligaciones de información y "
+    "contenido del contrato de viaje combinado\n\nArtículo 153. Información precontractual."
+    "\n\n1. Antes de que el viajero quede obligado por cualquier contrato de viaje combinado "
+    "u oferta correspondiente, el organizador, y también el minorista, cuando el viaje "
+    "combinado se venda a través de este último, proporcionarán al viajero el formulario "
+    "con la información normalizada relativa al viaje combinado que figura en el anexo II, "
+    "A o B, así como la siguiente información que resulte aplicable al viaje combinado:\n\n"
+    "a) Las principales características de los servicios de viaje que se señalan a "
+    "continuación:\n\n1.º El destino o los destinos del viaje, el itinerario y los períodos "
+    "de estancia, con sus fechas y, cuando se incluya el alojamiento, el número de "
+    "pernoctaciones incluidas."
+)
+
+
+def _plan_through(text: str, through: str, *, next_line: str) -> str:
+    """The first chunk planned with a budget that holds the text through ``through``
+    and not through the first line starting ``next_line`` after it."""
+    tokenization = WordTokenization(512)
+    held = text.index(through) + len(through)
+    budget = tokenization.count(text[:held]) + 2
+    line_end = text.find("\n", text.index(next_line, held))
+    assert tokenization.count(text[: len(text) if line_end < 0 else line_end]) > budget
+    plan = next(plan_run(section_of(text, tokenization, budget=budget), None, InnerCuts(), None))
+    return text[plan.start : plan.end]
+
+
+@pytest.mark.parametrize(
+    ("text", "through", "next_line", "ends_with"),
+    [
+        (_QUOTED_CAPITULO, "Donde:", "\u2013 RTCEF", "RCFtovp + RMRf"),
+        (_QUOTED_TITULO, "continuación:", "1.º", "continuación:"),
+    ],
+)
+def test_heading_lines_and_an_article_line_are_no_chunk_of_their_own(
+    text: str, through: str, next_line: str, ends_with: str
+) -> None:
+    """The article line's full stop is a sentence end, but ending there leaves the
+    chunk the unit's heading lines alone: the chunk keeps its first paragraph."""
+    assert _plan_through(text, through, next_line=next_line).endswith(ends_with)
+
+
+def test_a_title_and_a_sentence_of_text_still_end_a_chunk() -> None:
+    """A bare title then a sentence that is text, not a labelled heading line: the far
+    sentence end is the text's, and the lead-in after it starts the next chunk."""
+    lead_in = "1. " + ", ".join(["los partidos políticos expresan el pluralismo"] * 4)
+    text = (
+        "##### Artículo 5\n\nLa capital del Estado es la villa de Madrid.\n\n"
+        f"{lead_in} siguientes:\n\na) " + " ".join(["renta base cuota"] * 12) + "."
+    )
+    assert _plan_through(text, "siguientes:", next_line="a)").endswith("Madrid.")
+
+
+_UNITS = ("## TÍTULO II", "### CAPÍTULO I", "CAPÍTULO III", "Sección 1.ª", "LIBRO PRIMERO")
+
+
+@st.composite
+def _headed_lead_in(draw: st.DrawFn) -> tuple[str, str]:
+    """Bare title lines (Markdown or plain), an article line with its full stop, a first
+    paragraph that is one long lead-in, and its items: (text, the heading lines)."""
+    titles = [
+        " ".join(
+            [draw(st.sampled_from(_UNITS)), *draw(st.lists(st.sampled_from(_WORDS), max_size=6))]
+        )
+        for _ in range(draw(st.integers(1, 3)))
+    ]
+    name = " ".join(draw(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6)))
+    heading = "\n\n".join([*titles, f"Artículo {draw(st.integers(1, 400))}. {name.capitalize()}."])
+    words = draw(st.lists(st.sampled_from(_WORDS), min_size=30, max_size=60))
+    items = [
+        "a) " + " ".join(draw(st.lists(st.sampled_from(_WORDS), min_size=8, max_size=30))) + "."
+        for _ in range(draw(st.integers(1, 3)))
+    ]
+    return "\n\n".join([heading, "1. " + ", ".join(words) + " siguientes:", *items]), heading
+
+
+@settings(PROFILE, max_examples=examples(100), deadline=None)
+@given(case=_headed_lead_in(), extra=st.integers(0, 60))
+def test_no_chunk_is_heading_lines_alone_when_their_text_follows(
+    case: tuple[str, str], extra: int
+) -> None:
+    """Heading lines inside a section (no ``title_end`` keeps them with their text)
+    then a first paragraph smaller than the room that is larger than they are: the
+    first chunk is never the heading lines alone, wherever the budget ends after it."""
+    text, heading = case
+    tokenization = WordTokenization(512)
+    lead_in_end = text.index("siguientes:") + len("siguientes:")
+    assert tokenization.count_content(heading) < tokenization.count_content(
+        text[len(heading) : lead_in_end]
+    )
+    budget = tokenization.count(text[:lead_in_end]) + extra
+    plan = next(plan_run(section_of(text, tokenization, budget=budget), None, InnerCuts(), None))
+    assert plan.end > len(heading), text[plan.start : plan.end]
