@@ -1,6 +1,6 @@
 """The furniture rule on thousands of generated PDFs: body lines lost, furniture kept.
 
-Hypothesis draws layouts (``benchmarks/pdf_layouts.py``, the generator the tests use:
+Hypothesis draws layouts (``tests/pdf_layouts.py``, the tests' generator:
 headers constant, on two lines, alternating or running with the section, or a step and
 a half above the body; footers; page numbers in each usual form, roman too; article
 titles at a page's first line; tables whose header repeats at the top (with a wide gap
@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 ROOT = Path(__file__).resolve().parent.parent
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from benchmarks.pdf_layouts import Layout, Outcome, check_layout, layouts  # noqa: E402
+from tests.pdf_layouts import Layout, Outcome, check_layout, layouts  # noqa: E402
 
 #: Rows of the table: a name and what puts a layout in that row.
 ROWS: tuple[tuple[str, Callable[[Layout], bool]], ...] = (

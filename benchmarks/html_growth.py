@@ -14,18 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from langchain_asesoria.structure.html import extract_html
-
-
-def headings_page(n: int) -> str:
-    """``n`` headings, each with a paragraph of body."""
-    parts = "".join(f"<h2>Artículo {i}</h2><p>Texto del artículo {i}.</p>" for i in range(n))
-    return f"<html><body><main>{parts}</main></body></html>"
-
-
-def outside_page(n: int) -> str:
-    """``n`` blocks beside ``<main>`` (each a site block to report), and a short main."""
-    beside = "".join(f"<div>Bloque {i} del sitio</div>" for i in range(n))
-    return f"<html><body>{beside}<main><p>Contenido.</p></main>{beside}</body></html>"
+from tests.html_pages import headings_page, outside_page
 
 
 def _best(markup: str, repeat: int) -> float:

@@ -100,7 +100,7 @@ from langchain_asesoria.testing import ByteTokenization, CountingTokenization, W
 pypdf = pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
 pytest.importorskip("fpdf", reason="the dev extra: pip install '.[dev]' (fpdf2)")
 
-from benchmarks.pdf_layouts import Layout, Placed, render  # noqa: E402
+from tests.pdf_layouts import Layout, Placed, render  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE_PDF = (

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import PROFILE, examples
 
-from benchmarks.pdf_layouts import roman
 from langchain_asesoria.pdf import ROMAN_FOLIO, furniture_key, roman_value, running_keys
+from tests.pdf_layouts import roman
 
 
 @settings(PROFILE, max_examples=examples(200))

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import PROFILE, WORDS, examples
 
-from benchmarks.pdf_layouts import letters
 from langchain_asesoria import LoadedPage
 from langchain_asesoria.pdf import (
     Furniture,
@@ -19,6 +18,7 @@ from langchain_asesoria.pdf import (
     furniture_key,
     is_legal_heading,
 )
+from tests.pdf_layouts import letters
 
 HEADER = "BOLETÍN OFICIAL DEL ESTADO"
 TABLE_HEADER = "Concepto   Importe   Porcentaje"

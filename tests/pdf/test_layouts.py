@@ -1,4 +1,4 @@
-"""Generated PDFs (``benchmarks.pdf_layouts``): every body line in some chunk, every
+"""Generated PDFs (``tests/pdf_layouts.py``): every body line in some chunk, every
 furniture line removed and in the reading report.
 
 Hypothesis draws the layouts; ``python -m benchmarks.furniture`` runs thousands of them.
@@ -18,7 +18,7 @@ pytest.importorskip("fpdf", reason="the dev extra: pip install '.[dev]' (fpdf2)"
 
 from strategies import PROFILE, examples
 
-from benchmarks.pdf_layouts import Layout, check_layout, layouts
+from tests.pdf_layouts import Layout, check_layout, layouts
 
 
 @settings(PROFILE, max_examples=examples(100), suppress_health_check=[HealthCheck.too_slow])

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from benchmarks.html_growth import headings_page, outside_page
 from langchain_asesoria.structure.html import extract_html
+from tests.html_pages import headings_page, outside_page
 
 lxml_html = pytest.importorskip("lxml.html", reason="the html extra: pip install '.[html]'")
 
