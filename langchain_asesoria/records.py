@@ -17,6 +17,7 @@ from pathlib import PurePath
 from typing import Final
 
 from langchain_asesoria.models import Chunk
+from langchain_asesoria.store_values import MetadataValue
 
 __all__ = [
     "AMENDED_BY",
@@ -76,7 +77,6 @@ __all__ = [
     "section_level_key",
 ]
 
-MetadataValue = str | int | float | bool
 
 DOC_ID: Final = "doc_id"
 DOC_TYPE: Final = "doc_type"

@@ -14,7 +14,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "langchain_asesoria"
 #: Each folder or top-level module of the package, by layer: a unit may import its own
 #: layer's other units only where listed in ``SIDEWAYS``, and any unit of a lower layer.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "settings", "_lazy", "_pool", "numerals"}),
+    frozenset({"errors", "settings", "_lazy", "_pool", "numerals", "store_values"}),
     frozenset({"models"}),
     frozenset({"pages"}),
     frozenset({"engine", "structure"}),

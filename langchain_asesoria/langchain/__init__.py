@@ -18,7 +18,6 @@ if TYPE_CHECKING:
         PageContent,
         citation,
         original_text,
-        scalar_metadata,
     )
     from langchain_asesoria.langchain.embeddings import AsesoriaEmbeddings
     from langchain_asesoria.langchain.filters import (
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     )
     from langchain_asesoria.reading.kinds import DEFAULT_MARKDOWN_SUFFIXES
     from langchain_asesoria.records import DOCUMENT_FIELDS
+    from langchain_asesoria.store_values import scalar_metadata
 
 #: Public names loaded on first use -> the module that defines them, so that importing
 #: one class (the splitter) does not import the others' dependencies (the indexing API
@@ -54,7 +54,7 @@ _LAZY: Final = {
     "PageContent": "langchain_asesoria.langchain.documents",
     "citation": "langchain_asesoria.langchain.documents",
     "original_text": "langchain_asesoria.langchain.documents",
-    "scalar_metadata": "langchain_asesoria.langchain.documents",
+    "scalar_metadata": "langchain_asesoria.store_values",
     "AsesoriaEmbeddings": "langchain_asesoria.langchain.embeddings",
     "chroma_session_filter": "langchain_asesoria.langchain.filters",
     "in_memory_session_filter": "langchain_asesoria.langchain.filters",

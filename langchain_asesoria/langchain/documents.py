@@ -10,10 +10,8 @@ are 1-based; ``Document.id`` is the stable ``chunk_id``; every metadata value is
 from __future__ import annotations
 
 import logging
-import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import fields
-from datetime import date, datetime, time
 from typing import TYPE_CHECKING, Any, Final, Literal, cast, get_args
 
 from langchain_core.documents import Document
@@ -36,6 +34,7 @@ from langchain_asesoria.records import (
     MetadataValue,
     chunk_metadata_record,
 )
+from langchain_asesoria.store_values import LeftOutTally, left_out_metadata, scalar_metadata
 from langchain_asesoria.tokenization import Tokenization
 
 if TYPE_CHECKING:  # the reading stage loads with the first source read (``sources``)
@@ -148,11 +147,12 @@ class ChunkingComponent:
         )
 
     def _page_metadata(
-        self, source: Source, document: DocumentPages
+        self, source: Source, document: DocumentPages, left_out: LeftOutTally
     ) -> tuple[Mapping[Any, Any], ...]:
         """Each page's input metadata, in page order; a loader's PDF pages with what their
-        reading had (``page_structure.report_keys``)."""
-        _tell_left_out(source)
+        reading had (``page_structure.report_keys``). What no chunk keeps is counted in
+        the run's ``left_out`` (``tally_left_out``), told when the run ends."""
+        tally_left_out(source, document, left_out)
         if not source.loaded_pdf:
             return source.page_metadata
         report = report_keys(document)
@@ -330,109 +330,24 @@ def input_metadata(
     return metadata
 
 
-#: The longest text a loader's metadata value may be and be kept, in characters: a longer
-#: one (a page's text kept as metadata) would be copied into every chunk of its pages.
-MAX_METADATA_CHARS: Final = 8192
-
-_INT64: Final = range(-(2**63), 2**63)
-
-
-def _text(value: str) -> MetadataValue | str:
-    if len(value) <= MAX_METADATA_CHARS:
-        return value
-    return _LeftOut(f"a text of {len(value):,} characters, above {MAX_METADATA_CHARS:,}")
-
-
-def _integer(value: int) -> MetadataValue | str:
-    return value if value in _INT64 else _LeftOut("an integer beyond 64 bits")
-
-
-def _number(value: float) -> MetadataValue | str:
-    return value if math.isfinite(value) else _LeftOut(f"{value}, not a finite number")
-
-
-def _iso(value: date | time) -> MetadataValue | str:
-    return value.isoformat()
-
-
-class _LeftOut(str):
-    """Why a value is left out (a ``str`` subclass, so that one table returns either)."""
-
-    __slots__ = ()
-
-
-#: How each type of value becomes one a vector store takes, in order (``bool`` before
-#: ``int``, ``datetime`` before ``date``): kept, converted (a date or time to its ISO
-#: 8601 text) or left out with the reason.
-_RULES: Final[tuple[tuple[type, Callable[[Any], MetadataValue | str]], ...]] = (
-    (bool, lambda value: value),
-    (int, _integer),
-    (float, _number),
-    (str, _text),
-    (datetime, _iso),
-    (date, _iso),
-    (time, _iso),
-)
-
-
-def store_value(value: Any) -> MetadataValue | None:
-    """``value`` as a vector store takes it, or ``None`` when it is left out.
-
-    Kept: ``bool``, an ``int`` within 64 bits, a finite ``float``, a ``str`` of at most
-    ``MAX_METADATA_CHARS`` characters. Converted: a ``datetime``, ``date`` or ``time`` to
-    its ISO 8601 text. Left out: ``None``, lists, tuples, sets, dicts, bytes, any other
-    object, NaN and infinities, larger integers and longer texts (``left_out_metadata``
-    says why).
-    """
-    stored = _stored(value)
-    return None if isinstance(stored, _LeftOut) else stored
-
-
-def _stored(value: Any) -> MetadataValue | str:
-    rule = next((rule for kind, rule in _RULES if isinstance(value, kind)), None)
-    if rule is None:
-        return _LeftOut("None" if value is None else f"a {type(value).__name__}")
-    return rule(value)
-
-
-def scalar_metadata(metadata: Mapping[Any, Any]) -> dict[str, MetadataValue]:
-    """The entries of ``metadata`` a vector store accepts, each as ``store_value`` keeps
-    or converts it; ``str`` keys only. Values are immutable, so the copy is deep."""
-    kept: dict[str, MetadataValue] = {}
-    for key, value in metadata.items():
-        stored = _stored(value)
-        if isinstance(key, str) and not isinstance(stored, _LeftOut):
-            kept[key] = stored
-    return kept
-
-
-def left_out_metadata(metadata: Mapping[Any, Any]) -> dict[str, str]:
-    """The keys ``scalar_metadata`` leaves out, each with why (``"a list"``, ``"None"``,
-    ``"nan, not a finite number"``, ``"a key that is not a str"``)."""
-    reasons: dict[str, str] = {}
-    for key, value in metadata.items():
-        stored = _stored(value)
-        if not isinstance(key, str):
-            reasons[repr(key)] = "a key that is not a str"
-        elif isinstance(stored, _LeftOut):
-            reasons[key] = str(stored)
-    return reasons
-
-
-def _tell_left_out(source: Source) -> None:
-    """Logs once per source, on the ``langchain_asesoria`` logger, the metadata keys of
-    its pages that no chunk keeps, each with why; ``PdfPageLoader``'s structure keys
+def tally_left_out(source: Source, document: DocumentPages, tally: LeftOutTally) -> None:
+    """Counts in ``tally`` the metadata keys of ``source``'s pages that no chunk keeps,
+    each with why, one document per page; and its front matter's (``fm_<key>``), with
+    ``ReadOptions(front_matter_metadata=True)``. ``PdfPageLoader``'s structure keys
     (``page_structure.STRUCTURE_KEYS``), read into the chunks' sections, are not told."""
-    reasons: dict[str, str] = {}
     for metadata in source.page_metadata:
-        for key, reason in left_out_metadata(metadata).items():
-            if key not in STRUCTURE_KEYS:
-                reasons.setdefault(key, reason)
-    if reasons:
-        told = "; ".join(f"{key!r} ({reason})" for key, reason in reasons.items())
+        reasons = left_out_metadata(metadata)
+        tally.add(((k, why) for k, why in reasons.items() if k not in STRUCTURE_KEYS), source.name)
+    tally.add(document.report.fields_left_out, source.name)
+
+
+def tell_left_out(tally: LeftOutTally) -> None:
+    """Logs, once, on the ``langchain_asesoria`` logger, what one run (one call) left out
+    of its chunks (``LeftOutTally.message``); nothing when it left nothing out."""
+    told = tally.message()
+    if told is not None:
         _LOGGER.warning(
-            "%s: metadata left out of its chunks, as no vector store takes it: %s",
-            source.name,
+            "metadata left out of the chunks of this call, as no vector store takes it: %s",
             told,
         )
 

@@ -33,6 +33,7 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
+    tell_left_out,
 )
 from langchain_asesoria.langchain.page_structure import pages_apart
 from langchain_asesoria.langchain.sources import PdfFiles, Source, SourceReader, with_password
@@ -52,6 +53,7 @@ from langchain_asesoria.records import (
     TOKEN_COUNT,
     chunk_id,
 )
+from langchain_asesoria.store_values import LeftOutTally
 from langchain_asesoria.tokenization import (
     ModelProfile,
     Tokenization,
@@ -91,7 +93,11 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     context, content and special tokens). ``page_content`` is the ``embedding_text`` by
     default, pages are 1-based, ``chunk_index`` runs on per source and ``Document.id`` is
     the ``chunk_id``; the metadata each level gives is in ``docs/guides/conventions.md``.
-    A page loaded by ``PdfPageLoader`` is split along its outline sections.
+    A page loaded by ``PdfPageLoader`` is split along its outline sections. Input metadata
+    values no vector store takes (``store_values.store_value``: lists, ``None``, NaN...)
+    are left out and told once per run, one call of ``split_documents`` or
+    ``create_documents``: one warning on the ``langchain_asesoria`` logger naming each
+    key, why and from how many documents, however many texts had it.
 
     Both ``AsesoriaTextSplitter(tokenization, config)`` and LangChain's keywords work::
 
@@ -416,9 +422,21 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
         return self._create(texts, metadatas)
 
     def _create(self, texts: list[str], metadatas: list[dict[Any, Any]] | None) -> list[Document]:
-        """``create_documents`` of checked texts and metadata: each text one page of its
-        source, chunked on its own; a loader's PDF pages read together first, as their
-        PDF, each page then with the sections it has in it (``pages_apart``)."""
+        """``create_documents`` of checked texts and metadata (``_created``); the metadata
+        left out of the chunks of all of them is told once, when the call ends
+        (``documents.tell_left_out``): one call is one run."""
+        left_out = LeftOutTally()
+        try:
+            return self._created(texts, metadatas, left_out)
+        finally:
+            tell_left_out(left_out)
+
+    def _created(
+        self, texts: list[str], metadatas: list[dict[Any, Any]] | None, left_out: LeftOutTally
+    ) -> list[Document]:
+        """Each text one page of its source, chunked on its own; a loader's PDF pages read
+        together first, as their PDF, each page then with the sections it has in it
+        (``pages_apart``); what no chunk keeps counted in ``left_out``."""
         inputs = [
             Document(page_content=text, metadata=dict(metadatas[index]) if metadatas else {})
             for index, text in enumerate(texts)
@@ -431,7 +449,7 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
                 source = self._reader.source([inputs[index] for index in run])
                 whole = self._reader.document(source)
                 parts, failed = pages_apart(whole), None
-                pages = dict(zip(parts, self._page_metadata(source, whole), strict=True))
+                pages = dict(zip(parts, self._page_metadata(source, whole, left_out), strict=True))
             except InvalidPagesError:
                 raise  # the caller's to fix, whatever on_error says
             except AsesoriaError as error:

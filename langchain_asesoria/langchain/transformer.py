@@ -31,6 +31,7 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
+    tell_left_out,
 )
 from langchain_asesoria.langchain.sources import (
     Documents,
@@ -51,6 +52,7 @@ from langchain_asesoria.parents import (
 from langchain_asesoria.reading import DEFAULT_MARKDOWN_SUFFIXES, DocumentPages, ReadOptions
 from langchain_asesoria.records import PARENT_ID
 from langchain_asesoria.settings import Settings, get_settings
+from langchain_asesoria.store_values import LeftOutTally
 from langchain_asesoria.tokenization import Tokenization, load_tokenization
 
 #: What the transformer accepts: one document, or any iterable of documents.
@@ -67,10 +69,18 @@ class ChunksAndParents:
 
 
 @dataclass(slots=True)
-class _DocIds:
-    """Fails when two sources of one run resolve to the same ``doc_id``."""
+class _Run:
+    """One call (``transform_documents``, one iteration of ``lazy_transform_documents``
+    or of a stream, ``transform_with_parents``): fails when two of its sources resolve to
+    the same ``doc_id``, and counts the metadata its chunks leave out, told once when it
+    ends (``tell``)."""
 
     seen: dict[str, str] = field(default_factory=dict)
+    left_out: LeftOutTally = field(default_factory=LeftOutTally)
+
+    def tell(self) -> None:
+        """Logs what the run left out, once (``documents.tell_left_out``)."""
+        tell_left_out(self.left_out)
 
     def claim(self, source: Source) -> None:
         doc_id = source.metadata.doc_id
@@ -104,6 +114,12 @@ class AsesoriaDocumentTransformer(
     ChunkingComponent, BaseDocumentTransformer, Runnable[DocumentsInput, list[Document]]
 ):
     """Chunks whole sources across page boundaries; a ``Runnable`` for LCEL pipelines.
+
+    A loader's metadata values no vector store takes (``store_values.store_value``:
+    lists, ``None``, NaN...) are left out and told once per run: one call of
+    ``transform_documents``, ``invoke`` or ``transform_with_parents``, or one whole
+    iteration of a lazy or streaming method, gives one warning on the
+    ``langchain_asesoria`` logger naming each key, why and from how many documents.
 
     Args:
         tokenization: The embedding model's tokenizer (``load_tokenization()``), or a
@@ -266,7 +282,7 @@ class AsesoriaDocumentTransformer(
 
     # -- one source -----------------------------------------------------------------
 
-    def _chunk_source(self, documents: Documents, doc_ids: _DocIds) -> list[Document]:
+    def _chunk_source(self, documents: Documents, run: _Run) -> list[Document]:
         """The chunk documents of one source, in ``chunk_index`` order.
 
         Raises:
@@ -274,26 +290,26 @@ class AsesoriaDocumentTransformer(
                 the source; with ``on_error="skip"``, ``[]`` and a logged warning.
         """
         try:
-            return list(self._built_documents(documents, doc_ids))
+            return list(self._built_documents(documents, run))
         except AsesoriaError as error:
             self._skipped(source_name(documents, self._reader), error)
             return []
 
-    def _source_documents(self, documents: Documents, doc_ids: _DocIds) -> Iterator[Document]:
+    def _source_documents(self, documents: Documents, run: _Run) -> Iterator[Document]:
         """The chunk documents of one source: built one at a time (``iter_chunks``), or
         all before the first with ``on_error="skip"`` (a source fails whole)."""
         if self._on_error == "skip":
-            return iter(self._chunk_source(documents, doc_ids))
-        return self._built_documents(documents, doc_ids)
+            return iter(self._chunk_source(documents, run))
+        return self._built_documents(documents, run)
 
-    def _read(self, documents: Documents, doc_ids: _DocIds) -> tuple[Source, DocumentPages]:
+    def _read(self, documents: Documents, run: _Run) -> tuple[Source, DocumentPages]:
         source = self._reader.source(documents)
-        doc_ids.claim(source)
+        run.claim(source)
         return source, self._reader.document(source)
 
-    def _built_documents(self, documents: Documents, doc_ids: _DocIds) -> Iterator[Document]:
-        source, document = self._read(documents, doc_ids)
-        pages = self._pages(source, document)
+    def _built_documents(self, documents: Documents, run: _Run) -> Iterator[Document]:
+        source, document = self._read(documents, run)
+        pages = self._pages(source, document, run)
         try:
             for chunk in self._chunks(document, source.metadata):
                 yield self._document(chunk, source, pages)
@@ -322,36 +338,52 @@ class AsesoriaDocumentTransformer(
             AsesoriaError: a source that cannot be chunked, whatever ``on_error`` says
                 (a source's parents need all its chunks).
         """
+        check_parent_budget(parent_max_tokens, self._config)
+        tokenizer = parent_tokenizer or self._tokenization
+        run, result = _Run(), ChunksAndParents([], [])
+        try:
+            for group in group_sources(documents, self._reader):
+                self._add_with_parents(group, run, result, tokenizer, parent_max_tokens)
+        finally:
+            run.tell()
+        return result
+
+    def _add_with_parents(
+        self,
+        group: Documents,
+        run: _Run,
+        result: ChunksAndParents,
+        tokenizer: Tokenization,
+        parent_max_tokens: int,
+    ) -> None:
+        """One source's chunk documents and parents, added to ``result``."""
         # The retriever's module (LangChain's callbacks) loads only when parents are asked.
         from langchain_asesoria.langchain.parents import parent_document
 
-        check_parent_budget(parent_max_tokens, self._config)
-        tokenizer = parent_tokenizer or self._tokenization
-        doc_ids, result = _DocIds(), ChunksAndParents([], [])
-        for group in group_sources(documents, self._reader):
-            source, document = self._read(group, doc_ids)
-            pages = self._pages(source, document)
-            try:
-                chunks = list(self._chunks(document, source.metadata))
-            except AsesoriaError as error:
-                raise error.with_context(source=source.name) from error
-            built = read_document_parents(
-                document,
-                chunks,
-                config=self._config,
-                tokenizer=tokenizer,
-                parent_max_tokens=parent_max_tokens,
-            )
-            for chunk, owner in zip(chunks, built.chunk_parents, strict=True):
-                made = self._document(chunk, source, pages)
-                made.metadata[PARENT_ID] = owner
-                result.chunks.append(made)
-            result.parents.extend(parent_document(p, source.key) for p in built.parents)
-        return result
+        source, document = self._read(group, run)
+        pages = self._pages(source, document, run)
+        try:
+            chunks = list(self._chunks(document, source.metadata))
+        except AsesoriaError as error:
+            raise error.with_context(source=source.name) from error
+        built = read_document_parents(
+            document,
+            chunks,
+            config=self._config,
+            tokenizer=tokenizer,
+            parent_max_tokens=parent_max_tokens,
+        )
+        for chunk, owner in zip(chunks, built.chunk_parents, strict=True):
+            made = self._document(chunk, source, pages)
+            made.metadata[PARENT_ID] = owner
+            result.chunks.append(made)
+        result.parents.extend(parent_document(p, source.key) for p in built.parents)
 
-    def _pages(self, source: Source, document: DocumentPages) -> dict[int, Mapping[Any, Any]]:
+    def _pages(
+        self, source: Source, document: DocumentPages, run: _Run
+    ) -> dict[int, Mapping[Any, Any]]:
         """Each page's input metadata (``_page_metadata``) by its number."""
-        metadata = self._page_metadata(source, document)
+        metadata = self._page_metadata(source, document, run.left_out)
         return {page.page: meta for page, meta in zip(source.pages, metadata, strict=True)}
 
     def _document(
@@ -376,12 +408,15 @@ class AsesoriaDocumentTransformer(
         A source's documents may be interleaved with other sources' and its pages may
         come in any order: all of them are held, grouped and ordered.
         """
-        doc_ids = _DocIds()
-        return [
-            document
-            for group in group_sources(self._reader.checked(documents), self._reader)
-            for document in self._chunk_source(group, doc_ids)
-        ]
+        run = _Run()
+        try:
+            return [
+                document
+                for group in group_sources(self._reader.checked(documents), self._reader)
+                for document in self._chunk_source(group, run)
+            ]
+        finally:
+            run.tell()
 
     def lazy_transform_documents(self, documents: Iterable[Document]) -> Iterator[Document]:
         """Chunks a stream of documents holding one source at a time.
@@ -393,9 +428,12 @@ class AsesoriaDocumentTransformer(
         Raises:
             InvalidPagesError: a source whose documents arrive again after another's.
         """
-        doc_ids = _DocIds()
-        for group in self._sources(documents):
-            yield from self._source_documents(group, doc_ids)
+        run = _Run()
+        try:
+            for group in self._sources(documents):
+                yield from self._source_documents(group, run)
+        finally:
+            run.tell()
 
     async def alazy_transform_documents(
         self, documents: AsyncIterable[Document]
@@ -406,9 +444,12 @@ class AsesoriaDocumentTransformer(
                 yield document
 
     def _per_source(self, items: Iterable[DocumentsInput]) -> Iterator[list[Document]]:
-        doc_ids = _DocIds()
-        for group in self._sources(items):
-            yield self._chunk_source(group, doc_ids)
+        run = _Run()
+        try:
+            for group in self._sources(items):
+                yield self._chunk_source(group, run)
+        finally:
+            run.tell()
 
     def _sources(self, items: Iterable[DocumentsInput]) -> Iterator[Documents]:
         """Each source's documents once they are all in."""
@@ -425,17 +466,26 @@ class AsesoriaDocumentTransformer(
     async def _aper_source(
         self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None = None
     ) -> AsyncIterator[list[Document]]:
-        grouper, doc_ids = SourceGrouper(self._reader), _DocIds()
-        index = 0
+        run = _Run()
+        try:
+            async for documents in self._aper_source_of(items, run, config):
+                yield documents
+        finally:
+            run.tell()
+
+    async def _aper_source_of(
+        self, items: AsyncIterable[DocumentsInput], run: _Run, config: RunnableConfig | None
+    ) -> AsyncIterator[list[Document]]:
+        grouper, index = SourceGrouper(self._reader), 0
         async for item in items:
             for document in _documents_of(item):
                 finished = grouper.add(self._reader.checked_item(document, index))
                 index += 1
                 if finished is not None:
-                    yield await run_in_executor(config, self._chunk_source, finished, doc_ids)
+                    yield await run_in_executor(config, self._chunk_source, finished, run)
         last = grouper.finish()
         if last is not None:
-            yield await run_in_executor(config, self._chunk_source, last, doc_ids)
+            yield await run_in_executor(config, self._chunk_source, last, run)
 
     # -- Runnable API -----------------------------------------------------------------
 

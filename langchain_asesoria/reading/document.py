@@ -133,7 +133,7 @@ class ReadReport:
         front_matter: The characters of YAML front matter blanked on the first page.
         front_matter_fields: Its scalar fields as chunk metadata (``fm_<key>``), when
             ``ReadOptions.front_matter_metadata`` asks; ``front_matter_skipped``: the keys
-            left out (lists, mappings, nulls).
+            left out, ``(fm_<key>, why)`` (lists, mappings, nulls...).
         comments: How many HTML comment blocks were blanked (Markdown).
         markers_moved: How many list markers a PDF printed after their item's text were
             put back before it (``pdf.markers``, ``pdf.inline``).
@@ -160,7 +160,7 @@ class ReadReport:
     contents: tuple[FurnitureLine, ...] = ()
     front_matter: int = 0
     front_matter_fields: tuple[tuple[str, FrontMatterValue], ...] = ()
-    front_matter_skipped: tuple[str, ...] = ()
+    front_matter_skipped: tuple[tuple[str, str], ...] = ()
     comments: int = 0
     markers_moved: int = 0
     paragraphs: ParagraphReport | None = None
@@ -189,6 +189,13 @@ class ReadReport:
     def document_fields(self) -> tuple[tuple[str, FrontMatterValue], ...]:
         """What reading gives every chunk's metadata: the front matter's, the law's."""
         return (*self.front_matter_fields, *self.fields)
+
+    @property
+    def fields_left_out(self) -> tuple[tuple[str, str], ...]:
+        """What reading found for every chunk's metadata but no vector store takes, each
+        ``(key, why)``: the front matter's lists, mappings, nulls..., told by the caller
+        once per run (``store_values.LeftOutTally``)."""
+        return self.front_matter_skipped
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,12 +5,12 @@ More: ``docs/design/structure.md``.
 
 from __future__ import annotations
 
-import datetime
-import math
 import re
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
+
+from langchain_asesoria.store_values import LeftOut, store_value, stored_or_reason
 
 if TYPE_CHECKING:
     import yaml
@@ -24,6 +24,9 @@ FrontMatterValue: TypeAlias = str | int | float | bool
 _OPENING: Final = re.compile(r"---[ \t]*(?:\r\n|\r|\n)")
 _LINE: Final = re.compile(r"([^\r\n]*)(\r\n|\r|\n|\Z)")
 _CLOSINGS: Final = frozenset({"---", "..."})
+
+#: Why an entry without a name (``"": 1``, ``" ": 2``) is left out.
+_EMPTY_KEY: Final = LeftOut("an empty key")
 
 
 @cache
@@ -81,22 +84,19 @@ class FrontMatterFields:
     Attributes:
         fields: ``(FRONT_MATTER_PREFIX + key, value)`` of each scalar entry, in the
             block's order; every value a str, int, finite float or bool.
-        skipped: The keys left out (a list, a mapping, a null, a non-finite float...).
+        skipped: ``(FRONT_MATTER_PREFIX + key, why)`` of each entry left out (``"a
+            list"``, ``"a dict"``, ``"None"``, ``"nan, not a finite number"``, ``"an
+            empty key"``: ``store_values.stored_or_reason``), in the block's order.
     """
 
     fields: tuple[tuple[str, FrontMatterValue], ...] = ()
-    skipped: tuple[str, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
 
 
 def safe_value(value: object) -> FrontMatterValue | None:
-    """A vector-store-safe value, or ``None`` for one to leave out."""
-    if isinstance(value, bool | int | str):
-        return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, datetime.date | datetime.datetime):
-        return value.isoformat()
-    return None
+    """A vector-store-safe value, or ``None`` for one to leave out: the one rule of every
+    metadata value (``store_values.store_value``: a date or time as ISO 8601 text)."""
+    return store_value(value)
 
 
 def front_matter_entries(text: str) -> dict[Any, Any]:
@@ -120,14 +120,14 @@ def front_matter_fields(text: str) -> FrontMatterFields:
     as YAML's safe loader does.
     """
     fields: list[tuple[str, FrontMatterValue]] = []
-    skipped: list[str] = []
+    skipped: list[tuple[str, str]] = []
     for key, value in front_matter_entries(text).items():
-        name = str(key).strip()
-        safe = safe_value(value)
-        if safe is None or not name:
-            skipped.append(name)
+        name = FRONT_MATTER_PREFIX + str(key).strip()
+        stored = stored_or_reason(value) if name != FRONT_MATTER_PREFIX else _EMPTY_KEY
+        if isinstance(stored, LeftOut):
+            skipped.append((name, str(stored)))
         else:
-            fields.append((FRONT_MATTER_PREFIX + name, safe))
+            fields.append((name, stored))
     return FrontMatterFields(tuple(fields), tuple(skipped))
 
 

@@ -32,7 +32,7 @@ from langchain_asesoria.langchain import (
     AsesoriaDocumentTransformer,
     AsesoriaTextSplitter,
 )
-from langchain_asesoria.langchain.documents import MAX_METADATA_CHARS, original_text, store_value
+from langchain_asesoria.langchain.documents import original_text
 from langchain_asesoria.records import (
     CHUNK_ID,
     CHUNK_INDEX,
@@ -49,6 +49,7 @@ from langchain_asesoria.records import (
     TEXT,
     TOKEN_COUNT,
 )
+from langchain_asesoria.store_values import MAX_METADATA_CHARS, store_value
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 REPEATED = "\n\n".join(["La compensación se aplica.", "Saldo negativo del año."] * 6)
@@ -156,7 +157,8 @@ def test_loader_metadata_is_kept_converted_or_told(
     make: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Both classes: every value a vector store takes as it is, dates and times as ISO
-    text, and the others left out with one line per source naming each key and why."""
+    text, and the others left out with one line per call naming each key, why and from
+    how many documents."""
     metadata = {"source": "guia.txt", **{key: given for key, (given, _) in LOADER_VALUES.items()}}
     kept = {key: value for key, (_, value) in LOADER_VALUES.items() if value is not None}
     dropped = {key for key, (_, value) in LOADER_VALUES.items() if value is None}
@@ -173,15 +175,15 @@ def test_loader_metadata_is_kept_converted_or_told(
         assert not dropped & set(document.metadata)
     told = [record.getMessage() for record in caplog.records]
     assert len(told) == 1, told
-    assert told[0].startswith("guia.txt: metadata left out of its chunks")
+    assert told[0].startswith("metadata left out of the chunks of this call")
     for key in dropped:
         assert f"{key!r} (" in told[0]
     for reason in (
-        "'authors' (a list)",
-        "'missing' (None)",
-        "'nan' (nan, not a finite number)",
-        "'huge' (an integer beyond 64 bits)",
-        "'page_text' (a text of 8,193 characters",
+        "'authors' (a list) from 1 document, first 'guia.txt'",
+        "'missing' (None) from 1 document",
+        "'nan' (nan, not a finite number) from 1 document",
+        "'huge' (an integer beyond 64 bits) from 1 document",
+        "'page_text' (a text over 8,192 characters) from 1 document",
     ):
         assert reason in told[0]
 

@@ -508,7 +508,7 @@ def test_on_error_skip_chunks_the_other_sources_and_warns(
     assert lazy == documents
     # a.pdf and c.pdf name no file: their outline cannot be read, which is logged too, and
     # their pages' metadata that no chunk keeps (a list, None)
-    told = ("outline cannot be read", "metadata left out of its chunks")
+    told = ("outline cannot be read", "metadata left out of the chunks")
     records = [r for r in caplog.records if not any(t in r.getMessage() for t in told)]
     assert [r.getMessage()[:28] for r in records] == ["skipped document 'b.md', whi"] * 2
     assert all(r.levelno == logging.WARNING for r in caplog.records)
