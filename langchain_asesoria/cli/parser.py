@@ -112,7 +112,8 @@ def _common() -> argparse.ArgumentParser:
         "--front-matter-metadata",
         action="store_true",
         help="copy the scalar fields of a .md file's YAML front matter into every chunk "
-        "as fm_<key> (default: off; lists and mappings are left out)",
+        "as fm_<key> (default: off; lists, mappings and nulls are left out and counted in "
+        "the summary)",
     )
     size.add_argument(
         "--legal-structure",

@@ -23,6 +23,7 @@ from langchain_asesoria.models import Chunk
 from langchain_asesoria.pdf.furniture import FurnitureSummary
 from langchain_asesoria.pdf.outline import OutlineEntry
 from langchain_asesoria.reading import DocumentPages
+from langchain_asesoria.store_values import LeftOutTally
 
 _MAX_FILE_ROWS = 20
 _NAME_WIDTH = 44
@@ -108,6 +109,9 @@ class FileReport:
             its status is ``empty``, not ``ok``.
         law: What a BOE law's XML left out or showed otherwise (``law_items``): each
             ``(kind, count, items)``, every item named.
+        metadata_left_out: The metadata no chunk of the file keeps, as no vector store
+            takes it, each ``(key, why)``: its front matter's lists, mappings, nulls...
+            (``--front-matter-metadata``; ``store_values.stored_or_reason``).
     """
 
     name: str
@@ -125,6 +129,7 @@ class FileReport:
     chrome: tuple[str, ...] = ()
     empty: bool = False
     law: tuple[LawItems, ...] = ()
+    metadata_left_out: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of_chunks(cls, name: str, pages: int, chunks: Sequence[Chunk]) -> FileReport:
@@ -150,6 +155,7 @@ class FileReport:
             chrome=document.report.chrome,
             empty=all(not page.text.strip() for page in document.pages),
             law=law_items(document.report.law),
+            metadata_left_out=document.report.fields_left_out,
         )
 
 
@@ -203,6 +209,14 @@ class RunReport:
     model: str
     skipped: tuple[Skipped, ...] = ()
     unsupported: tuple[tuple[str, int], ...] = ()
+
+    def left_out(self) -> LeftOutTally:
+        """The metadata left out of the run's chunks, one count a file, over every file
+        (listed in the table or not): told in one line, however many files."""
+        tally = LeftOutTally()
+        for report in self.files:
+            tally.add(report.metadata_left_out, report.name)
+        return tally
 
     @property
     def failed(self) -> tuple[FileReport, ...]:
@@ -568,6 +582,15 @@ def _skipped(run: RunReport) -> list[str]:
     ]
 
 
+def _left_out(run: RunReport) -> list[str]:
+    """One line: each metadata key left out of the run's chunks, why and from how many
+    files (``RunReport.left_out``)."""
+    told = run.left_out().message("file")
+    if told is None:
+        return []
+    return [f"metadata left out of the chunks, as no vector store takes it: {told}"]
+
+
 def _unsupported(run: RunReport) -> list[str]:
     """One line: the files found that no reader takes, by extension, with counts."""
     if not run.unsupported:
@@ -593,6 +616,7 @@ def render_summary(run: RunReport, *, verbose: bool = False) -> str:
     if note:
         lines.insert(len(lines) - 2, note)
     lines += _notes(run, verbose)
+    lines += _left_out(run)
     lines += _skipped(run)
     lines += _unsupported(run)
     seconds = max(run.seconds, 1e-9)

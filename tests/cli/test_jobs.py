@@ -126,6 +126,34 @@ def test_any_number_of_jobs_writes_what_one_job_writes(
     assert stdout[1].encode("utf-8") == (tmp_path / "one.jsonl").read_bytes()
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_metadata_left_out_of_many_files_is_one_line_of_the_summary(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str
+) -> None:
+    """Front matter no vector store takes, in every file: one summary line for the
+    whole run, with the count of files, the workers' reports gathered by the caller."""
+    folder = tmp_path / "leyes"
+    folder.mkdir()
+    for number in range(6):
+        front = "---\nstatus: vigente\ntags: [irpf]\nnote:\n---\n"
+        (folder / f"ley{number}.md").write_text(front + LAW, encoding="utf-8")
+    (folder / "sin.md").write_text(LAW, encoding="utf-8")
+    code, _, err = _split(
+        capsys, str(folder), "--jobs", jobs, "--front-matter-metadata", "-o", "c.jsonl"
+    )
+    assert code == ExitCode.OK
+    told = [line for line in err.splitlines() if "metadata left out" in line]
+    first = repr(str(folder / "ley0.md"))
+    assert told == [
+        "metadata left out of the chunks, as no vector store takes it: "
+        f"'fm_tags' (a list) from 6 files, first {first}; "
+        f"'fm_note' (None) from 6 files, first {first}"
+    ]
+    records = [json.loads(line) for line in (tmp_path / "c.jsonl").read_text().splitlines()]
+    assert {record.get("fm_status") for record in records} == {"vigente", None}
+    assert not any("fm_tags" in record or "fm_note" in record for record in records)
+
+
 @pytest.fixture
 def examples(tmp_path: Path) -> Path:
     """The README's example law and PDF, with a BOE web page and a second law beside them."""
