@@ -5,8 +5,9 @@ More: ``docs/design/package.md``.
 
 from __future__ import annotations
 
+import logging
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -26,6 +27,7 @@ from langchain_asesoria.reading import (
 )
 from langchain_asesoria.reading.given import chunk_document
 from langchain_asesoria.records import file_doc_id
+from langchain_asesoria.store_values import LeftOutTally
 
 if TYPE_CHECKING:
     pass
@@ -34,6 +36,12 @@ if TYPE_CHECKING:
 #: pool sharing one tokenization (the Rust tokenizer releases the GIL while it counts,
 #: the engine's Python does not); ``"serial"``: the calling thread, for debugging.
 ParallelMode = Literal["process", "thread", "serial"]
+
+_LOGGER = logging.getLogger("langchain_asesoria")
+
+#: One input's chunks and the metadata its reading found but no chunk keeps, each
+#: ``(key, why)`` (a front matter's lists, mappings, nulls...: ``ReadReport.fields_left_out``).
+_Done = tuple[list[Chunk], tuple[tuple[str, str], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +157,7 @@ def _read_and_chunk_one(
     tokenization: Tokenization,
     config: ChunkingConfig,
     reading: ReadOptions,
-) -> list[Chunk]:
+) -> _Done:
     if isinstance(document, FileInput):
         metadata = document.metadata or ChunkMetadata(doc_id=file_doc_id(str(document.path)))
     else:
@@ -159,7 +167,10 @@ def _read_and_chunk_one(
             read = read_document(document.path, reading)
         else:
             read = read_loaded_pages(document.pages, document.kind, reading)
-        return list(iter_document_chunks(read, metadata, config=config, tokenization=tokenization))
+        chunks = list(
+            iter_document_chunks(read, metadata, config=config, tokenization=tokenization)
+        )
+        return chunks, read.report.fields_left_out
     except AsesoriaError:
         raise
     except Exception as error:
@@ -172,11 +183,30 @@ def _read_and_chunk_one(
 
 def _run_one(
     setup: _Chunking, document: DocumentInput | FileInput | PagesInput, index: int
-) -> list[Chunk]:
-    """One input's chunks: the work of ``chunk_documents`` and ``read_and_chunk``."""
+) -> _Done:
+    """One input's chunks and what they leave out: the work of ``chunk_documents`` and
+    ``read_and_chunk``."""
     if isinstance(document, DocumentInput):
-        return _chunk_one(document, index, setup.tokenization, setup.config)
+        return _chunk_one(document, index, setup.tokenization, setup.config), ()
     return _read_and_chunk_one(document, index, setup.tokenization, setup.config, setup.reading)
+
+
+def _told(done: Generator[_Done, None, None]) -> Iterator[list[Chunk]]:
+    """Each input's chunks; the metadata the run's chunks left out, counted over every
+    input (whichever worker read it), logged once when the run ends or is stopped."""
+    tally = LeftOutTally()
+    try:
+        for index, (chunks, left_out) in enumerate(done):
+            tally.add(left_out, chunks[0].metadata.doc_id if chunks else f"input {index}")
+            yield chunks
+    finally:
+        done.close()  # stops the pool at once when the caller stops early
+        told = tally.message()
+        if told is not None:
+            _LOGGER.warning(
+                "metadata left out of the chunks of this run, as no vector store takes it: %s",
+                told,
+            )
 
 
 # -- the caller side ---------------------------------------------------------------------
@@ -247,8 +277,8 @@ def chunk_documents(
     workers, window = _checked_options(mode, workers, prefetch)
     setup = _Chunking(tokenization, config, ReadOptions())
     if mode == "serial":
-        return _serial(documents, _checked, setup)
-    return _pooled(documents, _checked, setup, workers, mode, window)
+        return _told(_serial(documents, _checked, setup))
+    return _told(_pooled(documents, _checked, setup, workers, mode, window))
 
 
 def read_and_chunk(
@@ -269,6 +299,9 @@ def read_and_chunk(
     so the caller only receives chunks. A file's chunks are those ``asesoria-split``
     writes for it (same ``reading`` options and fields). Streaming, ordering, the
     largest-first start (by file size) and the pool are those of ``chunk_documents``.
+    A front matter's fields no vector store takes (``ReadOptions.front_matter_metadata``)
+    are told once per run, when the iteration ends or is stopped: one warning on the
+    ``langchain_asesoria`` logger naming each key, why and from how many documents.
 
     Args:
         documents: Paths (``str`` or ``Path``), ``FileInput`` or ``PagesInput``; any
@@ -292,8 +325,8 @@ def read_and_chunk(
     workers, window = _checked_options(mode, workers, prefetch)
     setup = _Chunking(tokenization, config, reading or ReadOptions())
     if mode == "serial":
-        return _serial(documents, _checked_read, setup)
-    return _pooled(documents, _checked_read, setup, workers, mode, window)
+        return _told(_serial(documents, _checked_read, setup))
+    return _told(_pooled(documents, _checked_read, setup, workers, mode, window))
 
 
 def _checked_options(mode: str, workers: int | None, prefetch: int) -> tuple[int, int]:
@@ -319,7 +352,7 @@ def _serial(
     documents: Iterable[object],
     check: Callable[[object, int], _Input],
     setup: _Chunking,
-) -> Iterator[list[Chunk]]:
+) -> Generator[_Done, None, None]:
     for index, document in enumerate(documents):
         yield _run_one(setup, check(document, index), index)
 
@@ -331,7 +364,7 @@ def _pooled(
     workers: int,
     mode: Literal["process", "thread"],
     window: int,
-) -> Iterator[list[Chunk]]:
+) -> Generator[_Done, None, None]:
     with worker_pool(_run_one, setup, workers, mode=mode) as submit:
         started = _largest_first(documents, check, submit, window)
         for future in in_input_order(started, Window(window)):
@@ -341,9 +374,9 @@ def _pooled(
 def _largest_first(
     documents: Iterable[object],
     check: Callable[[object, int], _Input],
-    submit: Callable[[_Input, int], Future[list[Chunk]]],
+    submit: Callable[[_Input, int], Future[_Done]],
     window: int,
-) -> Iterator[Future[list[Chunk]]]:
+) -> Iterator[Future[_Done]]:
     """Each document's future, in input order; the first ``window`` documents start
     largest first, so that a long document does not start last and run alone."""
     inputs = enumerate(documents)

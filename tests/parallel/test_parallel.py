@@ -332,3 +332,43 @@ def test_read_and_chunk_reports_an_unreadable_file_and_refuses_other_inputs(
         list(parallel.read_and_chunk([bad], config=CONFIG, tokenization=ByteTokenization()))
     with pytest.raises(ConfigurationError, match="not a path, a FileInput"):
         list(parallel.read_and_chunk([42], config=CONFIG, tokenization=ByteTokenization()))  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("mode", ["serial", "thread", "process"])
+def test_read_and_chunk_tells_a_front_matters_left_out_fields_once_per_run(
+    tmp_path: Path, mode: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Front matter no vector store takes, in many files read by several workers: one
+    warning for the run, naming each key, why and how many documents, gathered by the
+    caller; the fields the rule keeps are in every chunk."""
+    paths = []
+    for number in range(5):
+        path = tmp_path / f"ley{number}.md"
+        path.write_text(
+            "---\nstatus: vigente\ntags: [irpf]\nnote:\n---\n# Ley\n\nTexto de la ley.\n",
+            encoding="utf-8",
+        )
+        paths.append(path)
+    (tmp_path / "sin.md").write_text("# Sin\n\nTexto.\n", encoding="utf-8")
+    paths.append(tmp_path / "sin.md")
+    reading = ReadOptions(front_matter_metadata=True)
+    with caplog.at_level("WARNING", logger="langchain_asesoria"):
+        results = list(
+            parallel.read_and_chunk(
+                paths,
+                config=CONFIG,
+                tokenization=WordTokenization(512),
+                reading=reading,
+                workers=2,
+                mode=mode,  # type: ignore[arg-type]
+            )
+        )
+    told = [r.getMessage() for r in caplog.records if "metadata left out" in r.getMessage()]
+    assert told == [
+        "metadata left out of the chunks of this run, as no vector store takes it: "
+        "'fm_tags' (a list) from 5 documents, first 'ley0.md'; "
+        "'fm_note' (None) from 5 documents, first 'ley0.md'"
+    ]
+    kept = [dict(chunk.metadata.extra) for chunks in results for chunk in chunks]
+    assert [fields.get("fm_status") for fields in kept] == ["vigente"] * 5 + [None]
+    assert not any("fm_tags" in fields or "fm_note" in fields for fields in kept)
