@@ -235,10 +235,20 @@ def chunk_dataset(
 
     Raises:
         MissingDependencyError: Ray Data is not installed (the ``ray`` extra).
-        ConfigurationError: both ``model`` and ``tokenization``, or a bad ``batch_size``.
+        ConfigurationError: both ``model`` and ``tokenization``, a bad ``batch_size``, or
+            ``reading.front_matter_metadata`` (the columns are fixed: no ``fm_<key>``).
         TokenizerLoadError: ``model`` is only on the Hugging Face Hub and the Hub cannot
             be reached (checked here, before any worker starts).
     """
+    if reading is not None and reading.front_matter_metadata:
+        # Never left out in silence: every fm_<key> would be, kept or not.
+        raise ConfigurationError(
+            "chunk_dataset's columns are fixed (ray.CHUNK_COLUMNS) and hold no front "
+            "matter fields: ReadOptions(front_matter_metadata=True) would lose every one. "
+            "Use parallel.read_and_chunk or asesoria-split --front-matter-metadata, or "
+            "leave front_matter_metadata off.",
+            expected="ReadOptions(front_matter_metadata=False)",
+        )
     ray = _import("ray")
     _import("ray.data")
     if model is not None and tokenization is not None:

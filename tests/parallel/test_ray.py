@@ -119,6 +119,24 @@ def test_document_rows_need_exactly_one_text_source(minilm_512: HuggingFaceToken
         )
 
 
+def test_front_matter_fields_are_refused_not_dropped(
+    local_ray: Any, tmp_path: Path, minilm_512: HuggingFaceTokenization
+) -> None:
+    """The columns are fixed: asked to keep a front matter's fields, Ray says it cannot
+    before any worker starts, instead of writing rows without them."""
+    law = tmp_path / "ley.md"
+    law.write_text("---\nstatus: vigente\n---\n# Ley\n\nArtículo 1. Texto.\n", encoding="utf-8")
+    dataset = local_ray.data.from_items([{"doc_id": "ley", "path": str(law)}])
+    reading = ReadOptions(front_matter_metadata=True)
+    with pytest.raises(ConfigurationError, match="front_matter_metadata") as raised:
+        chunk_dataset(dataset, config=CONFIG, tokenization=minilm_512, reading=reading)
+    assert raised.value.expected == "ReadOptions(front_matter_metadata=False)"
+    rows = chunk_dataset(
+        dataset, config=CONFIG, tokenization=minilm_512, reading=ReadOptions(), concurrency=1
+    ).take_all()
+    assert [row[TEXT] for row in rows] == ["# Ley\n\nArtículo 1. Texto."]
+
+
 def test_missing_ray_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     import langchain_asesoria.ray as module
 
