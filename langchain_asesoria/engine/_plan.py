@@ -9,6 +9,7 @@ proposal; ``_pack`` confirms it with exact counts or corrects it.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +17,9 @@ from typing import NamedTuple
 
 from langchain_asesoria.engine._cuts import is_safe_cut, lstrip_at, rstrip_at
 from langchain_asesoria.engine._section import SLACK, Section
+
+#: A word's first character: after whitespace.
+_WORD_START = re.compile(r"(?<=\s)\S")
 
 #: Fitting probes before cuts inside a blob are planned in runs without slack.
 _TRUSTED = 4
@@ -28,8 +32,10 @@ _TRUSTED = 4
 OVERLAP_FINEST_LEVEL = 2
 #: The finest level an overlap may start at when the chunk starts inside a sentence
 #: anyway (the previous chunk ended inside one, longer than the room) and no sentence
-#: starts within the target: a clause (``;``/``:`` 3, ``,`` 4), never a word, so the
-#: reader gets the sentence's last clause before the cut rather than nothing.
+#: starts within the target: a clause (``;``/``:`` 3, ``,`` 4), so the reader gets the
+#: sentence's last clause before the cut rather than nothing. When not even that clause
+#: fits the target, the overlap starts at a word (``_word_start``): the sentence's last
+#: words before the cut, as many as fit.
 MID_SENTENCE_FINEST_LEVEL = 4
 
 
@@ -161,7 +167,8 @@ def overlap_starts(section: Section, previous: Span) -> list[int]:
     boundary available (a paragraph, then a line, a sentence), so that a chunk starts
     where a thought starts; the others follow as fallbacks, largest first. When no
     sentence starts within the target: none (no overlap), unless the previous chunk
-    ends inside a sentence (``MID_SENTENCE_FINEST_LEVEL``: the clauses before its end).
+    ends inside a sentence (``MID_SENTENCE_FINEST_LEVEL``: the clauses before its end,
+    else the words before it that fit).
     """
     if section.overlap_target == 0:
         return []
@@ -170,7 +177,7 @@ def overlap_starts(section: Section, previous: Span) -> list[int]:
     within = sorted(p for p in level_at if count(p, end) <= section.overlap_target)
     candidates = _finest_allowed(section, end, within, level_at)
     if not candidates:
-        return []
+        return [] if section.ends_sentence(end) else _word_start(section, previous)
     chosen = _preferred(candidates, level_at)
     return [chosen, *(p for p in candidates if p > chosen)]
 
@@ -184,6 +191,24 @@ def _finest_allowed(
     if found or section.ends_sentence(end):
         return found
     return [p for p in within if level_at[p] <= MID_SENTENCE_FINEST_LEVEL]
+
+
+def _word_start(section: Section, previous: Span) -> list[int]:
+    """The earliest word start inside ``previous`` whose estimated content up to its
+    end stays within the target (the last words of a sentence cut at ``previous.end``),
+    as a one-item list; empty when not even the last word fits."""
+    start, end = previous
+    lowest = section.index.reach_back(end, section.overlap_target)
+    text = section.text
+    for match in _WORD_START.finditer(text, start if lowest is None else max(start, lowest), end):
+        at = match.start()
+        if (
+            at > start
+            and is_safe_cut(text, at)
+            and section.index.count(at, end) <= section.overlap_target
+        ):
+            return [at]
+    return []
 
 
 def _unit_starts(section: Section, previous: Span) -> dict[int, int]:

@@ -32,8 +32,11 @@ from typing import Final
 from langchain_asesoria.pdf.paragraphs import Block
 from langchain_asesoria.pdf.typesetting import BULLETS, SIZE_TOLERANCE
 
-#: A typeset heading spans at most this many printed lines.
-MAX_LINES: Final = 4
+#: A typeset heading spans at most this many printed lines: a title wraps over a few, a
+#: numbered statement set as a heading ("2. Los contribuyentes que hayan obtenido en el
+#: ejercicio…", six lines in the 2023 Renta manual) over more; a passage set in bold
+#: beyond this is emphasis, no heading to name a section after.
+MAX_LINES: Final = 8
 #: A bold paragraph in the body's size right after a heading belongs to the heading's
 #: block when it spans at most this many printed lines.
 SUBTITLE_LINES: Final = 2

@@ -48,7 +48,8 @@ class Typesetting:
     Attributes:
         body_size: The size most of its characters are set in.
         steps: The line step (baseline to baseline) of each size where it was measured
-            (the most frequent gap between two lines of that size).
+            (the most frequent gap between two lines of that size, or a smaller
+            frequent one when that gap is a paragraph's spacing over it).
         leading: The body's line step over its size (1.2 when not measured).
     """
 
@@ -78,9 +79,7 @@ class Typesetting:
             return cls()
         body = max(chars, key=lambda size: (chars[size], size))
         steps = {
-            size: found.most_common(1)[0][0]
-            for size, found in gaps.items()
-            if found.total() >= _MIN_STEPS
+            size: _line_step(found) for size, found in gaps.items() if found.total() >= _MIN_STEPS
         }
         leading = steps[body] / body if body in steps and body else 1.2
         return cls(body, steps, leading)
@@ -104,6 +103,19 @@ class Typesetting:
         spacing below, not beside nor above it)."""
         step = self.step(a.size)
         return _LINE_GAP * step <= a.y - b.y <= PARAGRAPH_GAP * step
+
+
+def _line_step(gaps: Counter[float]) -> float:
+    """The line step of one size from the gaps between its lines: the most frequent gap,
+    unless it is a paragraph's spacing over a smaller gap seen at least ``_MIN_STEPS``
+    times (notes set one or two lines each, whose paragraph gaps outnumber their line
+    steps: 21.2 against 9.2 points at 7.7 points); then the most frequent such gap."""
+    ranked = gaps.most_common()
+    mode = ranked[0][0]
+    smaller = [
+        (count, gap) for gap, count in ranked if count >= _MIN_STEPS and gap * PARAGRAPH_GAP < mode
+    ]
+    return max(smaller)[1] if smaller else mode
 
 
 @dataclass(slots=True)

@@ -631,8 +631,17 @@ def test_overlap_is_used_when_possible():
             "uno dos tres cuatro cinco seis siete ocho nueve diez",
             18,
             6,
-            [("uno dos tres", 0), ("cuatro cinco", 0), ("seis siete ocho", 0), ("nueve diez", 0)],
-            id="no-overlap-from-a-word",
+            # cut inside its one sentence, each chunk carries the last words before the cut
+            # that fit the target (no clause fits), but the last, which reaches the end
+            # only without them
+            [
+                ("uno dos tres", 0),
+                ("tres cuatro", 4),
+                ("cuatro cinco", 6),
+                ("cinco seis siete", 5),
+                ("ocho nueve diez", 0),
+            ],
+            id="a-cut-inside-a-sentence-overlaps-its-last-words",
         ),
         pytest.param(
             "Una frase. Otra frase más. Y la última frase.",
@@ -645,7 +654,8 @@ def test_overlap_is_used_when_possible():
             "Una frase.\nSol.\nY la última frase, que es larga.",
             26,
             8,
-            [("Una frase.\nSol.", 0), ("Sol.\nY la última frase,", 4), ("que es larga.", 0)],
+            # the clause before the last cut exceeds the target: its last word overlaps
+            [("Una frase.\nSol.", 0), ("Sol.\nY la última frase,", 4), ("frase, que es larga.", 6)],
             id="a-whole-line-within-the-target-overlaps",
         ),
         pytest.param(

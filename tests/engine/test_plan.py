@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from engine_cases import section_of
 from hypothesis import given, settings
@@ -322,3 +324,53 @@ def test_no_chunk_is_heading_lines_alone_when_their_text_follows(
     budget = tokenization.count(text[:lead_in_end]) + extra
     plan = next(plan_run(section_of(text, tokenization, budget=budget), None, InnerCuts(), None))
     assert plan.end > len(heading), text[plan.start : plan.end]
+
+
+def test_a_chunk_cut_inside_a_clause_longer_than_the_target_carries_its_last_words() -> None:
+    """A sentence longer than the room, whose last clause before the cut exceeds the
+    overlap target: the next chunk starts inside it anyway, so its overlap carries the
+    words before the cut that fit (``_word_start``), never none, and never a word cut."""
+    tokenization = WordTokenization(512)
+    clause = " ".join(["palabra"] * 40)
+    text = f"{clause}, {clause}, {clause}."
+    section = section_of(text, tokenization, budget=60, overlap=8)
+    first = next(plan_run(section, None, InnerCuts(), None))
+    assert not section.ends_sentence(first.end)
+    (start,) = overlap_starts(section, first.span)
+    assert first.start < start < first.end
+    assert text[start - 1].isspace()
+    assert not text[start].isspace()
+    assert 0 < tokenization.count_content(text[start : first.end]) <= 8
+    # the earliest such word: one more would exceed the target
+    before = text.rindex(" ", 0, start - 1) + 1
+    assert tokenization.count_content(text[before : first.end]) > 8
+
+
+@settings(PROFILE, max_examples=examples(150), deadline=None)
+@given(sentences=_sentences(), budget=st.integers(24, 200), overlap=st.sampled_from([8, 24]))
+def test_a_chunk_that_starts_inside_a_sentence_carries_overlap_when_a_word_fits(
+    sentences: list[str], budget: int, overlap: int
+) -> None:
+    """Every chunk that starts inside a sentence, after one that ended inside it, shares
+    some of that chunk's last words unless it ends at a sentence end only without them;
+    the shared text is a suffix of the chunk before that starts at a word, within the
+    target."""
+    from langchain_asesoria import ChunkingConfig, ChunkMetadata, LoadedPage, chunk_document
+
+    text = " ".join(sentences)
+    sentence_ends = {i + 1 for i, char in enumerate(text) if char == "."}
+    target = min(overlap, budget // 2)
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="d"),
+        config=ChunkingConfig(max_tokens=budget, overlap_tokens=target),
+        tokenization=ByteTokenization(),
+    )
+    for previous, chunk in pairwise(chunks):
+        if chunk.start < previous.end:
+            assert text[chunk.start - 1].isspace()
+            assert chunk.overlap_tokens <= target
+        elif previous.end not in sentence_ends:
+            # no overlap after a cut inside a sentence: only for a chunk that reaches a
+            # sentence end (or the text's end) without it
+            assert chunk.end in sentence_ends or chunk.end == len(text)

@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_asesoria.pdf.headings import TitleEvent, TypesetHeading, place_headings
+from langchain_asesoria.pdf.headings import (
+    MAX_LINES,
+    TitleEvent,
+    TypesetHeading,
+    place_headings,
+    typeset_headings,
+)
+from langchain_asesoria.pdf.layout import LineLayout, Piece
+from langchain_asesoria.pdf.paragraphs import Block
 from langchain_asesoria.pdf.titles import TitleLines
-from langchain_asesoria.pdf.typesetting import text_runs_on
+from langchain_asesoria.pdf.typesetting import Typesetting, text_runs_on
 
 
 @pytest.mark.parametrize(
@@ -58,3 +66,56 @@ def test_a_heading_the_outline_cannot_place_is_reported() -> None:
     placed, unplaced = place_headings([TitleEvent(50, ("Capítulo 12",), 20.0)], [before])
     assert placed == []
     assert unplaced == [before]
+
+
+def _lines(size: float, gaps: list[float], y: float = 800.0) -> list[LineLayout]:
+    """Lines of one size on one page, each ``gap`` points below the one before."""
+    lines = [LineLayout((Piece(0, 40, 50.0, y, size, False),))]
+    for gap in gaps:
+        y -= gap
+        lines.append(LineLayout((Piece(0, 40, 50.0, y, size, False),)))
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("gaps", "step"),
+    [
+        # notes of one or two lines: paragraph gaps outnumber the line step beneath them
+        ([21.2] * 12 + [9.2] * 6, 9.2),
+        # the smaller gap seen too seldom to be the line step: the most frequent stays
+        ([21.2] * 12 + [9.2] * 4, 21.2),
+        # a smaller gap that is no paragraph's spacing over it (21.2 < 1.3 * 17.0)
+        ([21.2] * 12 + [17.0] * 6, 21.2),
+        # body text: the line step is the most frequent gap
+        ([12.0] * 20 + [20.0] * 6, 12.0),
+    ],
+)
+def test_a_size_s_line_step_is_not_its_paragraph_spacing(gaps: list[float], step: float) -> None:
+    body = _lines(10.0, [12.0] * 30)
+    notes = _lines(7.7, gaps, y=700.0)
+    typesetting = Typesetting.of([body, notes])
+    assert typesetting.body_size == 10.0
+    assert typesetting.step(7.7) == step
+
+
+def _block(lines: int, *, bold: bool = True, size: float = 14.0) -> Block:
+    return Block(page=1, start=0, end=20, size=size, bold=bold, lines=lines)
+
+
+@pytest.mark.parametrize(
+    ("block", "heading"),
+    [
+        (_block(1), True),
+        (_block(6), True),  # a numbered statement set as a heading over six lines
+        (_block(MAX_LINES), True),
+        (_block(MAX_LINES + 1), False),  # a passage set in bold: emphasis
+        (_block(2, bold=False), False),
+        (_block(2, size=10.0), False),  # bold in the body's size
+    ],
+)
+def test_a_typeset_heading_is_bold_larger_and_at_most_max_lines(
+    block: Block, heading: bool
+) -> None:
+    text = "2. Los contribuyente"
+    found = typeset_headings(text, [(0, block)], body_size=10.0)
+    assert [h.title for h in found] == ([text] if heading else [])
