@@ -17,8 +17,9 @@ line:
   (complementaria)** a reglamento annexes is one by its code (``INSTRUCCIÓN IF-01``,
   ``INSTRUCCIÓN TÉCNICA COMPLEMENTARIA NÚMERO 1``, ``… ITC EP-1``, ``… MIE APQ-9 «…»``,
   ``… 12.0.01``), its word in capitals or followed by ``técnica``, or by its
-  abbreviation and code alone (``ITC-BT-01``; ``ITC-MIG-6.1 Acometidas…`` is an item of
-  a list): a norm cited by its number and year (``Instrucción 3/2005, de…``) is none;
+  abbreviation and code alone (``ITC-BT-01``, ``ITC. MIE. S. M. 02.0.01``;
+  ``ITC-MIG-6.1 Acometidas…`` is an item of a list): a norm cited by its number and
+  year (``Instrucción 3/2005, de…``) is none;
 * **quoted amended text** opens at a paragraph that starts with a quotation mark and does
   not close it, and runs to the paragraph that closes it; a heading inside is not the
   law's. The law's own numbering going on (the next article, the next CAPÍTULO, the first
@@ -334,7 +335,8 @@ def unit_of(line: str) -> Unit | None:
 #: not, "NÚMERO 1", or dotted digits ("12.0.01"); never a year ("3/2005").
 _INSTRUCCION: Final = re.compile(
     r"(?:(?:INSTRUCCI[ÓO]N(?: T[ÉE]CNICA(?: COMPLEMENTARIA)?)?"
-    r"|Instrucci[óo]n [Tt][ée]cnica(?: [Cc]omplementaria)?)(?: \(ITC\))? |(?P<abbr>ITC)[- ])"
+    r"|Instrucci[óo]n [Tt][ée]cnica(?: [Cc]omplementaria)?)(?: \(ITC\))? "
+    r"|(?P<abbr>ITC)(?:[- ]|\. ))"
     r"«?(?P<code>(?:(?!(?:DE|DEL|EL|LA|LAS|LOS|EN|Y|A|POR|PARA) )"
     r"[A-Z]{1,4}(?: ?[-\u2013.] ?| |(?=\d))){0,4}"
     r"\d+(?:\.\d+)*|(?:NÚMERO|NUMERO|[Nn]úmero) \d+)»?(?![\w/\-]|\.\d)"

@@ -85,6 +85,7 @@ LAW = "Ley 1/2000, de prueba"
         ("INSTRUCCION MIG-R.5.1.1", "instrucción técnica", "migr.5.1.1"),
         ("ITC-BT-01", "instrucción técnica", "bt01"),  # its abbreviation, alone
         ("ITC-BT-01. TERMINOLOGÍA", "instrucción técnica", "bt01"),  # its path element
+        ("ITC. MIE. S. M. 02.0.01", "instrucción técnica", "mie.s.m.02.0.01"),
         ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA 12.0.01", "instrucción técnica", "12.0.01"),
         ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA (ITC) BT-52", "instrucción técnica", "bt52"),
         (
