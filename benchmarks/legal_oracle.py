@@ -13,7 +13,13 @@ line:
   ``bis`` … ``vicies`` however joined, code-style ``511-1`` and ``4.11-1``, Roman,
   ordinal and cardinal words, ``1.ª``/``1.a``/``1.º``, letters, ``único``,
   ``preliminar``). After the number comes the line's end, punctuation, or a word in
-  capitals: ``Artículo 5 de esta Ley…`` is a sentence;
+  capitals: ``Artículo 5 de esta Ley…`` is a sentence. An **instrucción técnica
+  (complementaria)** a reglamento annexes is one by its code (``INSTRUCCIÓN IF-01``,
+  ``INSTRUCCIÓN TÉCNICA COMPLEMENTARIA NÚMERO 1``, ``… ITC EP-1``, ``… MIE APQ-9 «…»``,
+  ``… 12.0.01``), its word in capitals or followed by ``técnica``, or by its
+  abbreviation and code alone (``ITC-BT-01``, ``ITC. MIE. S. M. 02.0.01``;
+  ``ITC-MIG-6.1 Acometidas…`` is an item of a list): a norm cited by its number and
+  year (``Instrucción 3/2005, de…``) is none;
 * **quoted amended text** opens at a paragraph that starts with a quotation mark and does
   not close it, and runs to the paragraph that closes it; a heading inside is not the
   law's. The law's own numbering going on (the next article, the next CAPÍTULO, the first
@@ -21,8 +27,11 @@ line:
 * the **chain in force** at a point is the stack of the law's own units by rank: LIBRO >
   TÍTULO > CAPÍTULO > Sección > Subsección > Artículo; a disposición closes every unit of
   the articulado, and a unit of the articulado after a disposición closes it (an approved
-  text's articles after the decree's disposiciones); an ANEXO closes everything before
-  it and holds what follows it.
+  text's articles after the decree's disposiciones); an instrucción técnica closes
+  everything before it and holds what follows it, its ANEXOs too, unless it follows an
+  ANEXO with no text of its own, which then holds it and the instrucciones after it; an
+  ANEXO closes everything before it but the instrucción it stands in, and holds what
+  follows it.
 
 A unit is a ``(kind, number)`` pair, numbers normalised (``IV`` and ``cuarto`` are
 ``4``; ``106 quáter`` is ``106quater``), so a path element and a heading line compare
@@ -48,6 +57,10 @@ RANKS: Final = {
     "artículo": 6,
 }
 DISPOSICION_KINDS: Final = ("adicional", "transitoria", "derogatoria", "final", "modificativa")
+#: An instrucción técnica's kind: above the ANEXOs it holds.
+INSTRUCCION: Final = "instrucción técnica"
+#: The kinds that hold everything after them: an instrucción técnica, an ANEXO.
+_ANNEXED: Final = (INSTRUCCION, "anexo")
 
 _ONES: Final = {
     "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,
@@ -266,6 +279,9 @@ def unit_of(line: str) -> Unit | None:
     if not stripped or stripped[0] in _QUOTES_OPEN:
         return None
     original = unicodedata.normalize("NFC", " ".join(stripped.split()))
+    instruccion = _instruccion(original)
+    if instruccion is not None:
+        return instruccion[0]
     folded = fold(original)
     if len(folded) != len(original):  # folding changed lengths: compare folded only
         original = folded.upper() if original.isupper() else folded
@@ -311,6 +327,39 @@ def unit_of(line: str) -> Unit | None:
     if not _goes_on(folded[end:], original, end):
         return None
     return Unit(kind, number)
+
+
+#: An instrucción técnica's heading, case kept: its word in capitals (or in lower case
+#: with "técnica"), "(ITC)" perhaps, then its code: capitals and digits joined by dashes,
+#: periods or spaces ("IF-01", "MIE - APQ 8", "MIG-R.5.1.1", "ITC EP" an en dash "3"), quoted or
+#: not, "NÚMERO 1", or dotted digits ("12.0.01"); never a year ("3/2005").
+_INSTRUCCION: Final = re.compile(
+    r"(?:(?:INSTRUCCI[ÓO]N(?: T[ÉE]CNICA(?: COMPLEMENTARIA)?)?"
+    r"|Instrucci[óo]n [Tt][ée]cnica(?: [Cc]omplementaria)?)(?: \(ITC\))? "
+    r"|(?P<abbr>ITC)(?:[- ]|\. ))"
+    r"«?(?P<code>(?:(?!(?:DE|DEL|EL|LA|LAS|LOS|EN|Y|A|POR|PARA) )"
+    r"[A-Z]{1,4}(?: ?[-\u2013.] ?| |(?=\d))){0,4}"
+    r"\d+(?:\.\d+)*|(?:NÚMERO|NUMERO|[Nn]úmero) \d+)»?(?![\w/\-]|\.\d)"
+)
+
+
+#: What may follow an instrucción's code in its title, besides a heading's shape: the
+#: norm it complements ("del Reglamento de…").
+_OF_A_NORM: Final = re.compile(r" del? [A-ZÁÉÍÓÚ]")
+
+
+def _instruccion(original: str) -> tuple[Unit, bool] | None:
+    """The instrucción técnica a heading line opens (see ``_INSTRUCCION``) and whether the
+    line is its code alone (its name on the next line), or ``None``."""
+    found = _INSTRUCCION.match(original)
+    rest = original[found.end() :] if found is not None else ""
+    # "… MIE-AEM-3 del Reglamento de Aparatos de Elevación…": the reglamento it complements
+    if found is None or not (_goes_on(rest, original, found.end()) or _OF_A_NORM.match(rest)):
+        return None
+    if found.group("abbr") and not re.fullmatch(r"\.?|\.\s+\S.*", rest):
+        return None  # "ITC-MIG-6.1 Acometidas de gas…": an item of a list
+    code = re.sub(r"[^a-z0-9.]", "", fold(found.group("code"))).removeprefix("numero")
+    return Unit(INSTRUCCION, code), not original[found.end() :].strip(" .:")
 
 
 def _distance(one: str, other: str) -> int:
@@ -532,6 +581,7 @@ class _Reader:
     title_at: int | None = None  # a heading line that is no unit, with no text since
     title_after_text: bool = False  # text stood between the last unit and that title
     text_since: bool = False  # text since the last unit's heading
+    holder: int = 0  # where the chain's ANEXO that holds instrucciones ends (0: none)
 
     def own(self, start: int, unit: Unit | None) -> None:
         """The law's own heading (a unit, or a group's when ``unit`` is ``None``)."""
@@ -539,7 +589,12 @@ class _Reader:
             _close_articulado(self.chain)
             self.source.headings.append((start, Unit("group", ""), tuple(self.chain)))
             return
-        _open(self.chain, unit)
+        kinds = [unit.kind for unit in self.chain]
+        if INSTRUCCION not in kinds and unit.kind in _ANNEXED:
+            # an ANEXO with no text of its own right before an instrucción holds it and
+            # the instrucciones after it; any other ANEXO outside one holds none
+            self.holder = len(kinds) if kinds[-1:] == ["anexo"] and not self.text_since else 0
+        _open(self.chain, unit, self.holder if unit.kind == INSTRUCCION else 0)
         self.text_since = False
         self.last[unit.kind] = unit.number
         self.styles[unit.kind] = _style(unit.number)
@@ -556,10 +611,11 @@ class _Reader:
             and unit.articulado
             and first_number(unit.number)
             and any(self.chain)
-            and not (self.chain[-1].kind == "anexo" and not self.title_after_text)
-        ):  # a title right after its ANEXO's heading is the annexed text's, in the ANEXO
-            self.chain.clear()
-            self.source.headings.append((title, Unit("group", ""), ()))
+            and not (self.chain[-1].kind in _ANNEXED and not self.title_after_text)
+        ):  # a title right after its ANEXO's heading is the annexed text's, in the ANEXO;
+            # one inside an instrucción técnica opens a text of the instrucción's
+            del self.chain[_instruccion_end(self.chain) :]
+            self.source.headings.append((title, Unit("group", ""), tuple(self.chain)))
 
     def signed(self, start: int) -> None:
         """The law is signed: its last disposición ends, and what follows (an approved
@@ -800,13 +856,20 @@ def _capitals(line: str) -> bool:
 
 
 #: The units whose name may stand on the line after their number.
-_NAMED: Final = frozenset({"libro", "título", "capítulo", "sección", "subsección", "anexo"})
+_NAMED: Final = frozenset(
+    {"libro", "título", "capítulo", "sección", "subsección", "anexo", INSTRUCCION}
+)
 
 
 def _number_only(line: str) -> bool:
     """Whether a unit's heading line is its word and number alone ("CAPÍTULO III",
-    "CAPÍTULO III bis", "ANEXO III A)", "ANEXO NÚMERO 2"), not its number and a one-word
-    name ("Sección 1.ª Ejercicios")."""
+    "CAPÍTULO III bis", "ANEXO III A)", "ANEXO NÚMERO 2", "INSTRUCCIÓN TÉCNICA
+    COMPLEMENTARIA ITC EP-1"), not its number and a one-word name ("Sección 1.ª
+    Ejercicios")."""
+    plain = line.replace("*", "").strip(_STRIP)
+    instruccion = _instruccion(unicodedata.normalize("NFC", " ".join(plain.split())))
+    if instruccion is not None:
+        return instruccion[1]
     folded = fold(line.strip(_STRIP)).rstrip(" .:")
     words = folded.split()
     if len(words) == 3:
@@ -835,14 +898,23 @@ def _ends_quotation(unit: Unit, reader: _Reader) -> bool:
 
 
 def _close_articulado(chain: list[Unit]) -> None:
-    while chain and chain[-1].kind != "anexo":
+    while chain and chain[-1].kind not in _ANNEXED:
         chain.pop()
 
 
-def _open(chain: list[Unit], unit: Unit) -> None:
-    """The chain after the law's own heading of ``unit``."""
-    if unit.kind == "anexo":
-        chain.clear()
+def _instruccion_end(chain: Sequence[Unit]) -> int:
+    """Where the innermost instrucción técnica of ``chain`` ends (0: none)."""
+    kinds = [unit.kind for unit in chain]
+    return len(kinds) - kinds[::-1].index(INSTRUCCION) if INSTRUCCION in kinds else 0
+
+
+def _open(chain: list[Unit], unit: Unit, holder: int = 0) -> None:
+    """The chain after the law's own heading of ``unit`` (an instrucción técnica's: what
+    the ANEXO that holds it, ending at ``holder``, leaves open)."""
+    if unit.kind == INSTRUCCION:
+        del chain[holder:]
+    elif unit.kind == "anexo":
+        del chain[_instruccion_end(chain) :]
     elif unit.kind.startswith("disposición"):
         _close_articulado(chain)
     else:

@@ -70,6 +70,29 @@ LAW = "Ley 1/2000, de prueba"
         ("ANEXO. Estatutos de la Federación", "anexo", ""),
         ("ANEXO. IV Plan para la igualdad de género", "anexo", ""),  # a name after it
         ("ANEXO IV. Plan para la igualdad", "anexo", "4"),
+        # an instrucción técnica by its code, its spelling aside
+        ("INSTRUCCIÓN IF-01", "instrucción técnica", "if01"),
+        ("INSTRUCCIÓN IF-01. TERMINOLOGÍA", "instrucción técnica", "if01"),  # a path element
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA NÚMERO 12", "instrucción técnica", "12"),
+        ("Instrucción técnica complementaria número 19", "instrucción técnica", "19"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA EA - 01", "instrucción técnica", "ea01"),
+        (
+            "## INSTRUCCIÓN TÉCNICA COMPLEMENTARIA ITC EP\u20133. Refinerías",
+            "instrucción técnica",
+            "itcep3",
+        ),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA MI-IP02 «PARQUES»", "instrucción técnica", "miip02"),
+        ("INSTRUCCION MIG-R.5.1.1", "instrucción técnica", "migr.5.1.1"),
+        ("ITC-BT-01", "instrucción técnica", "bt01"),  # its abbreviation, alone
+        ("ITC-BT-01. TERMINOLOGÍA", "instrucción técnica", "bt01"),  # its path element
+        ("ITC. MIE. S. M. 02.0.01", "instrucción técnica", "mie.s.m.02.0.01"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA 12.0.01", "instrucción técnica", "12.0.01"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA (ITC) BT-52", "instrucción técnica", "bt52"),
+        (
+            "# Instrucción Técnica Complementaria MIE-AEM-3 del Reglamento de Aparatos",
+            "instrucción técnica",
+            "mieaem3",
+        ),
     ],
 )
 def test_the_oracle_reads_a_units_label_whatever_its_spelling(
@@ -89,6 +112,14 @@ def test_the_oracle_reads_a_units_label_whatever_its_spelling(
         "Dispensación de medicamentos",  # a word near "disposición" is no misspelling
         "Títulos valores y otros activos",
         "El anexo I recoge las tarifas.",
+        "Instrucción 3/2005, de 7 de abril, de la Junta Electoral Central.",
+        "Instrucción de 12 de marzo de 2020, de la Dirección General de los Registros.",
+        "Instrucción MIG-R.7.1. Estaciones de regulación y/o medida.",  # a list's item
+        "INSTRUCCIÓN DE CONTABILIDAD PARA LA ADMINISTRACIÓN GENERAL DEL ESTADO",
+        "INSTRUCCIÓN SOBRE NORMAS 2 DEL REGLAMENTO",
+        "ITC-MIG-6.1 Acometidas de gas en alta presión.",  # an item of a list
+        "ITC MIE-AG 1.\u2013Quemadores a gas fabricados en serie.",
+        "Instrucción técnica complementaria número 3 de este Reglamento establece…",
         "",
     ],
 )
@@ -377,6 +408,63 @@ def test_chain_at_is_the_chain_of_units_in_force() -> None:
     assert source.chain_at(_at(PLAIN, "Texto del anexo")) == (
         Unit("anexo", ""),
         Unit("artículo", "1"),
+    )
+
+
+def test_an_instruccion_tecnica_closes_the_laws_units_and_holds_its_own() -> None:
+    text = "\n\n".join(
+        [
+            LAW, "Artículo único. Aprobación.", "Se aprueba.",
+            "Disposición adicional tercera. Seguro.", "El seguro.",
+            "INSTRUCCIÓN IF-01", "TERMINOLOGÍA", "### ÍNDICE", "1. Generalidades.",
+            "### CAPÍTULO I. Objeto", "Artículo 1. Objeto.", "Esta instrucción regula.",
+            "Disposición transitoria única.", "Su régimen.", "ANEXO I", "Modelo de placa.",
+            "INSTRUCCIÓN IF-02", "CLASIFICACIÓN", "Los refrigerantes.",
+        ]
+    )  # fmt: skip
+    source = oracle.read_source(text)
+    first = Unit("instrucción técnica", "if01")
+    assert source.chain_at(_at(text, "1. Generalidades")) == (first,)
+    assert source.chain_at(_at(text, "Esta instrucción")) == (
+        first,
+        Unit("capítulo", "1"),
+        Unit("artículo", "1"),
+    )
+    assert source.chain_at(_at(text, "Modelo de placa")) == (first, Unit("anexo", "1"))
+    # its text's disposiciones are its own, as an ANEXO's are
+    assert source.chain_at(_at(text, "Su régimen")) == (
+        first,
+        Unit("disposición transitoria", "u"),
+    )
+    assert source.chain_at(_at(text, "Los refrigerantes")) == (Unit("instrucción técnica", "if02"),)
+    names = [line for line in source.lines if line.text in ("TERMINOLOGÍA", "CLASIFICACIÓN")]
+    assert names
+    assert all(line.heading for line in names)  # the names are heading lines
+
+
+def test_an_anexo_with_no_text_of_its_own_holds_the_instrucciones_after_it() -> None:
+    text = "\n\n".join(
+        [
+            LAW, "Artículo único. Aprobación.", "Se aprueba.", "ANEXO I",
+            "## Instrucción técnica complementaria MIE-APQ 1 «Líquidos»", "Los líquidos.",
+            "ANEXO", "Modelo de placa.",
+            "## Instrucción técnica complementaria MIE-APQ 2 «Cloro»", "El cloro.",
+        ]
+    )  # fmt: skip
+    source = oracle.read_source(text)
+    annex = Unit("anexo", "1")
+    assert source.chain_at(_at(text, "Los líquidos")) == (
+        annex,
+        Unit("instrucción técnica", "mieapq1"),
+    )
+    assert source.chain_at(_at(text, "Modelo de placa")) == (
+        annex,
+        Unit("instrucción técnica", "mieapq1"),
+        Unit("anexo", ""),
+    )
+    assert source.chain_at(_at(text, "El cloro")) == (
+        annex,
+        Unit("instrucción técnica", "mieapq2"),
     )
 
 

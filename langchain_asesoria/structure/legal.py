@@ -21,12 +21,15 @@ from typing import Final
 from langchain_asesoria.models import BOE_NOTE
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
+    ANNEXES,
     APARTADO,
+    INSTRUCCION,
     NUMERAL,
     SIGNATURE,
     DisposicionKind,
     LegalUnit,
     Part,
+    annex_closes,
     approved_text,
     broken_line,
     capitals,
@@ -54,8 +57,9 @@ class _Open:
     """An open heading: its ranked unit (``None``: not a legal unit), its own level
     (``hint``), whether it is a document title (``root``) or a heading that opens a run
     of legal units (``container``: "REGLAMENTO DEL IMPUESTO…" before its TÍTULO I), the
-    rank of the units it holds (``holds``), and whether it was met inside a provision's
-    text (``passing``: a table's caption, closed by the next unit)."""
+    rank of the units it holds (``holds``), whether it was met inside a provision's
+    text (``passing``: a table's caption, closed by the next unit), and whether it is an
+    ANEXO that holds the instrucciones técnicas after it (``holder``)."""
 
     hint: int
     unit: LegalUnit | None = None
@@ -64,22 +68,27 @@ class _Open:
     kind: DisposicionKind | None = None
     holds: int | None = None
     passing: bool = False
+    holder: bool = False
 
 
 def _part(stack: Sequence[_Open]) -> Part | None:
     return next((item.unit.part for item in reversed(stack) if item.unit is not None), None)
 
 
-def _in_annex(stack: Sequence[_Open]) -> bool:
-    return any(item.unit is not None and item.unit.name == "anexo" for item in stack)
+#: How far below an ANEXO that holds instrucciones técnicas they and their ANEXOs rank.
+_HELD: Final = 2
 
 
 def _ranked(unit: LegalUnit, stack: Sequence[_Open]) -> LegalUnit | None:
     """The unit's part and rank where it stands: inside an ANEXO, the articulado it
-    holds is its; a numeral is a part of the open unit (nothing outside one)."""
+    holds is its; inside an ANEXO that holds instrucciones técnicas (``_Open.holder``),
+    they and their own ANEXOs rank below it; a numeral is a part of the open unit
+    (nothing outside one)."""
     if unit is NUMERAL:
         part = _part(stack)
         return None if part is None else LegalUnit(unit.name, part, unit.rank)
+    if unit.name in ANNEXES and any(item.holder for item in stack):
+        return LegalUnit(unit.name, unit.part, unit.rank + _HELD)
     if unit.part == "articulado" and _part(stack) == "anexo":
         return LegalUnit(unit.name, "anexo", unit.rank + 1)
     return unit
@@ -88,12 +97,13 @@ def _ranked(unit: LegalUnit, stack: Sequence[_Open]) -> LegalUnit | None:
 def _close_units(stack: list[_Open], unit: LegalUnit, kind: DisposicionKind | None) -> None:
     """Closes the legal units ``unit`` closes (a part change closes them all; a
     disposición of another ``kind`` closes the group it is not of), with what was
-    opened inside them. An ANEXO holds everything after it (an annexed text's
-    articles and disposiciones): only another ANEXO closes it."""
+    opened inside them. An annex (an ANEXO, an instrucción técnica) holds everything
+    after it (an annexed text's articles and disposiciones, an instrucción's ANEXOs):
+    only an annex of its rank or above closes it (``annex_closes``)."""
     for index, item in enumerate(stack):
         if item.unit is None:
             continue
-        if item.unit.name == "anexo" and unit.name != "anexo":
+        if item.unit.name in ANNEXES and not annex_closes(item.unit, unit):
             continue
         if (
             item.unit.part != unit.part
@@ -161,9 +171,9 @@ def _at_container_level(stack: Sequence[_Open], hint: int) -> bool:
 
 
 def _annex(item: _Open) -> bool:
-    """Whether ``item`` is an open ANEXO (its caller keeps the headings after it that are
-    no legal unit inside it)."""
-    return item.unit is not None and item.unit.name == "anexo"
+    """Whether ``item`` is an open annex, an ANEXO or an instrucción técnica (its caller
+    keeps the headings after it that are no legal unit inside it)."""
+    return item.unit is not None and item.unit.name in ANNEXES
 
 
 def _close_numerals(stack: list[_Open], hint: int) -> None:
@@ -183,12 +193,13 @@ def _close_containers(stack: list[_Open], unit: LegalUnit, hint: int) -> None:
     "Disposición general" before the articles of a TÍTULO is closed by its CAPÍTULO I;
     "REGLAMENTO…" before TÍTULO I holds every TÍTULO. Inside an ANEXO its units do the
     same to the containers opened in it and marked no higher than the unit; the approved
-    text's title before the ANEXO holds the ANEXO. An ANEXO itself closes none."""
-    if unit.part == "disposiciones" or unit.name == "anexo":
+    text's title before the ANEXO holds the ANEXO. An annex itself (an ANEXO, an
+    instrucción técnica) closes none."""
+    if unit.part == "disposiciones" or unit.name in ANNEXES:
         return
     first, highest = 0, 0
     if unit.part == "anexo":
-        annexes = [i for i, item in enumerate(stack) if item.unit and item.unit.name == "anexo"]
+        annexes = [i for i, item in enumerate(stack) if item.unit and item.unit.name in ANNEXES]
         first, highest = (annexes[-1] + 1 if annexes else 0), hint
     for index, item in enumerate(stack[first:], start=first):
         if item.holds is not None and unit.rank < item.holds and item.hint >= highest:
@@ -313,10 +324,28 @@ def legal_levels(
             _close_units(stack, ranked, kind)
             _close_containers(stack, ranked, hint)
             _close_numerals(stack, hint)
-            entry = _Open(hint, ranked, kind=kind)
+            entry = _Open(hint, ranked, kind=kind, holder=_holder(table, index, stack))
         stack.append(entry)
         levels.append(len(stack))
     return levels
+
+
+def _holder(titles: _Titles, index: int, stack: Sequence[_Open]) -> bool:
+    """Whether the ANEXO at ``index`` holds the instrucciones técnicas after it: it has
+    no text of its own and an instrucción follows it, none being open ("ANEXO I", then
+    "Instrucción técnica complementaria MIE-APQ 1" to "MIE-APQ 9", BOE-A-2001-8971). An
+    instrucción after an ANEXO with text of its own closes it (a reglamento's ANEXO IV,
+    then its ITC EP-1, BOE-A-2009-1964)."""
+    unit = titles.units[index]
+    following = titles.units[index + 1] if index + 1 < len(titles.units) else None
+    return (
+        unit is not None
+        and unit.name == "anexo"
+        and titles.bare[index]
+        and following is not None
+        and following.name == INSTRUCCION
+        and not any(item.unit is not None and item.unit.name == INSTRUCCION for item in stack)
+    )
 
 
 def _next_parts(units: Sequence[LegalUnit | None]) -> list[Part | None]:
@@ -437,7 +466,7 @@ _NOTE: Final = re.compile(rf"[>\s]*{BOE_NOTE}")
 #: articles.
 _MIN_APARTADOS: Final = 2
 #: The units whose heading alone makes a text a law's.
-_LAW_UNITS: Final = frozenset({"artículo", "disposición", "anexo"})
+_LAW_UNITS: Final = frozenset({"artículo", "disposición", *ANNEXES})
 
 
 def applies(titles: Sequence[str]) -> bool:
@@ -494,7 +523,7 @@ def _lone_level(
     """The level a plain candidate line takes as a heading, or ``None``: text."""
     unit = legal_unit(heading.title) if heading_line(heading.title) is not None else None
     if unit is not None:
-        high = unit.part in ("anexo", "disposiciones") and unit.rank == 1
+        high = unit.name in ANNEXES or (unit.part == "disposiciones" and unit.rank == 1)
         high = high or (unit.part == "articulado" and unit.rank <= _HIGH_RANK)
         return top + 1 if high else last
     if ordinal_disposicion(heading.title):

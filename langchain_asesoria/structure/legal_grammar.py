@@ -53,6 +53,13 @@ class LegalUnit:
     rank: int
 
 
+#: What joins the words and digits of an instrucción técnica's code: a dash however
+#: spaced ("EA - 01", an en dash: "ITC EP-3"), a period ("MIG-R.5"), a space ("MIE APQ-1").
+_CODE_JOIN: Final = r"(?:\s?[\-\u2013.]\s?|\s)"
+#: A word of such a code: up to four capitals, never a word of a sentence in capitals
+#: ("INSTRUCCIÓN SOBRE LA NORMA 2…").
+_CODE_WORD: Final = r"(?!(?:DE|DEL|EL|LA|LAS|LOS|EN|Y|A|POR|PARA)\b)[A-Z]{1,4}"
+
 #: The numbering schemes, each a pattern fragment matched at the number's start (the
 #: whole label is matched without case, except where a scheme says ``(?-i:…)``).
 NUMBERINGS: Final[Mapping[str, str]] = {
@@ -79,6 +86,15 @@ NUMBERINGS: Final[Mapping[str, str]] = {
     ),
     "único": r"[úu]nic[oa](?![^\W\d_])",
     "preliminar": r"preliminar(?![^\W\d_])",
+    # an instrucción técnica's code: words in capitals, then digits ("IF-01", "ITC-BT-01",
+    # "MIE APQ-1", "MI-IP02", "EA - 01", "ITC EP-3", "ITC-MIG-5.1", "MIG-R.5.1.1", "IT
+    # 1"), quoted or not ("«MIE-AEM-2»"); its number ("NÚMERO 1"); dotted digits
+    # ("12.0.01"). No year: "Instrucción 3/2005, de…" is a norm cited, no unit.
+    "instruction code": (
+        rf"«?(?-i:{_CODE_WORD}(?:{_CODE_JOIN}{_CODE_WORD}){{0,3}}{_CODE_JOIN}?)"
+        r"\d+(?:\.\d+)*»?(?![\d/\-])"
+        r"|n[úu]mero\s+\d+(?![\d,/]|\.\d)|\d+(?:\.\d+){2,}(?![\d/\-])"
+    ),
 }
 #: What may follow a number: a Latin multiplier however joined ("106 quáter", "2.bis",
 #: "33-bis", "I bis") and the BOE's bracketed notes ("17[Sic]").
@@ -103,6 +119,9 @@ class UnitRow:
             ("Acuerdo del Consejo de Ministros de 12 de marzo de 2020, por el que…").
             0: its name never stands there.
         plural: The words of a heading of several ("Artículos 9 a 12", "Arts. 48 a 50").
+        alone: Its words head a plain line only with nothing after the number: an
+            abbreviation ("ITC-BT-01", its name on the next line), where a name after it
+            on the same line is an item of a list ("ITC-MIG-6.1 Acometidas de gas…").
     """
 
     unit: LegalUnit
@@ -111,6 +130,7 @@ class UnitRow:
     bare: bool = False
     named: int = 0
     plural: str = ""
+    alone: bool = False
 
 
 #: The kinds of disposición and how their group heading writes them ("Disposiciones
@@ -155,6 +175,8 @@ _KIND_SPELLINGS: Final[Mapping[str, DisposicionKind]] = {
     spelling: kind for kind in _DISPOSICION_KINDS for spelling in (kind, *MISSPELT.get(kind, ()))
 }
 _GROUP_WORDS: Final = "|".join(_DISPOSICION_GROUPS.values())
+#: The instrucción técnica's unit name.
+INSTRUCCION: Final = "instrucción técnica"
 _RANKED: Final = ("code", "arabic", "roman", "ordinal", "único", "preliminar")
 #: The longest name on the line after a unit's number (``UnitRow.named``), and an
 #: ANEXO's, which may be the title of a whole text.
@@ -214,6 +236,26 @@ UNITS: Final[tuple[UnitRow, ...]] = (
         ("ordinal", "arabic", "único", "cardinal"),
         bare=True,
     ),
+    # An instrucción técnica (complementaria) annexed to a reglamento, above the ANEXOs it
+    # holds: "INSTRUCCIÓN IF-01", "INSTRUCCIÓN TÉCNICA COMPLEMENTARIA ITC-RAT 01.
+    # TERMINOLOGÍA", "Instrucción técnica complementaria número 1". Its word in capitals,
+    # or with "técnica": "Instrucción MIG-R.7.1. Estaciones…" is an item of a list.
+    UnitRow(
+        LegalUnit(INSTRUCCION, "anexo", 0),
+        r"(?-i:INSTRUCCI[ÓO]N(?:\s+T[ÉE]CNICA(?:\s+COMPLEMENTARIA)?)?"
+        r"|Instrucci[óo]n\s+[Tt][ée]cnica(?:\s+[Cc]omplementaria)?)(?:\s+\((?-i:ITC)\))?",
+        ("instruction code",),
+        named=_NAME,
+    ),
+    # Its abbreviation, as the REBT heads its instrucciones ("ITC-BT-01", then
+    # "TERMINOLOGÍA"; "ITC 04.1.03").
+    UnitRow(
+        LegalUnit(INSTRUCCION, "anexo", 0),
+        r"(?-i:ITC)-?",
+        ("instruction code",),
+        named=_NAME,
+        alone=True,
+    ),
     UnitRow(
         LegalUnit("anexo", "anexo", 1),
         r"anexos?|anejos?",
@@ -224,6 +266,18 @@ UNITS: Final[tuple[UnitRow, ...]] = (
 )
 
 
+#: The units a law annexes (ANEXO, an instrucción técnica): each holds everything after it
+#: (its articles, disposiciones, titles), until an annex of its rank or above.
+ANNEXES: Final = frozenset(row.unit.name for row in UNITS if row.unit.part == "anexo")
+
+
+def annex_closes(annex: LegalUnit, unit: LegalUnit) -> bool:
+    """Whether ``unit`` closes the open ``annex`` (one of ``ANNEXES``): another annex of
+    its rank or above ("ANEXO II" closes "ANEXO I"; an instrucción técnica closes the
+    ANEXO before it, never its own ANEXOs)."""
+    return unit.name in ANNEXES and unit.rank <= annex.rank
+
+
 @dataclass(frozen=True, slots=True)
 class Label:
     """A unit's label at a heading's start: the unit, its number as written (``""``
@@ -232,6 +286,8 @@ class Label:
     unit: LegalUnit
     number: str
     end: int
+    #: It heads a plain line only alone (``UnitRow.alone``).
+    alone: bool = False
 
     @property
     def value(self) -> tuple[int, str] | None:
@@ -304,7 +360,7 @@ _LABELS: Final[tuple[tuple[UnitRow, re.Pattern[str]], ...]] = tuple(
 #: The words that open some unit's label (a cheap test before the patterns).
 _OPENING: Final = re.compile(
     r"(?:libro|t[íi]tulo|c[áa]p[íi]tul?o|cap[íi]tuo|(?:sub)?secci[óo]n|disposici"
-    rf"|{_DISPOSICION_WORD}|art[íi]culo|arts?\.|pre[áa]mbulo|exposici[óo]n|anexo|anejo)",
+    rf"|{_DISPOSICION_WORD}|art[íi]culo|arts?\.|pre[áa]mbulo|exposici[óo]n|anexo|anejo|instrucci|itc)",
     re.IGNORECASE,
 )
 #: What ends a label in a heading's title: its end, a space or punctuation, or the name
@@ -361,7 +417,7 @@ def label_of(title: str) -> Label | None:
         if number is None and "first" in pattern.groupindex and found.group("first"):
             last = found.group("last")
             number = found.group("first") + (f" a {last}" if last else "")
-        return Label(row.unit, (number or "").strip(), found.end())
+        return Label(row.unit, (number or "").strip(), found.end(), row.alone)
     return None
 
 
@@ -418,6 +474,8 @@ def heading_line(line: str) -> Label | None:
     label = label_of(stripped)
     if label is None or _GOES_ON.match(stripped, label.end) is None:
         return None
+    if label.alone and stripped[label.end :].strip(" .:"):
+        return None  # an abbreviation and a name: an item of a list
     return label
 
 

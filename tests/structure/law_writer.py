@@ -17,7 +17,13 @@ each heading in one of the styles found in the wild:
 * amending articles quoting the amended text, the quotation closed, closed with the wrong
   mark, or left open, and the law's own next article after it;
 * headings longer than 300 characters; ANEXO forms ("ANEXO", "ANEXO I", "ANEXO SEGUNDO",
-  "Anexo III. Tarifas", "ANEXO" with its name on the next line).
+  "Anexo III. Tarifas", "ANEXO" with its name on the next line);
+* the instrucciones técnicas complementarias a reglamento annexes ("INSTRUCCIÓN IF-01",
+  its name on the next line, then "### ÍNDICE" and its body; "## INSTRUCCIÓN TÉCNICA
+  COMPLEMENTARIA ITC-RAT 01. TERMINOLOGÍA"; "ITC-BT-01" alone, then its name), their
+  inner headings and their own ANEXO,
+  and a norm cited as a paragraph of its own ("Instrucción 3/2005, de 7 de abril, …"),
+  which is text.
 
 Every paragraph of text holds a unique marker (``marker(n)``: "n.º 7"), so a test finds the
 section a paragraph fell in and compares its path with the chain written. Path elements
@@ -128,7 +134,7 @@ def _element(heading: Heading) -> str:
 
 
 _LEVELS = {"título": 2, "capítulo": 3, "sección": 4, "artículo": 5, "disposición": 5,
-           "grupo": 3, "anexo": 2, "preámbulo": 3}  # fmt: skip
+           "grupo": 3, "anexo": 2, "preámbulo": 3, "instrucción": 2}  # fmt: skip
 
 
 @st.composite
@@ -240,6 +246,8 @@ def laws(draw: st.DrawFn) -> WrittenLaw:
     else:
         _articulado(draw, law)
     _annexes(draw, law)
+    if draw(st.integers(0, 2)) == 0:
+        _instrucciones(draw, law)
     return law
 
 
@@ -359,6 +367,44 @@ def _annexes(draw: st.DrawFn, law: WrittenLaw) -> None:
         # law's end, is read as its name (see test_generated_laws, the xfail).
         law.paragraph((element,))
         law.paragraph((element,))
+
+
+#: How the instrucciones técnicas of a reglamento are labelled, numbered by ``{n}``.
+_INSTRUCCIONES = ("INSTRUCCIÓN IF-{n:02d}", "INSTRUCCIÓN TÉCNICA COMPLEMENTARIA ITC-RAT {n:02d}",
+                  "INSTRUCCIÓN TÉCNICA COMPLEMENTARIA NÚMERO {n}",
+                  "INSTRUCCIÓN TÉCNICA COMPLEMENTARIA MIE APQ-{n}",
+                  "Instrucción técnica complementaria 12.0.{n:02d}",
+                  "INSTRUCCIÓN TÉCNICA COMPLEMENTARIA ITC EP\u2013{n}",
+                  "ITC-BT-{n:02d}")  # fmt: skip
+_INSTRUCCION_NAMES = ("TERMINOLOGÍA", "Clasificación de los refrigerantes",
+                      "MEDIDAS DE PREVENCIÓN Y DE PROTECCIÓN PERSONAL")  # fmt: skip
+#: A norm cited alone in its paragraph: text, never an instrucción.
+CITED_INSTRUCCION = "Instrucción 3/2005, de 7 de abril, de la Junta Electoral Central."
+
+
+def _instrucciones(draw: st.DrawFn, law: WrittenLaw) -> None:
+    """The instrucciones técnicas complementarias a reglamento annexes, after the law's
+    own units: each closes what came before it; its name on the next line or after a
+    period; a table of contents ("### ÍNDICE"), its body under an inner heading, perhaps
+    its own ANEXO, which hangs below it."""
+    label = draw(st.sampled_from(_INSTRUCCIONES))
+    for number in range(1, draw(st.integers(1, 3)) + 1):
+        name = draw(st.sampled_from(_INSTRUCCION_NAMES))
+        # an abbreviation heads a line alone: its name goes on the next line
+        next_line = label.startswith("ITC") or draw(st.booleans())
+        heading = Heading(label.format(n=number) + ("" if next_line else "."), name, next_line)
+        instruccion = draw(_write(law, heading, "instrucción"))
+        law.lines.append("### ÍNDICE")
+        law.paragraph((instruccion, "ÍNDICE"))  # the table of contents
+        law.lines.append("### 1. Objeto")
+        law.paragraph((instruccion, "1. Objeto"))
+        if draw(st.booleans()):
+            law.lines.append(CITED_INSTRUCCION)
+            law.paragraph((instruccion, "1. Objeto"))
+        if draw(st.booleans()):
+            annex = draw(_write(law, Heading("ANEXO I"), "anexo"))
+            law.paragraph((instruccion, annex))
+            law.paragraph((instruccion, annex))
 
 
 def section_of(sections: list[object], offset: int) -> object:

@@ -130,6 +130,76 @@ def test_an_annexs_number_and_part_are_its_number(title: str, number: str) -> No
 
 
 @pytest.mark.parametrize(
+    ("title", "number"),
+    [
+        ("INSTRUCCIÓN IF-01", "IF-01"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA NÚMERO 1", "NÚMERO 1"),
+        ("Instrucción técnica complementaria número 19", "número 19"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA EA - 01", "EA - 01"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA ITC EP–3", "ITC EP–3"),  # noqa: RUF001
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA ITC-MIG-5.1", "ITC-MIG-5.1"),
+        ("INSTRUCCION MIG-R.5.1.1", "MIG-R.5.1.1"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA 12.0.01", "12.0.01"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA ITC 12.0.02", "ITC 12.0.02"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA (ITC) BT-52", "BT-52"),
+        ("Instrucción Técnica Complementaria ITC-LAT 01", "ITC-LAT 01"),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA MI-IP02", "MI-IP02"),
+    ],
+)
+def test_an_instruccion_tecnica_is_a_unit_by_its_code(title: str, number: str) -> None:
+    """``NUMBERINGS["instruction code"]``: the code is the number; the name on the next
+    line joins it, and the joined title is the unit's still."""
+    label = label_of(title)
+    assert label is not None
+    assert (label.unit.name, label.unit.part, label.number) == (
+        "instrucción técnica",
+        "anexo",
+        number,
+    )
+    assert number_only(title)
+    assert heading_line(title) is not None
+    joined = legal_unit(f"{title}. Características y medidas de seguridad.")
+    assert joined is not None
+    assert joined.name == "instrucción técnica"
+    assert not number_only(f"{title}. TERMINOLOGÍA")
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Instrucción 3/2005, de 7 de abril, de la Junta Electoral Central, sobre…",
+        "Instrucción de 12 de marzo de 2020, de la Dirección General de los Registros",
+        "Instrucción IS/21, de 28 de enero de 2009, del Consejo de Seguridad Nuclear",
+        "Instrucción MIG-R.7.1. Estaciones de regulación",  # an item of a list
+        "INSTRUCCIÓN DE CONTABILIDAD PARA LA ADMINISTRACIÓN GENERAL DEL ESTADO",
+        "INSTRUCCIÓN TÉCNICA DE SEGURIDAD DE NOTIFICACIÓN DE INCIDENTES",
+        "INSTRUCCIÓN SOBRE LA NORMA 2 DEL REGLAMENTO",
+        "INSTRUCCIÓN DE LA DGT 15/2003",
+        "INSTRUCCIÓN 1/2010",
+        "INSTRUCCIÓN",  # an instrucción's enacting word, before its "Primero."
+        "Instrucción y adiestramiento II: 2 semanas.",
+    ],
+)
+def test_a_norm_cited_or_a_title_is_no_instruccion_tecnica(title: str) -> None:
+    assert label_of(title) is None
+
+
+def test_an_instruccion_tecnica_closes_the_laws_units_and_holds_its_own() -> None:
+    titles = ["Real Decreto 1/2019", "REGLAMENTO DE SEGURIDAD", "Artículo 1. Objeto.",
+              "ANEXO I", "INSTRUCCIÓN IF-01. TERMINOLOGÍA", "ÍNDICE", "CAPÍTULO I",
+              "Artículo 1. Objeto.", "ANEXO I", "Tabla A", "INSTRUCCIÓN IF-02",
+              "Disposición adicional primera."]  # fmt: skip
+    paths = legal_paths(titles, [1, 2, 5, 2, 2, 3, 3, 5, 2, 3, 2, 5])
+    itc = "INSTRUCCIÓN IF-01. TERMINOLOGÍA"
+    assert paths[5] == ("Real Decreto 1/2019", itc, "ÍNDICE")  # the law's ANEXO I closed
+    assert paths[7] == ("Real Decreto 1/2019", itc, "CAPÍTULO I", "Artículo 1. Objeto.")
+    assert paths[9] == ("Real Decreto 1/2019", itc, "ANEXO I", "Tabla A")  # its own ANEXO
+    assert paths[10] == ("Real Decreto 1/2019", "INSTRUCCIÓN IF-02")
+    # its text's disposiciones are its own, as an ANEXO holds those of the text it annexes
+    assert paths[11][1:] == ("INSTRUCCIÓN IF-02", "Disposición adicional primera.")
+
+
+@pytest.mark.parametrize(
     ("title", "kind"),
     [
         ("Disposición finales primera. Legislación supletoria.", "final"),

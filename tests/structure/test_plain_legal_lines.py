@@ -50,6 +50,20 @@ LAWS = Path(__file__).parent / "laws"
         ("ANEXO I del Reglamento, que queda redactado así:", False),
         # A heading of any length is a heading when its shape says so (issue 49).
         ("Artículo 5. Objeto" + " y ámbito de aplicación" * 20 + ".", True),
+        # An instrucción técnica by its code; a norm cited, or a list's item, is none.
+        ("INSTRUCCIÓN IF-01", True),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA NÚMERO 12", True),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA MI-IP 01 «REFINERIAS»", True),
+        ("Instrucción técnica complementaria MIE-APQ 1 «Almacenamiento de cloro»", True),
+        ("INSTRUCCIÓN TÉCNICA COMPLEMENTARIA (ITC) BT-52", True),
+        ("ITC-BT-01", True),  # its abbreviation, alone: the REBT's
+        ("ITC 04.1.03", True),
+        ("ITC-MIG-6.1 Acometidas de gas en alta presión.", False),  # an item of a list
+        ("ITC APQ-1, de capacidad mayor a 200 m3.", False),
+        ("Instrucción 3/2005, de 7 de abril, de la Junta Electoral Central.", False),
+        ("Instrucción de la Dirección General de los Registros y del Notariado.", False),
+        ("Instrucción MIG-R.7.1. Estaciones de regulación y/o medida.", False),
+        ("Instrucción técnica complementaria número 3 de este Reglamento establece…", False),
     ],
 )
 def test_heading_line(line: str, expected: bool) -> None:
