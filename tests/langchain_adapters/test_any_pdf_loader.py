@@ -6,8 +6,8 @@ LEGISLACIÓN CONSOLIDADA / Página N" on each and no sections. Through
 ``AsesoriaTextSplitter.split_documents`` and ``AsesoriaDocumentTransformer.
 transform_documents`` they are read as their PDF (``reading.loaded_pdf``): no chunk keeps
 a running header or footer, and the article chunks carry their sections, as many as
-with ``PdfPageLoader`` (measured with ``python -m benchmarks.any_loader``: the same 628
-of 827 splitter chunks for ``PyPDFLoader``, 628 of 844 for ``PyMuPDFLoader``, 596 of 778
+with ``PdfPageLoader`` (measured with ``python -m benchmarks.any_loader``: the same 629
+of 828 splitter chunks for ``PyPDFLoader``, 629 of 845 for ``PyMuPDFLoader``, 596 of 778
 for ``PDFPlumberLoader``).
 """
 
