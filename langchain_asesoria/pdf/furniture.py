@@ -450,6 +450,52 @@ def _bands(pages: Sequence[_Page], found: Sequence[_Line], min_pages: int) -> se
     }
 
 
+def _changed_titles(
+    pages: Sequence[_Page], found: Sequence[_Line], titles: Sequence[OutlineEntry], min_pages: int
+) -> list[_Line]:
+    """Running titles that changed too late to repeat: a page's outermost line, at a
+    height where furniture stands on ``min_pages`` pages and no other line does, that
+    is the title of an outline entry on an earlier page (the section in force, named
+    in the header of its pages: on the last page only, it repeats nowhere)."""
+    where: dict[int, set[int]] = defaultdict(set)
+    for line in found:
+        if line.height is not None:
+            where[round(line.height)].add(line.page)
+    heights = {height for height, numbers in where.items() if len(numbers) >= min_pages}
+    removed = {(line.page, line.start) for line in found}
+    inner = [
+        round(line.height)
+        for page in pages
+        for line in page.lines[1:-1]
+        if line.height is not None and (line.page, line.start) not in removed
+    ]
+    if not heights or not inner:
+        return []
+    low, high = min(inner), max(inner)
+    earlier: dict[str, int] = {}
+    for entry in titles:
+        if entry.title and entry.page is not None:
+            key = fold(entry.title)[0]
+            earlier[key] = min(entry.page, earlier.get(key, entry.page))
+    changed: list[_Line] = []
+    for page in pages:
+        for side in _SIDES:
+            outermost = page.edge(side, 1)
+            if not page.by_height or not outermost:
+                continue
+            line = outermost[0]
+            near = round(line.height or 0.0)
+            if (
+                (line.page, line.start) not in removed
+                and {near - 1, near, near + 1} & heights
+                and (near > high + 1 or near < low - 1)
+                and earlier.get(fold(line.text)[0], page.number) < page.number
+                and not is_legal_heading(line.text)
+            ):
+                changed.append(line)
+    return changed
+
+
 def _in_band(line: _Line, bands: set[int]) -> bool:
     if line.height is None:
         return False
@@ -547,6 +593,11 @@ def find_furniture(
     text_lines = sum(page.count for page in read)
     if len(found) > _MAX_SHARE * text_lines:  # a form repeated page after page
         return Furniture()
+    if titles:
+        found = sorted(
+            [*found, *_changed_titles(read, found, titles, min_pages)],
+            key=lambda line: (line.page, line.start),
+        )
     lines = [line.removed() for line in found]
     if titles:
         lines = _keep_titles(pages, lines, titles)

@@ -29,6 +29,42 @@ def test_furniture_is_removed_and_every_body_line_is_chunked(layout: Layout) -> 
     assert outcome.furniture_kept == ()
 
 
+def test_a_running_title_that_changes_on_the_last_page_is_removed() -> None:
+    """The section changes on page 9 and its title runs in the even pages' header: on
+    page 10 alone, so it repeats nowhere; it is the title of a section begun on an
+    earlier page, at the header's height where no body line stands (found by CI's
+    Hypothesis run)."""
+    layout = Layout(
+        pages=10,
+        header="running",
+        footer=False,
+        number_form=None,
+        number_at="top",
+        number_joined=False,
+        offset=0,
+        columns=1,
+        table="none",
+        table_rows=0,
+        figures=False,
+        articles=False,
+        blank=frozenset({3, 6}),
+        rotated=frozenset(),
+        turned_note=frozenset(),
+        furniture_last=False,
+        body_lines=(6,) * 10,
+        words=0,
+        bare_top=frozenset(),
+        bare_bottom=frozenset(),
+        at_top=frozenset(),
+        at_bottom=frozenset(),
+        header_close=False,
+        table_gap=0.0,
+    )
+    outcome = check_layout(layout)
+    assert outcome.body_lost == ()
+    assert outcome.furniture_kept == ()
+
+
 @settings(
     PROFILE, max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
