@@ -423,16 +423,8 @@ def _bands(pages: Sequence[_Page], found: Sequence[_Line], min_pages: int) -> se
     """Heights (whole points) where furniture was found on ``min_pages`` pages, above or
     below every other line but the outermost one left at each edge of a page, and where
     other lines stand on ``min_pages`` pages without that furniture (design note, 4)."""
-    where: dict[int, set[int]] = defaultdict(set)
-    for line in found:
-        if line.height is not None:
-            where[round(line.height)].add(line.page)
-    removed = {(line.page, line.start) for line in found}
-    left = [
-        [line for line in page.lines if (line.page, line.start) not in removed]
-        for page in pages
-        if page.by_height
-    ]
+    where = _found_at(found)
+    left = _left(pages, found)
     others = [line.height for lines in left for line in lines[1:-1] if line.height is not None]
     if not others:
         return set()
@@ -450,6 +442,25 @@ def _bands(pages: Sequence[_Page], found: Sequence[_Line], min_pages: int) -> se
     }
 
 
+def _found_at(found: Sequence[_Line]) -> dict[int, set[int]]:
+    """The pages where furniture was found at each height (whole points)."""
+    where: dict[int, set[int]] = defaultdict(set)
+    for line in found:
+        if line.height is not None:
+            where[round(line.height)].add(line.page)
+    return where
+
+
+def _left(pages: Sequence[_Page], found: Sequence[_Line]) -> list[list[_Line]]:
+    """The lines of each page with heights that ``found`` leaves, in visual order."""
+    removed = {(line.page, line.start) for line in found}
+    return [
+        [line for line in page.lines if (line.page, line.start) not in removed]
+        for page in pages
+        if page.by_height
+    ]
+
+
 def _changed_titles(
     pages: Sequence[_Page], found: Sequence[_Line], titles: Sequence[OutlineEntry], min_pages: int
 ) -> list[_Line]:
@@ -457,18 +468,9 @@ def _changed_titles(
     height where furniture stands on ``min_pages`` pages and no other line does, that
     is the title of an outline entry on an earlier page (the section in force, named
     in the header of its pages: on the last page only, it repeats nowhere)."""
-    where: dict[int, set[int]] = defaultdict(set)
-    for line in found:
-        if line.height is not None:
-            where[round(line.height)].add(line.page)
-    heights = {height for height, numbers in where.items() if len(numbers) >= min_pages}
-    removed = {(line.page, line.start) for line in found}
-    inner = [
-        round(line.height)
-        for page in pages
-        for line in page.lines[1:-1]
-        if line.height is not None and (line.page, line.start) not in removed
-    ]
+    heights = {h for h, numbers in _found_at(found).items() if len(numbers) >= min_pages}
+    left = _left(pages, found)
+    inner = [line.height for lines in left for line in lines[1:-1] if line.height is not None]
     if not heights or not inner:
         return []
     low, high = min(inner), max(inner)
@@ -477,23 +479,15 @@ def _changed_titles(
         if entry.title and entry.page is not None:
             key = fold(entry.title)[0]
             earlier[key] = min(entry.page, earlier.get(key, entry.page))
-    changed: list[_Line] = []
-    for page in pages:
-        for side in _SIDES:
-            outermost = page.edge(side, 1)
-            if not page.by_height or not outermost:
-                continue
-            line = outermost[0]
-            near = round(line.height or 0.0)
-            if (
-                (line.page, line.start) not in removed
-                and {near - 1, near, near + 1} & heights
-                and (near > high + 1 or near < low - 1)
-                and earlier.get(fold(line.text)[0], page.number) < page.number
-                and not is_legal_heading(line.text)
-            ):
-                changed.append(line)
-    return changed
+    outermost = [line for lines in left if lines for line in {lines[0], lines[-1]}]
+    return [
+        line
+        for line in outermost
+        if _in_band(line, heights)
+        and not low - 1 <= (line.height or 0.0) <= high + 1
+        and earlier.get(fold(line.text)[0], line.page) < line.page
+        and not is_legal_heading(line.text)
+    ]
 
 
 def _in_band(line: _Line, bands: set[int]) -> bool:
