@@ -73,13 +73,15 @@ class _Run:
     """One call (``transform_documents``, one iteration of ``lazy_transform_documents``
     or of a stream, ``transform_with_parents``): fails when two of its sources resolve to
     the same ``doc_id``, and counts the metadata its chunks leave out, told once when it
-    ends (``tell``)."""
+    ends, however it ends (a context manager: ``documents.tell_left_out``)."""
 
     seen: dict[str, str] = field(default_factory=dict)
     left_out: LeftOutTally = field(default_factory=LeftOutTally)
 
-    def tell(self) -> None:
-        """Logs what the run left out, once (``documents.tell_left_out``)."""
+    def __enter__(self) -> _Run:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
         tell_left_out(self.left_out)
 
     def claim(self, source: Source) -> None:
@@ -340,12 +342,10 @@ class AsesoriaDocumentTransformer(
         """
         check_parent_budget(parent_max_tokens, self._config)
         tokenizer = parent_tokenizer or self._tokenization
-        run, result = _Run(), ChunksAndParents([], [])
-        try:
+        result = ChunksAndParents([], [])
+        with _Run() as run:
             for group in group_sources(documents, self._reader):
                 self._add_with_parents(group, run, result, tokenizer, parent_max_tokens)
-        finally:
-            run.tell()
         return result
 
     def _add_with_parents(
@@ -408,15 +408,12 @@ class AsesoriaDocumentTransformer(
         A source's documents may be interleaved with other sources' and its pages may
         come in any order: all of them are held, grouped and ordered.
         """
-        run = _Run()
-        try:
+        with _Run() as run:
             return [
                 document
                 for group in group_sources(self._reader.checked(documents), self._reader)
                 for document in self._chunk_source(group, run)
             ]
-        finally:
-            run.tell()
 
     def lazy_transform_documents(self, documents: Iterable[Document]) -> Iterator[Document]:
         """Chunks a stream of documents holding one source at a time.
@@ -428,12 +425,9 @@ class AsesoriaDocumentTransformer(
         Raises:
             InvalidPagesError: a source whose documents arrive again after another's.
         """
-        run = _Run()
-        try:
+        with _Run() as run:
             for group in self._sources(documents):
                 yield from self._source_documents(group, run)
-        finally:
-            run.tell()
 
     async def alazy_transform_documents(
         self, documents: AsyncIterable[Document]
@@ -444,12 +438,9 @@ class AsesoriaDocumentTransformer(
                 yield document
 
     def _per_source(self, items: Iterable[DocumentsInput]) -> Iterator[list[Document]]:
-        run = _Run()
-        try:
+        with _Run() as run:
             for group in self._sources(items):
                 yield self._chunk_source(group, run)
-        finally:
-            run.tell()
 
     def _sources(self, items: Iterable[DocumentsInput]) -> Iterator[Documents]:
         """Each source's documents once they are all in."""
@@ -466,26 +457,17 @@ class AsesoriaDocumentTransformer(
     async def _aper_source(
         self, items: AsyncIterable[DocumentsInput], config: RunnableConfig | None = None
     ) -> AsyncIterator[list[Document]]:
-        run = _Run()
-        try:
-            async for documents in self._aper_source_of(items, run, config):
-                yield documents
-        finally:
-            run.tell()
-
-    async def _aper_source_of(
-        self, items: AsyncIterable[DocumentsInput], run: _Run, config: RunnableConfig | None
-    ) -> AsyncIterator[list[Document]]:
-        grouper, index = SourceGrouper(self._reader), 0
-        async for item in items:
-            for document in _documents_of(item):
-                finished = grouper.add(self._reader.checked_item(document, index))
-                index += 1
-                if finished is not None:
-                    yield await run_in_executor(config, self._chunk_source, finished, run)
-        last = grouper.finish()
-        if last is not None:
-            yield await run_in_executor(config, self._chunk_source, last, run)
+        with _Run() as run:
+            grouper, index = SourceGrouper(self._reader), 0
+            async for item in items:
+                for document in _documents_of(item):
+                    finished = grouper.add(self._reader.checked_item(document, index))
+                    index += 1
+                    if finished is not None:
+                        yield await run_in_executor(config, self._chunk_source, finished, run)
+            last = grouper.finish()
+            if last is not None:
+                yield await run_in_executor(config, self._chunk_source, last, run)
 
     # -- Runnable API -----------------------------------------------------------------
 
