@@ -5,7 +5,6 @@ More: ``docs/design/package.md``.
 
 from __future__ import annotations
 
-import logging
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future
@@ -36,8 +35,6 @@ if TYPE_CHECKING:
 #: pool sharing one tokenization (the Rust tokenizer releases the GIL while it counts,
 #: the engine's Python does not); ``"serial"``: the calling thread, for debugging.
 ParallelMode = Literal["process", "thread", "serial"]
-
-_LOGGER = logging.getLogger("langchain_asesoria")
 
 #: One input's chunks and the metadata its reading found but no chunk keeps, each
 #: ``(key, why)`` (a front matter's lists, mappings, nulls...: ``ReadReport.fields_left_out``).
@@ -201,12 +198,7 @@ def _told(done: Generator[_Done, None, None]) -> Iterator[list[Chunk]]:
             yield chunks
     finally:
         done.close()  # stops the pool at once when the caller stops early
-        told = tally.message()
-        if told is not None:
-            _LOGGER.warning(
-                "metadata left out of the chunks of this run, as no vector store takes it: %s",
-                told,
-            )
+        tally.tell("this run")
 
 
 # -- the caller side ---------------------------------------------------------------------

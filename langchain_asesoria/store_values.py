@@ -14,6 +14,7 @@ why and how many documents (``'authors' (a list) from 10,000 documents``).
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ MetadataValue = str | int | float | bool
 MAX_METADATA_CHARS: Final = 8192
 
 _INT64: Final = range(-(2**63), 2**63)
+
+_LOGGER = logging.getLogger("langchain_asesoria")
 
 #: Why a key that is not a ``str`` is left out.
 NOT_A_STR_KEY: Final = "a key that is not a str"
@@ -151,3 +154,14 @@ class LeftOutTally:
             f"first {self.first[(key, reason)]!r}"
             for (key, reason), count in self.counts.items()
         )
+
+    def tell(self, run: str) -> None:
+        """Logs, once, on the ``langchain_asesoria`` logger, what the run (``"this
+        call"``, ``"this run"``) left out of its chunks; nothing when it left nothing out."""
+        told = self.message()
+        if told is not None:
+            _LOGGER.warning(
+                "metadata left out of the chunks of %s, as no vector store takes it: %s",
+                run,
+                told,
+            )

@@ -341,17 +341,6 @@ def tally_left_out(source: Source, document: DocumentPages, tally: LeftOutTally)
     tally.add(document.report.fields_left_out, source.name)
 
 
-def tell_left_out(tally: LeftOutTally) -> None:
-    """Logs, once, on the ``langchain_asesoria`` logger, what one run (one call) left out
-    of its chunks (``LeftOutTally.message``); nothing when it left nothing out."""
-    told = tally.message()
-    if told is not None:
-        _LOGGER.warning(
-            "metadata left out of the chunks of this call, as no vector store takes it: %s",
-            told,
-        )
-
-
 def original_text(document: Document) -> str:
     """The chunk's original text, whichever ``PageContent`` mode produced ``document``.
 

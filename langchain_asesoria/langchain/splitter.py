@@ -33,7 +33,6 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
-    tell_left_out,
 )
 from langchain_asesoria.langchain.page_structure import pages_apart
 from langchain_asesoria.langchain.sources import PdfFiles, Source, SourceReader, with_password
@@ -424,12 +423,12 @@ class AsesoriaTextSplitter(ChunkingComponent, TextSplitter):
     def _create(self, texts: list[str], metadatas: list[dict[Any, Any]] | None) -> list[Document]:
         """``create_documents`` of checked texts and metadata (``_created``); the metadata
         left out of the chunks of all of them is told once, when the call ends
-        (``documents.tell_left_out``): one call is one run."""
+        (``LeftOutTally.tell``): one call is one run."""
         left_out = LeftOutTally()
         try:
             return self._created(texts, metadatas, left_out)
         finally:
-            tell_left_out(left_out)
+            left_out.tell("this call")
 
     def _created(
         self, texts: list[str], metadatas: list[dict[Any, Any]] | None, left_out: LeftOutTally

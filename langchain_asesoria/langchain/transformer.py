@@ -31,7 +31,6 @@ from langchain_asesoria.langchain.documents import (
     chunk_texts,
     config_options,
     document_id,
-    tell_left_out,
 )
 from langchain_asesoria.langchain.sources import (
     Documents,
@@ -73,7 +72,7 @@ class _Run:
     """One call (``transform_documents``, one iteration of ``lazy_transform_documents``
     or of a stream, ``transform_with_parents``): fails when two of its sources resolve to
     the same ``doc_id``, and counts the metadata its chunks leave out, told once when it
-    ends, however it ends (a context manager: ``documents.tell_left_out``)."""
+    ends, however it ends (a context manager: ``LeftOutTally.tell``)."""
 
     seen: dict[str, str] = field(default_factory=dict)
     left_out: LeftOutTally = field(default_factory=LeftOutTally)
@@ -82,7 +81,7 @@ class _Run:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        tell_left_out(self.left_out)
+        self.left_out.tell("this call")
 
     def claim(self, source: Source) -> None:
         doc_id = source.metadata.doc_id
