@@ -250,6 +250,8 @@ class Section:
             return self.levels[at] + (_LEAD_IN_PENALTY if lead_in else 0)
 
         worst = rank(index)
+        if self._title_after(index):
+            return self._before_title(start, low, index, rank)
         if worst <= _LINE_LEVEL:
             return index
         sentence = self._sentence_end(start, low, index, rank) if worst > SENTENCE_LEVEL else None
@@ -264,6 +266,31 @@ class Section:
                 best, best_rank = at, found
             at -= 1
         return best
+
+    def _title_after(self, index: int) -> bool:
+        """Whether the rest of the section after ``ends[index]`` is a title line alone
+        (looked at only when it is estimated to fit one chunk: short)."""
+        rest = self.starts[index]
+        return (
+            self.levels[index] == 0  # a paragraph's end
+            and self.estimate(rest, self.end) <= self.budget
+            and _title_line(self.text[rest : self.end])
+        )
+
+    def _before_title(self, start: int, low: int, index: int, rank: Callable[[int], int]) -> int:
+        """The index of the furthest sentence end before ``ends[index]`` from which the
+        rest of the section (text, then the title line that ends it: "…aprueba la
+        siguiente" then "INSTRUCCIÓN RELATIVA A…") is estimated to fit one chunk, so that
+        the title does not make a chunk alone; ``index`` when there is none."""
+        for at in range(index - 1, low - 1, -1):
+            rest = self.starts[at]
+            if self.estimate(rest, self.end) > self.budget:
+                break
+            if self._closes_sentence(at, rank) and not _headings_only(
+                self.text[start : self.ends[at]]
+            ):
+                return at
+        return index
 
     def _sentence_end(
         self, start: int, low: int, index: int, rank: Callable[[int], int]
@@ -299,14 +326,42 @@ class Section:
 def _heading_lines(piece: str) -> bool:
     """Whether ``piece`` (from a paragraph's start) is one line, or bare titles (no
     closing mark, colon, semicolon or comma at their end: "## TÍTULO II. Viajes
-    combinados") then a labelled line ("Artículo 153. Información precontractual."): one
-    line a paragraph, none starting in lower case (no sentence's tail)."""
+    combinados", "2.3.1. IDENTIFICACIÓN Y DELIMITACIÓN") and at their end a bare title or
+    a labelled line ("Artículo 153. Información precontractual."): one line a paragraph,
+    none starting in lower case (no sentence's tail)."""
     *titles, last = _PARAGRAPH_BREAK.split(piece)
     return (
         all("\n" not in line and not line[:1].islower() for line in (*titles, last))
-        and not any(line.rstrip(_CLOSERS)[-1:] in _CLOSING_MARKS for line in titles)
-        and (not titles or _LABELLED.match(last) is not None)
+        and not any(_closed(line) for line in titles)
+        and (not titles or not _closed(last) or _LABELLED.match(last) is not None)
     )
+
+
+def _headings_only(piece: str) -> bool:
+    """Whether every paragraph of ``piece`` is a bare title or opens with a label
+    ("CAPÍTULO II", "Artículo 24. Metodología."): no text a chunk could be made of."""
+    return all(
+        not _closed(line) or _LABELLED.match(line) is not None
+        for line in _PARAGRAPH_BREAK.split(piece.strip())
+    )
+
+
+def _title_line(piece: str) -> bool:
+    """Whether ``piece`` is one line in capitals that no mark closes: the title of what
+    the text before it announces ("INSTRUCCIÓN RELATIVA A LA REMISIÓN…")."""
+    letters = [char for char in piece if char.isalpha()]
+    return (
+        "\n" not in piece
+        and len(letters) >= 3
+        and not any(char.islower() for char in letters)
+        and not _closed(piece)
+    )
+
+
+def _closed(line: str) -> bool:
+    """Whether ``line`` ends with a sentence's, a clause's or a lead-in's mark (behind
+    any closing quote or bracket): not a bare title."""
+    return line.rstrip(_CLOSERS)[-1:] in _CLOSING_MARKS
 
 
 def _clipped(

@@ -289,8 +289,9 @@ _UNITS = ("## TÍTULO II", "### CAPÍTULO I", "CAPÍTULO III", "Sección 1.ª", 
 
 @st.composite
 def _headed_lead_in(draw: st.DrawFn) -> tuple[str, str]:
-    """Bare title lines (Markdown or plain), an article line with its full stop, a first
-    paragraph that is one long lead-in, and its items: (text, the heading lines)."""
+    """Bare title lines (Markdown or plain), an article line with its full stop or one
+    more bare title, a first paragraph that is one long lead-in, and its items: (text,
+    the heading lines)."""
     titles = [
         " ".join(
             [draw(st.sampled_from(_UNITS)), *draw(st.lists(st.sampled_from(_WORDS), max_size=6))]
@@ -298,7 +299,13 @@ def _headed_lead_in(draw: st.DrawFn) -> tuple[str, str]:
         for _ in range(draw(st.integers(1, 3)))
     ]
     name = " ".join(draw(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=6)))
-    heading = "\n\n".join([*titles, f"Artículo {draw(st.integers(1, 400))}. {name.capitalize()}."])
+    number = draw(st.integers(1, 400))
+    last = draw(  # a labelled line, or a bare numbered title ("2.3.1. IDENTIFICACIÓN")
+        st.sampled_from(
+            (f"Artículo {number}. {name.capitalize()}.", f"2.{number}.1. {name.upper()}")
+        )
+    )
+    heading = "\n\n".join([*titles, last])
     words = draw(st.lists(st.sampled_from(_WORDS), min_size=30, max_size=60))
     items = [
         "a) " + " ".join(draw(st.lists(st.sampled_from(_WORDS), min_size=8, max_size=30))) + "."
@@ -324,6 +331,32 @@ def test_no_chunk_is_heading_lines_alone_when_their_text_follows(
     budget = tokenization.count(text[:lead_in_end]) + extra
     plan = next(plan_run(section_of(text, tokenization, budget=budget), None, InnerCuts(), None))
     assert plan.end > len(heading), text[plan.start : plan.end]
+
+
+@settings(PROFILE, max_examples=examples(100), deadline=None)
+@given(
+    paragraphs=st.lists(
+        st.lists(st.sampled_from(_WORDS), min_size=6, max_size=40), min_size=2, max_size=6
+    ),
+    title=st.lists(st.sampled_from(_WORDS), min_size=3, max_size=30),
+    budget=st.integers(40, 200),
+)
+def test_a_title_line_that_ends_a_section_is_no_chunk_of_its_own(
+    paragraphs: list[list[str]], title: list[str], budget: int
+) -> None:
+    """Paragraphs of sentences, the last announcing what follows ("…aprueba la
+    siguiente"), then a title in capitals that ends the section: when a chunk could hold
+    the title with the sentence before it, no chunk is the title alone."""
+    sentences = [" ".join(words).capitalize() + "." for words in paragraphs]
+    sentences[-1] = sentences[-1][:-1] + " aprueba la siguiente"
+    title_line = "INSTRUCCIÓN " + " ".join(title).upper()
+    text = "\n\n".join([*sentences, title_line])
+    tokenization = WordTokenization(512)
+    section = section_of(text, tokenization, budget=budget)
+    if section.estimate(text.rindex(sentences[-1]), len(text)) > budget:
+        return  # the announcing sentence and the title do not fit one chunk together
+    plans = list(plan_run(section, None, InnerCuts(), None))
+    assert all(text[plan.start : plan.end].strip() != title_line for plan in plans)
 
 
 def test_a_chunk_cut_inside_a_clause_longer_than_the_target_carries_its_last_words() -> None:
