@@ -11,12 +11,12 @@ from typing import Final
 
 from langchain_asesoria.models import LoadedPage
 from langchain_asesoria.pdf.furniture import FurnitureLine
+from langchain_asesoria.structure.contents import CONTENTS_HEADING
 
 #: The fewest entries that make a page an index page on its own.
 MIN_ENTRIES: Final = 5
 
 _ENTRY: Final = re.compile(r"(?:\.\s*){3,}\s*\d{1,4}\s*$|…+\s*\d{1,4}\s*$")
-_HEADING: Final = re.compile(r"(?:ÍNDICE|INDICE|Índice|SUMARIO|Sumario|CONTENIDO)\s*")
 _LINE: Final = re.compile(r"[^\n]*\n?")
 
 
@@ -45,7 +45,7 @@ def _removed(page: LoadedPage, lines: Sequence[tuple[int, int, str]]) -> list[Fu
     if keep:
         first = min(keep)
         before = [i for i in range(first) if lines[i][2].strip()]
-        if before and _HEADING.fullmatch(lines[before[-1]][2].strip()):
+        if before and CONTENTS_HEADING.fullmatch(lines[before[-1]][2].strip()):
             keep.add(before[-1])
     return [FurnitureLine(page.page, lines[i][0], lines[i][1], lines[i][2]) for i in sorted(keep)]
 

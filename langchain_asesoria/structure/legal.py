@@ -19,6 +19,7 @@ from itertools import pairwise
 from typing import Final
 
 from langchain_asesoria.models import BOE_NOTE
+from langchain_asesoria.structure.contents import listed_headings
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
     ANNEXES,
@@ -681,7 +682,7 @@ def law_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
     found = own_headings(text, formulas_as_text(headings, notes=True))
     found = rebare(text, _placed(found))
     found = rebare(text, named_units(_named(text, found)))
-    return _rooted(_signed(text, found))
+    return _rooted(_signed(text, listed_headings(text, found)))
 
 
 def named_units(headings: Sequence[Heading]) -> list[Heading]:
