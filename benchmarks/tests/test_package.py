@@ -1,9 +1,9 @@
 """benchmarks/ is one package: no ``sys.path`` edits, and tests and benchmarks meet only
 through it (``from benchmarks import corpus``), never by a bare module name or a file path.
 
-The library's tests (``tests/``) import the lab only where ``LAB_GENERATORS`` lists: the
-generators they still take from it, to move to the tests' own helpers; none may be added
-(the benchmarks' own tests are here, in ``benchmarks/tests``)."""
+The library's tests (``tests/``) never import the lab: the generators both use are the
+tests' own (``TEST_GENERATORS``), which the benchmarks import (the benchmarks' own tests
+are here, in ``benchmarks/tests``)."""
 
 from __future__ import annotations
 
@@ -37,8 +37,8 @@ def _imported(tree: ast.AST) -> Iterator[str]:
 
 def test_every_side_was_read() -> None:
     assert (BENCHMARKS / "__init__.py").is_file()
-    assert {"bench", "corpus", "golden", "splitters", "standins"} <= BENCHMARK_MODULES
-    assert {"conftest", "strategies", "test_errors"} <= TEST_MODULES
+    assert {"bench", "corpus", "golden", "splitters", "families"} <= BENCHMARK_MODULES
+    assert {"conftest", "strategies", "test_errors", "standins"} <= TEST_MODULES
 
 
 @pytest.mark.parametrize("path", _sources(), ids=lambda path: str(path.relative_to(ROOT)))
@@ -69,8 +69,9 @@ def test_tests_import_benchmarks_only_through_the_package(path: Path) -> None:
 
 
 #: The tests' generators the lab may take (``tests.NAME``): made for the tests, drawn by
-#: the benchmarks at a larger scale. Nothing else of the tests.
-TEST_GENERATORS = {"tests.pdf_layouts", "tests.html_pages"}
+#: the benchmarks at a larger scale (the stand-in tokenizers: every family's benchmark).
+#: Nothing else of the tests.
+TEST_GENERATORS = {"tests.pdf_layouts", "tests.html_pages", "tests.standins"}
 
 
 def _from_tests(tree: ast.AST) -> set[str]:
@@ -94,19 +95,62 @@ def test_benchmarks_import_no_test_module(path: Path) -> None:
     assert not siblings, f"import {sorted(siblings)} as benchmarks.NAME"
 
 
-#: The library's tests that still take a generator from the lab, and which: to move to
-#: the tests' helpers (then the lab imports them, ``TEST_GENERATORS``), never to grow.
-#: The stand-in tokenizers stay: they train on the lab's corpus (``benchmarks.corpus``).
-LAB_GENERATORS = {
-    "conftest.py": "standins (the stand-in tokenizers' fixtures)",
-}
+def _imports_the_lab(tree: ast.AST) -> list[int]:
+    """The lines of ``tree`` that import ``benchmarks``: an import statement anywhere (in a
+    function too), or ``importlib.import_module`` / ``__import__`` of a literal name."""
+    found = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import | ast.ImportFrom) and "benchmarks" in set(_imported(node))
+    ]
+    found += [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and _called(node.func) in {"import_module", "__import__"}
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and str(node.args[0].value).split(".")[0] == "benchmarks"
+    ]
+    return sorted(found)
 
 
-def test_the_library_s_tests_import_the_lab_only_where_listed() -> None:
-    importing = {
-        path.relative_to(TESTS).as_posix()
-        for path in TESTS.rglob("*.py")
-        if "benchmarks" in set(_imported(ast.parse(path.read_text(encoding="utf-8"))))
-    }
-    assert sorted(importing - set(LAB_GENERATORS)) == []
-    assert sorted(set(LAB_GENERATORS) - importing) == []  # one moved: drop it here
+def _called(func: ast.expr) -> str:
+    """The name a call calls: ``f`` of ``f(...)`` or of ``module.f(...)``."""
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else ""
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import benchmarks",
+        "import benchmarks.corpus as corpus",
+        "from benchmarks import standins",
+        "from benchmarks.families import FAMILIES",
+        "def f():\n    from benchmarks import corpus\n",
+        "import importlib\nimportlib.import_module('benchmarks.standins')",
+        "__import__('benchmarks')",
+    ],
+)
+def test_an_import_of_the_lab_is_caught(source: str) -> None:
+    assert _imports_the_lab(ast.parse(source)) != []
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["from tests import standins", "import benchmarks_of_mine", "x = 'benchmarks.corpus'"],
+)
+def test_what_is_not_an_import_of_the_lab_is_not_caught(source: str) -> None:
+    assert _imports_the_lab(ast.parse(source)) == []
+
+
+@pytest.mark.parametrize(
+    "path", sorted(TESTS.rglob("*.py")), ids=lambda path: str(path.relative_to(TESTS))
+)
+def test_the_library_s_tests_never_import_the_lab(path: Path) -> None:
+    """The library's tests run without the benchmarks: what both need is the tests'
+    (``TEST_GENERATORS``); a test may run a benchmark's command, never import it."""
+    lines = _imports_the_lab(ast.parse(path.read_text(encoding="utf-8")))
+    assert lines == [], f"benchmarks imported at lines {lines}: move what it needs to tests/"

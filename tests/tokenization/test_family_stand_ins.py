@@ -1,6 +1,6 @@
 """The engine's invariants with other tokenizer families than WordPiece.
 
-Two stand-ins, trained offline on the repository's corpus by ``benchmarks/standins.py``
+Two stand-ins, trained offline on the repository's corpus by ``tests/standins.py``
 (session fixtures in ``conftest.py``):
 
 - a SentencePiece **Unigram** with a **Metaspace** pre-tokenizer, shaped like the
@@ -110,6 +110,34 @@ def test_standins_are_built_deterministically(unigram_folder: Path, bpe_folder: 
         assert hashlib.sha256(again).digest() == hashlib.sha256(cached).digest(), name
         limit = json.loads((folder / "sentence_bert_config.json").read_text(encoding="utf-8"))
         assert limit["max_seq_length"] == 512
+
+
+def test_training_texts_are_read_once_and_cached_unchanged(tmp_path: Path) -> None:
+    """The training text is each Markdown law, then each PDF page in name order; read
+    again from its cache, it is the same list, and a changed file is read afresh."""
+    standins = standins_module()
+    source, cache = tmp_path / "corpus", tmp_path / "cache"
+    (source / "markdown").mkdir(parents=True)
+    (source / "pdf").mkdir()
+    law = (ROOT / "examples" / "data" / "BOE-A-1991-14392.md").read_text(encoding="utf-8")
+    (source / "markdown" / "b.md").write_text("Ley B.\r\n", encoding="utf-8")
+    (source / "markdown" / "a.md").write_text(law, encoding="utf-8")
+    pdf = (
+        ROOT
+        / "examples"
+        / "data"
+        / "aeat_manual_renta_2023_cap12_integracion_compensacion_rentas.pdf"
+    )
+    (source / "pdf" / "manual.pdf").write_bytes(pdf.read_bytes())
+    read = standins.training_texts(source, cache)
+    assert read[:2] == [law, "Ley B.\n"]
+    assert len(read) > 10  # the manual's pages
+    [written] = cache.glob("texts-*.json")
+    assert json.loads(written.read_text(encoding="utf-8")) == read
+    assert standins.training_texts(source, cache) == read
+    (source / "markdown" / "b.md").write_text("Ley C.", encoding="utf-8")
+    assert standins.training_texts(source, cache) == [law, "Ley C.", *read[2:]]
+    assert len(list(cache.glob("texts-*.json"))) == 2
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@
 The engine must be exact and fast with any tokenizer, not only WordPiece. The
 specification's model (multilingual-e5) and many others cannot be downloaded here, so
 two stand-ins are trained with the ``tokenizers`` library on the texts of the
-repository's ``corpus/`` (the Markdown laws and the PDFs' pages as ``corpus.py`` reads
-them):
+repository's ``corpus/``: each Markdown law as one text, then each PDF page as ``pypdf``
+extracts it (``training_texts``; the benchmarks' ``real`` corpus reads the same):
 
 * ``unigram``: a SentencePiece-style **Unigram** shaped like XLM-RoBERTa's (used by
   intfloat/multilingual-e5). Its normaliser is SentencePiece's ``nmt_nfkc`` (XLM-R's
@@ -40,12 +40,15 @@ their last bits, and the characters it adds back after pruning get scores 1e-4 a
 in that order. So the Unigram's scores are rounded to ``SCORE_DIGITS`` decimals, those
 added characters share one score, and pieces are numbered by score, then text.
 
-Folders are cached in ``benchmarks/.cache/tokenizers/`` (git-ignored) under a key of
-this file, the ``tokenizers`` version and the training text: ``standin_folder(name)``
-builds one on first use (about a second) and returns it. From the repository root::
+Folders are cached in ``tests/.cache/standins/`` (git-ignored) under a key of this
+file, the ``tokenizers`` version and the training text: ``standin_folder(name)`` builds
+one on first use (about a second) and returns it. The training text is cached there too,
+under a key of the corpus files' bytes (``pypdf`` takes seconds to read the PDFs). The
+tests' helper, as ``pdf_layouts.py``: the benchmarks import it (``tests.standins``),
+never the other way. From the repository root::
 
-    python -m benchmarks.standins            # build (or find) both; folders and hashes
-    python -m benchmarks.standins --check    # train each twice more; the bytes must match
+    python -m tests.standins                 # build (or find) every one; folders and hashes
+    python -m tests.standins --check         # train each twice more; the bytes must match
 """
 
 from __future__ import annotations
@@ -73,12 +76,10 @@ from tokenizers import (
     trainers,
 )
 
-from benchmarks import corpus
-
 HERE = Path(__file__).resolve().parent
-
-
-CACHE = corpus.CACHE / "tokenizers"
+#: The repository's corpus: ``markdown/*.md`` and ``pdf/*.pdf``.
+CORPUS = HERE.parent / "corpus"
+CACHE = HERE / ".cache" / "standins"
 
 #: The real input limit every stand-in declares (XLM-R's and RoBERTa's).
 MAX_SEQ_LENGTH = 512
@@ -289,9 +290,50 @@ STANDINS: dict[str, StandIn] = {
 }
 
 
-def training_texts() -> list[str]:
-    """The pages of the ``real`` corpus, in its order (built once by ``corpus.py``)."""
-    return [page for doc in corpus.load(corpus.ensure("real")) for page in doc.pages]
+def _corpus_files(source: Path) -> list[Path]:
+    """The Markdown laws, then the PDFs, each in name order."""
+    files = [*sorted((source / "markdown").glob("*.md")), *sorted((source / "pdf").glob("*.pdf"))]
+    if not files:
+        raise SystemExit(f"no .md or .pdf documents under {source}")
+    return files
+
+
+def _pages(path: Path) -> list[str]:
+    """A Markdown law as one text, or a PDF's pages (the AEAT manual is AES-encrypted
+    with an empty password)."""
+    if path.suffix == ".md":
+        return [path.read_text(encoding="utf-8")]
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(path))
+    if reader.is_encrypted:
+        reader.decrypt("")
+    return [page.extract_text() or "" for page in reader.pages]
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """``text`` at ``path``, renamed into place (test workers may write it at once)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    building = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    building.write_text(text, encoding="utf-8")
+    building.replace(path)
+
+
+def training_texts(source: Path = CORPUS, cache: Path = CACHE) -> list[str]:
+    """The texts of ``source`` (the repository's ``corpus/``): each Markdown law, then each
+    PDF page, in name order; cached under a key of the files' names and bytes."""
+    files = _corpus_files(source)
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(f"{path.relative_to(source).as_posix()}\0".encode())
+        digest.update(path.read_bytes())
+    cached = cache / f"texts-{digest.hexdigest()[:16]}.json"
+    if cached.is_file():
+        texts: list[str] = json.loads(cached.read_text(encoding="utf-8"))
+        return texts
+    texts = [text for path in files for text in _pages(path)]
+    _write_atomically(cached, json.dumps(texts))  # ASCII: lone surrogates kept
+    return texts
 
 
 def recipe_key(name: str, texts: Sequence[str]) -> str:
