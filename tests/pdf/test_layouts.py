@@ -6,10 +6,6 @@ Hypothesis draws the layouts; ``python -m benchmarks.furniture`` runs thousands 
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 
@@ -76,19 +72,3 @@ def test_pages_without_furniture_keep_the_lines_at_its_heights(layout: Layout) -
     outcome = check_layout(layout)
     assert outcome.body_lost == ()
     assert outcome.furniture_kept == ()
-
-
-def test_the_benchmark_script_prints_its_table() -> None:
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-m", "benchmarks.furniture", "--layouts", "12", "--run", "3"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| **total** |")]
-    [total] = rows
-    assert total.endswith("| 0 | 0 |")

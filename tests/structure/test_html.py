@@ -5,7 +5,6 @@ generated markup (every text node of the content is in the text, in order)."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -385,22 +384,3 @@ def test_the_text_is_every_text_node_of_the_content_in_order(pieces: list[str]) 
         assert isinstance(heading, Heading)
         assert _norm(extracted.text[heading.start : heading.end]) == heading.title
     assert not extracted.removed
-
-
-def test_the_extractor_comparison_runs_on_the_boe_pages() -> None:
-    """``benchmarks/html_extractors.py`` (its numbers are in benchmarks/README.md); the
-    extractors that are not installed are skipped with a note."""
-    script = ROOT / "benchmarks" / "html_extractors.py"
-    run = subprocess.run(
-        [sys.executable, str(script), *map(str, PAGES), "--repeat", "1"],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    )
-    ours = [line for line in run.stdout.splitlines() if "lxml + main content (ours)" in line]
-    assert len(ours) == len(PAGES)
-    assert all(
-        "| yes | 221/221 | 19/19 | 0 " in line or "| yes | 379/379 | 25/25 | 0 " in line
-        for line in ours
-    )
