@@ -664,11 +664,14 @@ _ROYAL: Final = re.compile(
 #: "Dado en Madrid, el 16 de noviembre de 2007.", "Madrid, 27 de mayo de 2005.",
 #: "Palacio de la Zarzuela, Madrid, a 29 de junio de 1984.", "Barcelona, 3 de marzo de 2020",
 #: and the signers after a dash in the same paragraph, as orders and the regional
-#: bulletins sign ("Sevilla, 14 de julio de 2020.—El Presidente de la Junta…").
+#: bulletins sign ("Sevilla, 14 de julio de 2020.—El Presidente de la Junta…", "Palma, 6 de
+#: mayo de 2016.-La Presidenta…"); a year may be written in words, as laws were signed
+#: until the 1960s ("Dado en Palacio a veintiocho de mayo de mil ochocientos sesenta y dos").
+_YEAR_IN_WORDS: Final = r"de\s+(?:dos\s+)?mil(?:\s+[a-záéíóúñ]+){0,6}"
 SIGNATURE: Final = re.compile(
-    r"^[ \t*_]*(?:Dado\s+en\s[^\n]{1,120}?\d{4}"
+    rf"^[ \t*_]*(?:Dado\s+en\s[^\n]{{1,120}}?(?:\d{{4}}|{_YEAR_IN_WORDS})"
     r"|(?:[A-ZÁÉÍÓÚ][\w'\u2019 .-]{1,60},\s*)+(?:a\s+)?\d{1,2}\s+de\s+[a-záéíóú]+\s+de\s+\d{4})"
-    r"(?:\.?[ \t*_]*$|\.?[ \t]*[\u2013\u2014][ \t]*\S[^\n]*$)",
+    r"(?:\.?[ \t*_]*$|\.?[ \t]*[\u2013\u2014-][ \t]*\S[^\n]*$)",
     re.MULTILINE,
 )
 

@@ -310,6 +310,10 @@ def test_a_unit_with_text_of_its_own_keeps_its_section() -> None:
         "Sevilla, 14 de julio de 2020.\u2014El Presidente de la Junta de Andalucía, Juan Manuel "
         "Moreno Bonilla.",
         "Madrid, 10 de diciembre de 2009.\u2013La Ministra de Defensa, Carme Chacón Piqueras.",
+        "Palma, 6 de mayo de 2016.-La Presidenta, la Consejera de Presidencia, Pilar Costa.",
+        "Dado en Palacio a veintiocho de mayo de mil ochocientos sesenta y dos.",
+        "Dado en Madrid a veintiocho de octubre de mil novecientos cincuenta y ocho.",
+        "Dado en Madrid a dos de enero de dos mil.",
     ],
 )
 def test_the_signature_ends_the_last_disposicion(signature: str) -> None:
@@ -323,6 +327,18 @@ def test_the_signature_ends_the_last_disposicion(signature: str) -> None:
     last = _last_section(text)
     assert text[last.start :].startswith(signature)
     assert last.section_path == (LAW,)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Dado en la mil veces citada ley, el plazo se cuenta desde su publicación.",
+        "Madrid, capital del Estado, es la sede de las Cortes.",
+    ],
+)
+def test_a_line_that_only_opens_like_a_signature_is_text(line: str) -> None:
+    text = f"# {LAW}\n\nArtículo 1. Objeto.\n\nTexto.\n\n{line}\n\nMás texto del artículo.\n"
+    assert _last_section(text).section_path == (LAW, "Artículo 1. Objeto.")
 
 
 @pytest.mark.parametrize(
