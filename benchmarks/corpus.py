@@ -49,27 +49,15 @@ class Doc:
         return sum(map(len, self.pages)) + len(PAGE_SEPARATOR) * (len(self.pages) - 1)
 
 
-def _pdf_pages(path: Path) -> tuple[str, ...]:
-    from pypdf import PdfReader
-
-    reader = PdfReader(str(path))
-    if reader.is_encrypted:
-        reader.decrypt("")
-    return tuple(page.extract_text() or "" for page in reader.pages)
-
-
 def real_corpus(source: Path = DEFAULT_SOURCE) -> list[Doc]:
-    """The Markdown laws and the PDFs of ``source`` (the repository's ``corpus/``)."""
-    docs = [
-        Doc(path.stem, "markdown", (path.read_text(encoding="utf-8"),))
-        for path in sorted((source / "markdown").glob("*.md"))
+    """The Markdown laws and the PDFs of ``source`` (the repository's ``corpus/``), read as
+    the tests' stand-in tokenizers read them (``tests.standins``)."""
+    from tests.standins import corpus_files, file_pages
+
+    return [
+        Doc(path.stem, "markdown" if path.suffix == ".md" else "pdf", tuple(file_pages(path)))
+        for path in corpus_files(source)
     ]
-    docs += [
-        Doc(path.stem, "pdf", _pdf_pages(path)) for path in sorted((source / "pdf").glob("*.pdf"))
-    ]
-    if not docs:
-        raise SystemExit(f"no .md or .pdf documents under {source}")
-    return docs
 
 
 _NUMBER = re.compile(r"(Artículo|Art\.|artículo) (\d+)")

@@ -290,15 +290,16 @@ STANDINS: dict[str, StandIn] = {
 }
 
 
-def _corpus_files(source: Path) -> list[Path]:
-    """The Markdown laws, then the PDFs, each in name order."""
+def corpus_files(source: Path) -> list[Path]:
+    """The Markdown laws, then the PDFs, each in name order (the benchmarks' ``real``
+    corpus reads them too)."""
     files = [*sorted((source / "markdown").glob("*.md")), *sorted((source / "pdf").glob("*.pdf"))]
     if not files:
         raise SystemExit(f"no .md or .pdf documents under {source}")
     return files
 
 
-def _pages(path: Path) -> list[str]:
+def file_pages(path: Path) -> list[str]:
     """A Markdown law as one text, or a PDF's pages (the AEAT manual is AES-encrypted
     with an empty password)."""
     if path.suffix == ".md":
@@ -322,7 +323,7 @@ def _write_atomically(path: Path, text: str) -> None:
 def training_texts(source: Path = CORPUS, cache: Path = CACHE) -> list[str]:
     """The texts of ``source`` (the repository's ``corpus/``): each Markdown law, then each
     PDF page, in name order; cached under a key of the files' names and bytes."""
-    files = _corpus_files(source)
+    files = corpus_files(source)
     digest = hashlib.sha256()
     for path in files:
         digest.update(f"{path.relative_to(source).as_posix()}\0".encode())
@@ -331,7 +332,7 @@ def training_texts(source: Path = CORPUS, cache: Path = CACHE) -> list[str]:
     if cached.is_file():
         texts: list[str] = json.loads(cached.read_text(encoding="utf-8"))
         return texts
-    texts = [text for path in files for text in _pages(path)]
+    texts = [text for path in files for text in file_pages(path)]
     _write_atomically(cached, json.dumps(texts))  # ASCII: lone surrogates kept
     return texts
 
