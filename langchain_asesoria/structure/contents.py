@@ -43,7 +43,7 @@ def listed_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
     kept = list(headings)
     found: list[Heading] = []
     for at, heading in enumerate(headings):
-        if CONTENTS_HEADING.fullmatch(heading.title.strip(_MARKUP)) is None:
+        if not _is_contents(heading):
             continue
         stop = next((later.start for later in headings[at + 1 :] if _closes(later)), len(text))
         listed = _repeated(text, heading, stop)
@@ -62,12 +62,13 @@ def listed_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
     return _bodies(text, merged, found)
 
 
+def _is_contents(heading: Heading) -> bool:
+    return CONTENTS_HEADING.fullmatch(heading.title.strip(_MARKUP)) is not None
+
+
 def _closes(heading: Heading) -> bool:
     """Whether ``heading`` ends the text an index lists: another index, a legal unit."""
-    return (
-        CONTENTS_HEADING.fullmatch(heading.title.strip(_MARKUP)) is not None
-        or legal_unit(heading.title) is not None
-    )
+    return _is_contents(heading) or legal_unit(heading.title) is not None
 
 
 def _repeated(text: str, index: Heading, stop: int) -> list[Heading]:
