@@ -146,14 +146,15 @@ DisposicionKind = Literal["adicional", "transitoria", "derogatoria", "final", "m
 _DISPOSICION_KINDS: Final[tuple[DisposicionKind, ...]] = get_args(DisposicionKind)
 #: Misspellings the BOE's own texts print for a disposición's words, each read as the
 #: word it stands for ("Diposición transitoria", "Disposición adiciona segunda",
-#: "Disposición degoratoria única", "Disposición finales primera"); accents optional.
+#: "Disposición degoratoria única", "Disposición finales primera", "Disposición
+#: adicional adicional cuarta", "Disposición transitora tercera"); accents optional.
 MISSPELT: Final[Mapping[str, tuple[str, ...]]] = {
     "disposición": (
         "diposición", "dsposición", "disposicón", "disposión", "dispoisción", "disposción",
         "disposiciones",  # the plural for one: "Disposiciones final primera."
     ),
-    "adicional": ("adiciona",),
-    "transitoria": ("transitorio", "trasitoria"),
+    "adicional": ("adiciona", "adicional adicional"),
+    "transitoria": ("transitorio", "trasitoria", "transitora"),
     "derogatoria": ("degoratoria", "derrogatoria"),
     "final": ("finales",),
 }  # fmt: skip
@@ -165,8 +166,9 @@ def _spellings(word: str) -> list[str]:
 
 
 def _spelt(word: str) -> str:
-    """A pattern for ``word`` and its misspellings, accents optional."""
-    return "(?:" + "|".join(_spellings(word)) + ")"
+    """A pattern for ``word`` and its misspellings, accents optional; the longest first
+    ("adicional adicional" before "adicional")."""
+    return "(?:" + "|".join(sorted(_spellings(word), key=len, reverse=True)) + ")"
 
 
 _DISPOSICION_WORD: Final = _spelt("disposición")

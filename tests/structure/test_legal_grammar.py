@@ -207,6 +207,8 @@ def test_an_instruccion_tecnica_closes_the_laws_units_and_holds_its_own() -> Non
         ("Disposición adiciona segunda.", "adicional"),
         ("Disposición degoratoria única. Derogación normativa.", "derogatoria"),
         ("Dsposición adicional tercera.", "adicional"),
+        ("Disposición adicional adicional cuarta. Normativa aplicable.", "adicional"),
+        ("Disposición transitora quinta. Acceso de los interinos existentes.", "transitoria"),
         ("DISPOSICIONES FINALES", "final"),
         ("Disposiciones transitorias", "transitoria"),
         ("Disposición final segunda.", "final"),
