@@ -567,6 +567,16 @@ def _placed(headings: Sequence[Heading]) -> list[Heading]:
 _ITEM: Final = re.compile(r"(?:\d+|[a-zA-Z])[.)º]\s|[-–—•·]\s")  # noqa: RUF001 - dashes
 
 
+#: A sentence, not a name: a paragraph long (200 characters or more), opening with an
+#: article or a preposition ("Los límites…", "Para la retribución…", "Durante un
+#: periodo…"; a name opens "De la protección…" or "Acuerdo de…"), ending with a full stop.
+_SENTENCE: Final = re.compile(
+    r"(?:El|La|Los|Las|Un|Una|Unos|Unas|A|En|Durante|Con|Para|Por|Según|Tras|Cuando|Si)"
+    r"\s.{190,}\.",
+    re.DOTALL,
+)
+
+
 def _name_after(text: str, heading: Heading, following: int) -> tuple[int, int] | None:
     """``[start, end)`` of the name a unit's number-only heading carries on the line
     after it ("CAPÍTULO III", then "De la protección del dominio público hidráulico"),
@@ -586,6 +596,12 @@ def _name_after(text: str, heading: Heading, following: int) -> tuple[int, int] 
         or quoted(name)
         or name.startswith((">", "|", "#"))
     ):
+        return None
+    # A lead-in whose list or table the text does not hold ("ANEXO II", then "Durante
+    # 2026 las cuantías … en los importes siguientes:") or a sentence a paragraph long
+    # ("ANEJO II", then "Para la retribución de los capellanes … se fija …") is the
+    # unit's text, wherever it stands.
+    if name.endswith(":") or _SENTENCE.fullmatch(name):
         return None
     # Right before the next heading it can only be the name ("CAPÍTULO II", "02. Tasa
     # por redacción de proyectos", however long); with text after it, it must not read

@@ -157,3 +157,30 @@ def test_the_longest_name_of_each_unit_is_a_row_of_the_grammar() -> None:
     assert name_limit("CAPÍTULO II") == name_limit("Sección 1.ª") == 300
     assert name_limit("ANEXO II") == 600
     assert name_limit("Artículo 1.") == name_limit("Texto") == 0
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        # a lead-in whose table the text does not hold (BOE-A-2025-26458)
+        "Durante 2026 las cuantías mínimas de las pensiones quedan fijadas, en cómputo "
+        "anual, en los importes siguientes:",
+        # a sentence a paragraph long (BOE-A-1985-26584)
+        "Para la retribución de los capellanes de los centros hospitalarios públicos "
+        "encargados de prestar la asistencia religiosa católica, se fija por parte de la "
+        "Administración Pública la cantidad de 1.190.000 pesetas anuales, distribuidas en "
+        "catorce pagas.",
+    ],
+)
+def test_an_anexos_only_text_right_before_the_next_anexo_is_its_text(first: str) -> None:
+    """ "ANEXO II", then a lead-in or a long sentence, then "ANEXO III": that line is
+    ANEXO II's text, cited under it, not its name lending it to ANEXO III."""
+    text = (
+        f"# Ley 1/2025, de prueba.\n\nArtículo 1. Objeto.\n\nTexto.\n\nANEXO I\n\nTarifas\n\n"
+        f"Texto del anexo.\n\nANEXO II\n\n{first}\n\nANEXO III\n\nRégimen de Clases Pasivas\n\n"
+        "Texto del tercero.\n"
+    )
+    sections = read_text_document(text, "markdown").sections or ()
+    holding = next(s for s in sections if s.start <= text.index(first) < s.end)
+    assert holding.section_path[-1] == "ANEXO II"
+    assert sections[-1].section_path[-1] == "ANEXO III. Régimen de Clases Pasivas"
