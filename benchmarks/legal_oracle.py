@@ -610,6 +610,9 @@ class _Reader:
             and unit is not None
             and unit.articulado
             and first_number(unit.number)
+            and (unit.kind in self.last or any(u.kind in _ANNEXED for u in self.chain))
+            # numbering again, or in an ANEXO: not "TÍTULO PRELIMINAR", "DISPOSICIONES
+            # GENERALES", then the law's first "Artículo 1."
             and any(self.chain)
             and not (self.chain[-1].kind in _ANNEXED and not self.title_after_text)
         ):  # a title right after its ANEXO's heading is the annexed text's, in the ANEXO;
@@ -744,11 +747,12 @@ _BOXES: Final = "□☐■☑☒"
 def _marked(raw: str, quoted: bool) -> bool:
     """Whether a line is a heading because the Markdown marks it (``###``): not a note
     in brackets, nor a form's line that the Markdown marks so: its check boxes ("###
-    **Sí** □ **No** □") or, inside a quotation, its blanks and signature ("### En ……, a
-    … de …", "### Firma»": a certificate's closing lines)."""
+    **Sí** □ **No** □"), its blanks ("### En ……, a … de …") or, inside a quotation, its
+    signature ("### Firma»": a certificate's closing lines)."""
     if not _ATX.match(raw) or _NOTE_HEADING.match(raw) or any(box in raw for box in _BOXES):
         return False
-    return not (quoted and _FORM_LINE.match(fold(raw.strip(_STRIP))))
+    folded = fold(raw.strip(_STRIP))
+    return not (len(_BLANK.findall(folded)) >= 2 or (quoted and _FORM_LINE.match(folded)))
 
 
 #: A record's field with its size and type, as record designs print it: "(5 N)", "(9 X)".
@@ -799,17 +803,47 @@ class _Around:
 
     def names(self, raw: str) -> bool:
         """Whether the line after a unit's number alone is its name, not its text: a
-        sentence (an article first, a period last, a paragraph long: "Los límites
-        autorizados… se considerarán ampliados…") or the first of a list of norms
-        ("Real Decreto 2551/1994, de…", then "Reglamento (CE) n.º 1774/2002…") is text."""
+        sentence (an article or a preposition first, a period last, a paragraph long:
+        "Los límites autorizados… se considerarán ampliados…", "A efectos de lo
+        dispuesto…"), a lead-in ("…que a continuación se describen:"), a list's first
+        item ("a) El equipo…", "Dos. El anexo 2…", "Nota 1 del anexo."), a quotation's
+        start («El Consejo Europeo aprobó…), a BOE note, a form's blanks
+        ("……, … de …… de ……") or the first of a list of norms ("Real Decreto 2551/1994,
+        de…", then "Reglamento (CE) n.º 1774/2002…") is text."""
         folded = fold(raw.strip(_STRIP))
-        sentence = len(folded) >= 200 and folded.endswith(".") and _ARTICLE.match(folded)
+        sentence = len(folded) >= 200 and folded.endswith(".") and _OPENS_SENTENCE.match(folded)
         listed = _NORM.match(folded) and _NORM.match(fold(self.after[0].strip(_STRIP)))
-        return not (sentence or listed)
+        stripped = raw.strip(_STRIP)
+        text = (
+            folded.endswith(":")
+            or _ITEM.match(folded)
+            or len(_BLANK.findall(folded)) >= 2
+            or _BOE_NOTE.match(folded)
+            or (stripped[:1] in _OPENING_QUOTES and stripped[-1:] not in _CLOSING_QUOTES)
+        )
+        return not (sentence or listed or text)
 
 
-#: A sentence's first word, an article ("Los límites autorizados…"); names open otherwise.
-_ARTICLE: Final = re.compile(r"(?:el|la|los|las|un|una|unos|unas)\s")
+#: A sentence's first word, an article or a preposition ("Los límites autorizados…",
+#: "En base a la evolución…"); names open otherwise ("De la protección…" is a name).
+_OPENS_SENTENCE: Final = re.compile(
+    r"(?:\d+\.\s+)?"  # an item's number first: "1. El distintivo informativo…"
+    r"(?:el|la|los|las|un|una|unos|unas|a|en|durante|con|para|por|segun|tras|cuando|si)\s"
+)
+#: A list's first item: "a)", "Dos.", "Nota 1" (a number or a capital letter may open a
+#: name: "01. Tasa por dirección…", "A. Procedimientos ambulatorios").
+_ITEM: Final = re.compile(
+    r"(?:[a-z]\)|(?:uno|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez)\.|nota\s+\d+)\s"
+)
+#: A form's blank to fill: two of them make a form's line ("……, … de …… de ……"); one may
+#: stand in a name ("Reglamento Delegado (UE) n.º 2017/....").
+_BLANK: Final = re.compile(r"\.{4,}|…+")
+#: A BOE editorial note set as a paragraph.
+_BOE_NOTE: Final = re.compile(r"(?:tengase en cuenta|se modifica|se anade|se suprime|se deroga)\b")
+#: A quotation opened and not closed on the line: quoted text ("«El Consejo Europeo
+#: aprobó…"), not a quoted name ("«Los Caminos a Santiago»").
+_OPENING_QUOTES: Final = "«“\"'"
+_CLOSING_QUOTES: Final = "»”\"'"
 #: A norm cited by its kind and number, as a list of norms writes each.
 _NORM: Final = re.compile(
     r"(?:real decreto(?: legislativo| ley)?|decreto|ley(?: organica)?|orden|reglamento"
@@ -834,6 +868,7 @@ def _rubric_in_capitals(raw: str, around: _Around) -> bool:
     return (
         _capitals(raw)
         and not _FIELD.match(raw.strip())
+        and not _FORM_LINE.match(fold(raw.strip(_STRIP)))  # "NIF/CIF ……", "CARGO: ……"
         and not around.in_index(raw)
         and not around.in_list()
     )

@@ -150,7 +150,10 @@ def measure_items(
             law.notes_only += 1
         if titled and root is not None and not (item.path and _same_title(item.path[0], root)):
             law.unrooted += 1
-        expected = tuple(u for u in source.chain_at(body or item.start) if u.kind != "group")
+        # A chunk of headings alone is in the unit its last heading opens (the library
+        # puts headings in the section they open); a chunk with text, where its text is.
+        at = body if body is not None else max(item.start, item.end - 1)
+        expected = tuple(u for u in source.chain_at(at) if u.kind != "group")
         got = path_units(item.path, titled)
         if not (counted(expected) or counted(got)):
             continue
@@ -159,7 +162,7 @@ def measure_items(
             law.wrong += 1
             if len(law.examples) < show:
                 law.examples.append(
-                    f"  at {body or item.start}: expected {' > '.join(map(str, expected))}"
+                    f"  at {at}: expected {' > '.join(map(str, expected))}"
                     f" | path {' > '.join(item.path[1:])[:300]}"
                 )
     starts = [span.start for span in sections]

@@ -296,6 +296,18 @@ def test_a_forms_fields_in_capitals_are_text() -> None:
     assert lines["DATOS POSTALES"] is True
 
 
+def test_a_forms_blanks_are_text_in_capitals_or_marked() -> None:
+    """A form's fields with blanks to fill ("NIF/CIF ……", "CARGO: ……", BOE-A-2005-17421)
+    and its place and date marked ``###`` outside any quotation ("### En ……, a … de …",
+    BOE-A-2014-6123) are the form's lines, not headings."""
+    fields = ("NIF/CIF ...................", "CARGO: .....................")
+    place = "### En ....................... a ........ de ........ de ......."
+    text = f"# Orden\n\nANEXO I\n\nDATOS DEL TITULAR\n\n{fields[0]}\n\n{fields[1]}\n\n{place}\n"
+    lines = _headings(text)
+    assert not any(lines[line] for line in (*fields, place))
+    assert lines["DATOS DEL TITULAR"] is True
+
+
 def test_an_index_of_numbered_lines_in_capitals_is_text() -> None:
     """Numbered lines in capitals one after the other with no text between ("2.1
     DISEÑO DEL REGISTRO…", "2.2 DISEÑO…", BOE-A-2007-13223) are an index, a list a
@@ -363,6 +375,33 @@ def test_a_forms_check_boxes_marked_as_a_heading_are_text() -> None:
             True,
         ),
         ("CAPÍTULO III", "De la protección del dominio público hidráulico", "Texto.", True),
+        # a lead-in, a list's first item, a quotation, a form's blanks: text (es-cl,
+        # BOE-A-2001-24965, BOE-A-2021-7053, BOE-A-2016-7563); a number, a capital
+        # letter, a quoted name or one blank may open or stand in a name
+        ("ANEXO", "Los límites del Parque Natural son los que se describen:", "Norte.", False),
+        ("ANEXO II", "A.\u2003Procedimientos ambulatorios", "Texto.", True),  # a part's name
+        ("CAPÍTULO I", "01. Tasa por dirección e inspección de obras", "Texto.", True),
+        ("CAPÍTULO III", "«Los Caminos a Santiago»", "Texto.", True),  # a quoted name
+        ("ANEXO V", "Importes para los productos del Reglamento (UE) n.º 2017/....", "T.", True),
+        (
+            "ANEXO II",
+            "a) El equipo transceptor estará basado en sistemas satelitales.",
+            "T.",
+            False,
+        ),
+        ("ANEXO 1", "Dos. El anexo 2 de la disposición adicional queda redactado.", "T.", False),
+        ("ANEXO", "Nota 1 del anexo. El apartado 4 se refiere a los procedimientos.", "T.", False),
+        ("ANEXO", "«El Consejo Europeo aprobó el programa.", "Texto.", False),
+        ("ANEXO B", "................, ....... de ................. de ......", "T.", False),
+        # a long sentence that opens with a preposition (BOJA-b-2020-90135)
+        (
+            "ANEXO I",
+            "A efectos de lo dispuesto en el artículo 22 del presente decreto-ley, para "
+            "determinar la asignación a cada entidad local se ha distribuido la dotación "
+            "total de este Programa entre los municipios y entidades locales autónomas.",
+            "Texto.",
+            False,
+        ),
     ],
 )
 def test_the_line_after_a_bare_number_is_no_name_when_it_is_text(
@@ -409,6 +448,20 @@ def test_chain_at_is_the_chain_of_units_in_force() -> None:
         Unit("anexo", ""),
         Unit("artículo", "1"),
     )
+
+
+def test_a_title_before_the_laws_first_article_is_no_new_text() -> None:
+    """ "DISPOSICIONES GENERALES" between the TÍTULO PRELIMINAR and the law's first
+    "Artículo 1." (es-md/BOE-A-2016-2870) starts no text of its own, as a title before
+    articles that number from 1 again would: nothing numbered before."""
+    text = (
+        "# Ley\n\nTÍTULO PRELIMINAR\n\nSupresión del Consejo\n\nDISPOSICIONES GENERALES\n\n"
+        "Artículo 1. Objeto.\n\nTexto uno.\n\nTÍTULO I\n\nFunciones\n\n"
+        "Artículo 2. Naturaleza.\n\nT.\n"
+    )
+    source = oracle.read_source(text)
+    chain = source.chain_at(text.index("Texto uno."))
+    assert chain == (Unit("título", "p"), Unit("artículo", "1"))
 
 
 def test_an_instruccion_tecnica_closes_the_laws_units_and_holds_its_own() -> None:
@@ -681,6 +734,23 @@ def test_a_heading_longer_than_a_chunk_is_counted_apart() -> None:
     sections = [SectionSpan(0, len(text) - 1, heading.strip(), path)]
     law = ls.measure_items("ley.md", oracle.read_source(text), items, sections, LAW)
     assert (law.heading_only, law.long_headings) == (0, 1)
+
+
+def test_a_chunk_of_headings_alone_is_in_the_unit_its_last_heading_opens() -> None:
+    """A TÍTULO and an article whose name is longer than a chunk (BOE-A-2020-11416): the
+    chunk cut inside the article's heading line is in that article, as its path says."""
+    name = "Prestación extraordinaria de cese de actividad " * 12
+    text = f"# {LAW}\n\n## TÍTULO II. Medidas\n\n##### Artículo 13. {name.strip()}\n\nTexto.\n"
+    cut = text.index("cese", text.index("Artículo 13.") + 200)
+    path = (LAW, "TÍTULO II. Medidas", f"Artículo 13. {name.strip()}")
+    start = text.index("## TÍTULO")
+    items = [
+        ls.Item(start, cut - 1, path, text[start : cut - 1]),
+        ls.Item(cut, len(text) - 1, path, text[cut:-1]),
+    ]
+    sections = [SectionSpan(start, len(text) - 1, path[-1], path)]
+    law = ls.measure_items("ley.md", oracle.read_source(text), items, sections, LAW)
+    assert (law.units, law.wrong, law.long_headings) == (2, 0, 1)
 
 
 def test_measure_items_counts_chunks_not_rooted_at_the_title() -> None:
