@@ -165,10 +165,17 @@ def _bisect_back(exact: Exact, start: int, ends: Sequence[int], low: int, high: 
 
 
 def _furthest_unit_end(exact: Exact, start: int, after: int) -> int | None:
-    """The furthest unit end beyond ``after`` that fits from ``start``, or None."""
-    ends = exact.section.ends
+    """The furthest unit end beyond ``after`` that fits from ``start``, or None; past it,
+    inside the next unit, when it would leave headings alone
+    (``Section.ends_past_headings``) and an end there fits."""
+    section = exact.section
+    ends = section.ends
     index = _furthest(exact, start, ends, bisect_right(ends, after), len(ends))
-    return None if index is None else ends[index]
+    if index is None:
+        return None
+    inner = section.ends_past_headings(start, ends[index])
+    found = section.furthest(inner, lambda end: exact.fits(start, end))
+    return ends[index] if found is None else found
 
 
 def _fresh_end(exact: Exact, start: int) -> int:

@@ -28,6 +28,10 @@ COARSER_WITHIN = 0.125
 #: The share given up so that a lead-in (a line ending in a colon) starts the next
 #: chunk with its list instead of ending this one.
 LEAD_IN_WITHIN = 0.5
+#: The most of a chunk's room for content that headings alone may take and still start
+#: the chunk of their text, cut inside it (``Section.ends_past_headings``): more is no
+#: heading but a paragraph that looks like one.
+HEADINGS_WITHIN = 2 / 3
 #: Separator levels up to this one (paragraphs, lines) end a unit a reader sees whole.
 _LINE_LEVEL = 1
 #: Separator levels up to this one (paragraphs, lines, sentences) end a sentence: a
@@ -42,6 +46,17 @@ _CLOSING_MARKS = _SENTENCE_MARKS | frozenset(":;,")
 #: A line that opens with a label of two or three words and its full stop, then a name
 #: ("Artículo 24. Metodología…", "Disposición adicional primera. …"): a heading line.
 _LABELLED = re.compile(r"[^\W\d_]\w*(?:[^\S\n]+\S+?){1,2}\.[^\S\n]")
+#: A line's last word that leaves it open: a conjunction, an article, a preposition.
+_OPEN_ENDING = re.compile(
+    r"(?:^|\s)(?:y|e|o|u|ni|que|de|del|a|al|en|con|por|para|el|la|los|las|se)$", re.IGNORECASE
+)
+#: A bare label: one word in capitals and a number or letter, if any ("ANEXO",
+#: "ANEXO II", "CAPÍTULO 3").
+_BARE_LABEL = re.compile(r"[^\W\d_a-z]{3,}(?:[^\S\n]+[\w.ºª]{1,8})?")
+#: A Markdown heading's marks at a line's start.
+_MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+")
+#: What may open a heading's name before its first letter.
+_OPENERS = " \t«“\"'(*_"
 #: A paragraph break: a line end, blank lines, a line end.
 _PARAGRAPH_BREAK = re.compile(r"\n[^\S\n]*\n\s*")
 #: Added to the level of an end right after a colon: any other end is preferred.
@@ -207,11 +222,66 @@ class Section:
 
     def estimated_end(self, start: int, after: int) -> int | None:
         """The unit end beyond ``after`` to plan from ``start``: the furthest estimated
-        to fit, or a coarser one a little before it (``preferred_end``)."""
+        to fit, or a coarser one a little before it (``preferred_end``); past it, inside
+        the next unit, when it would leave headings alone (``ends_past_headings``)."""
         ends = self.ends
         low = bisect_right(ends, after)
         index = bisect_right(ends, self.reach(start), low) - 1
-        return ends[self.preferred_end(start, low, index)] if index >= low else None
+        if index < low:
+            return None
+        end = ends[self.preferred_end(start, low, index)]
+        inner = self.ends_past_headings(start, end)
+        found = self.furthest(inner, lambda e: self.estimate(start, e) <= self.budget)
+        return end if found is None else found
+
+    def ends_past_headings(self, start: int, end: int) -> list[list[int]]:
+        """When the chunk ``[start, end)`` would hold headings alone (a quoted
+        "Artículo 222. Contratos…", an ANEXO and its name) whose text, the paragraph
+        after ``end``, does not fit with them: ends inside that paragraph, by separator
+        level from sentences to spaces (each ascending), so that the headings start the
+        chunk of their text instead of making one alone; none otherwise."""
+        at = bisect_left(self.ends, end)
+        if at >= len(self.starts) or self.ends[at] != end or self.levels[at] != 0:
+            return []  # not a paragraph's end
+        following, text = self.starts[at], self.text
+        # the paragraph after them, to its end (the recursive split may cut it already)
+        after = next((j for j in range(at + 1, len(self.levels)) if self.levels[j] == 0), None)
+        paragraph_end = self.end if after is None else self.ends[after]
+        if not self._headings_alone(start, end) or _heading_block(text[following:paragraph_end]):
+            return []
+        return [
+            sorted({rstrip_at(text, following, cut) for cut in cuts} - {following})
+            for cuts in (
+                self.cuts.level_cuts(level, following, paragraph_end)
+                for level in range(SENTENCE_LEVEL, len(self.cuts.separators))
+            )
+        ]
+
+    def _headings_alone(self, start: int, end: int) -> bool:
+        """Whether ``[start, end)``, from a paragraph's start, is heading lines alone
+        within ``HEADINGS_WITHIN`` of the room (``_heading_block``)."""
+        room = self.budget - self.fixed_at(start)
+        return (
+            (start == self.start or self.text[max(0, start - 2) : start].isspace())
+            and self.index.count(start, end) <= room * HEADINGS_WITHIN
+            and _heading_block(self.text[start:end])
+        )
+
+    @staticmethod
+    def furthest(levels: Sequence[Sequence[int]], fits: Callable[[int], bool]) -> int | None:
+        """Of ``levels`` (ascending ends per level, coarsest first), the furthest end
+        that ``fits`` of the coarsest level that has one; ``None`` when none fits."""
+        for ends in levels:
+            low, high, best = 0, len(ends) - 1, None
+            while low <= high:
+                middle = (low + high) // 2
+                if fits(ends[middle]):
+                    best, low = ends[middle], middle + 1
+                else:
+                    high = middle - 1
+            if best is not None:
+                return best
+        return None
 
     def _closes_sentence(self, at: int, rank: Callable[[int], int]) -> bool:
         """Whether ``ends[at]`` ends a sentence as its text shows it: a sentence or
@@ -344,6 +414,45 @@ def _headings_only(piece: str) -> bool:
         not _closed(line) or _LABELLED.match(line) is not None
         for line in _PARAGRAPH_BREAK.split(piece.strip())
     )
+
+
+def _heading_block(piece: str) -> bool:
+    """Whether ``piece`` is heading lines alone: paragraphs of one line each, none
+    starting in lower case, each a bare title that no word leaves open ("ANEXO V", then
+    its name; not "Establecer una sociedad democrática avanzada, y") or a labelled line
+    whose name starts in capitals ("«Artículo 222. Contratos de concesión…»")."""
+    lines = [_MARKDOWN_HEADING.sub("", line) for line in _PARAGRAPH_BREAK.split(piece.strip())]
+    return all(
+        "\n" not in line
+        and not line[:1].islower()
+        and (_bare_title(line) or _named(line) or (at > 0 and _label(lines[at - 1], line)))
+        for at, line in enumerate(lines)
+    )
+
+
+def _label(before: str, line: str) -> bool:
+    """Whether ``line`` is the name on the line after a bare label of one word and a
+    number ("ANEXO", "ANEXO II" then "Acuerdo de 20 de marzo de 2020, del Consejo…, por
+    el que se autoriza…."): a full stop may end it, no other mark."""
+    return (
+        _BARE_LABEL.fullmatch(before) is not None
+        and line.rstrip(_CLOSERS)[-1:] not in _CLOSING_MARKS - _SENTENCE_MARKS
+    )
+
+
+def _bare_title(line: str) -> bool:
+    """Whether ``line`` ends with no mark and no word that leaves it open."""
+    return not _closed(line) and _OPEN_ENDING.search(line) is None
+
+
+def _named(line: str) -> bool:
+    """Whether ``line`` is a labelled line ("Artículo 25.") whose name, if any, starts in
+    capitals ("Artículo 222. Contratos…"; not "Los 9. poderes públicos…")."""
+    found = _LABELLED.match(line.lstrip(_OPENERS) + " ")
+    if found is None:
+        return False
+    name = line.lstrip(_OPENERS)[found.end() :].lstrip(_OPENERS)
+    return not name or name[:1].isupper()
 
 
 def _title_line(piece: str) -> bool:

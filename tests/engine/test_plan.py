@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from strategies import PROFILE, examples, spanish_text
 
 from langchain_asesoria.engine._plan import InnerCuts, Plan, Span, overlap_starts, plan_run
-from langchain_asesoria.engine._section import SLACK
+from langchain_asesoria.engine._search import correct
+from langchain_asesoria.engine._section import SLACK, _heading_block
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 
@@ -407,3 +408,63 @@ def test_a_chunk_that_starts_inside_a_sentence_carries_overlap_when_a_word_fits(
             # no overlap after a cut inside a sentence: only for a chunk that reaches a
             # sentence end (or the text's end) without it
             assert chunk.end in sentence_ends or chunk.end == len(text)
+
+
+_HEADINGS = (
+    "ANEXO V\n\nNormas relativas a las pruebas serológicas de la enfermedad",
+    "Artículo 222. Contratos de concesión de obras públicas.",
+    "«Artículo 7. Ordenación del procedimiento de gestión.",
+    "##### Disposición final cuarta. Modificación de la Resolución de 27 de octubre.",
+    "## TÍTULO II. Régimen fiscal\n\n### CAPÍTULO I. Normas generales\n\n##### Artículo 2.",
+    "ANEXO\n\nAcuerdo de 20 de marzo de 2020, del Consejo Territorial, por el que se autoriza.",
+)
+
+
+@settings(PROFILE, max_examples=examples(100), deadline=None)
+@given(
+    heading=st.sampled_from(_HEADINGS),
+    clauses=st.lists(
+        st.lists(st.sampled_from(_WORDS), min_size=3, max_size=12), min_size=4, max_size=12
+    ),
+    room=st.floats(0.55, 0.95),
+    exact=st.booleans(),
+)
+def test_headings_whose_text_does_not_fit_with_them_start_its_chunk(
+    heading: str, clauses: list[list[str]], room: float, exact: bool
+) -> None:
+    """Heading lines (an ANEXO and its name, a quoted article, a TÍTULO, a CAPÍTULO and an
+    article's label) then one long sentence that does not fit with them: the first
+    chunk, planned from estimates or found by exact counts, holds the headings and the
+    sentence's first clauses, cut at a clause, never the headings alone."""
+    sentence = ", ".join(" ".join(words) for words in clauses).capitalize() + "."
+    text = f"{heading}\n\n{sentence}\n\nOtro párrafo del mismo anexo."
+    tokenization = WordTokenization(512)
+    whole = tokenization.count(text[: text.index(sentence) + len(sentence)])
+    budget = max(tokenization.count(heading) * 2 + 4, int(whole * room))
+    if budget >= whole:
+        return  # the sentence fits with its headings: nothing to cut
+    section = section_of(text, tokenization, budget=budget)
+    if exact:
+        end = correct(section, tokenization, None, None).plan.end
+    else:
+        end = next(plan_run(section, None, InnerCuts(), None)).end
+    assert end > text.index(sentence), text[:end]
+    assert text[:end].endswith(",") or text[:end].endswith(sentence)
+    assert tokenization.count(text[:end]) <= budget
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        "Establecer una sociedad democrática avanzada, y",  # a sentence that goes on
+        "Los 9. poderes públicos ayudarán a los centros docentes.",  # no name after "9."
+        "Artículo 111.  Declaración e ingreso.\n1. Los empresarios estarán obligados.",
+        "c) Los bienes y derechos que hubieran sido transmitidos por el causante; y",
+    ],
+)
+def test_text_that_looks_like_a_heading_is_no_heading_block(paragraph: str) -> None:
+    """What a chunk of text alone may be without being cut inside the paragraph after it
+    (``Section.ends_past_headings``): a sentence left open, a number that names nothing,
+    a heading with its text on the next line, a list item."""
+    assert not _heading_block(paragraph)
+    assert all(_heading_block(heading) for heading in _HEADINGS)
