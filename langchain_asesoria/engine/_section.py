@@ -28,9 +28,10 @@ COARSER_WITHIN = 0.125
 #: The share given up so that a lead-in (a line ending in a colon) starts the next
 #: chunk with its list instead of ending this one.
 LEAD_IN_WITHIN = 0.5
-#: The most of a chunk's room for content that headings alone may take and still start
-#: the chunk of their text, cut inside it (``Section.ends_past_headings``): more is no
-#: heading but a paragraph that looks like one.
+#: The most of a chunk's room for content that bare titles alone may take and still
+#: start the chunk of their text, cut inside it (``Section.ends_past_headings``): more is
+#: no title but a paragraph without its full stop. Headings that say what they are (a
+#: Markdown heading, a labelled line, a label and its name) may take the whole room.
 HEADINGS_WITHIN = 2 / 3
 #: Separator levels up to this one (paragraphs, lines) end a unit a reader sees whole.
 _LINE_LEVEL = 1
@@ -43,16 +44,18 @@ _SENTENCE_MARKS = frozenset(".!?…")
 _CLOSERS = "\"'»”’)]"  # noqa: RUF001 - closing quotes
 #: What ends a line that is not a bare title: a sentence's, a clause's or a lead-in's mark.
 _CLOSING_MARKS = _SENTENCE_MARKS | frozenset(":;,")
-#: A line that opens with a label of two or three words and its full stop, then a name
-#: ("Artículo 24. Metodología…", "Disposición adicional primera. …"): a heading line.
-_LABELLED = re.compile(r"[^\W\d_]\w*(?:[^\S\n]+\S+?){1,2}\.[^\S\n]")
+#: A line that opens with a label of two to four words and its full stop or bracket,
+#: then a name ("Artículo 24. Metodología…", "Disposición adicional quincuagésimo
+#: séptima. …", "Artículo 283 bis a) Exhibición…"): a heading line.
+_LABELLED = re.compile(r"[^\W\d_]\w*(?:[^\S\n]+\S+?){1,3}[.)][^\S\n]")
 #: A line's last word that leaves it open: a conjunction, an article, a preposition.
 _OPEN_ENDING = re.compile(
     r"(?:^|\s)(?:y|e|o|u|ni|que|de|del|a|al|en|con|por|para|el|la|los|las|se)$", re.IGNORECASE
 )
-#: A bare label: one word in capitals and a number or letter, if any ("ANEXO",
-#: "ANEXO II", "CAPÍTULO 3").
-_BARE_LABEL = re.compile(r"[^\W\d_a-z]{3,}(?:[^\S\n]+[\w.ºª]{1,8})?")
+#: A bare label: one word in capitals, not a Roman numeral ("III" numbers a part of a
+#: preamble, whose text follows), and a number or letter, if any ("ANEXO", "ANEXO II",
+#: "CAPÍTULO 3").
+_BARE_LABEL = re.compile(r"(?![IVXLCDM]+\b)[^\W\d_a-z]{3,}(?:[^\S\n]+[\w.ºª]{1,8})?")
 #: A Markdown heading's marks at a line's start.
 _MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+")
 #: What may open a heading's name before its first letter.
@@ -259,13 +262,15 @@ class Section:
 
     def _headings_alone(self, start: int, end: int) -> bool:
         """Whether ``[start, end)``, from a paragraph's start, is heading lines alone
-        within ``HEADINGS_WITHIN`` of the room (``_heading_block``)."""
+        (``_heading_block``): within ``HEADINGS_WITHIN`` of the room unless each says
+        it is one (``_marked_heading``)."""
+        if not (start == self.start or self.text[max(0, start - 2) : start].isspace()):
+            return False
+        piece = self.text[start:end]
+        if not _heading_block(piece):
+            return False
         room = self.budget - self.fixed_at(start)
-        return (
-            (start == self.start or self.text[max(0, start - 2) : start].isspace())
-            and self.index.count(start, end) <= room * HEADINGS_WITHIN
-            and _heading_block(self.text[start:end])
-        )
+        return self.index.count(start, end) <= room * HEADINGS_WITHIN or _marked_heading(piece)
 
     @staticmethod
     def furthest(levels: Sequence[Sequence[int]], fits: Callable[[int], bool]) -> int | None:
@@ -419,14 +424,47 @@ def _headings_only(piece: str) -> bool:
 def _heading_block(piece: str) -> bool:
     """Whether ``piece`` is heading lines alone: paragraphs of one line each, none
     starting in lower case, each a bare title that no word leaves open ("ANEXO V", then
-    its name; not "Establecer una sociedad democrática avanzada, y") or a labelled line
-    whose name starts in capitals ("«Artículo 222. Contratos de concesión…»")."""
+    its name; not "Establecer una sociedad democrática avanzada, y"), a labelled line
+    whose name starts in capitals ("«Artículo 222. Contratos de concesión…»") or a
+    rubric in capitals (``_in_capitals``)."""
     lines = [_MARKDOWN_HEADING.sub("", line) for line in _PARAGRAPH_BREAK.split(piece.strip())]
     return all(
         "\n" not in line
         and not line[:1].islower()
-        and (_bare_title(line) or _named(line) or (at > 0 and _label(lines[at - 1], line)))
+        and (
+            _bare_title(line)
+            or _named(line)
+            or _in_capitals(line)
+            or (at > 0 and _label(lines[at - 1], line))
+        )
         for at, line in enumerate(lines)
+    )
+
+
+def _in_capitals(line: str) -> bool:
+    """Whether ``line`` is written in capitals and ends with a full stop at most: a
+    rubric ("1. DECLARACIÓN RESPONSABLE DE NO HABERLE SIDO OTORGADA…", "A)
+    CARACTERÍSTICAS DE LOS SOPORTES…")."""
+    letters = [char for char in line if char.isalpha()]
+    return (
+        len(letters) >= 3
+        and not any(char.islower() for char in letters)
+        and line.rstrip(_CLOSERS)[-1:] not in _CLOSING_MARKS - _SENTENCE_MARKS
+    )
+
+
+def _marked_heading(piece: str) -> bool:
+    """Whether every paragraph of the heading block ``piece`` says it is a heading: a
+    Markdown heading, a labelled line ("Disposición final cuarta. Modificación…"), a bare
+    label ("ANEXO II") or the name after one."""
+    raw = _PARAGRAPH_BREAK.split(piece.strip())
+    lines = [_MARKDOWN_HEADING.sub("", line) for line in raw]
+    return all(
+        _MARKDOWN_HEADING.match(paragraph) is not None
+        or _named(line, plainly=True)
+        or _BARE_LABEL.fullmatch(line) is not None
+        or (at > 0 and _label(lines[at - 1], line))
+        for at, (paragraph, line) in enumerate(zip(raw, lines, strict=True))
     )
 
 
@@ -445,13 +483,16 @@ def _bare_title(line: str) -> bool:
     return not _closed(line) and _OPEN_ENDING.search(line) is None
 
 
-def _named(line: str) -> bool:
+def _named(line: str, *, plainly: bool = False) -> bool:
     """Whether ``line`` is a labelled line ("Artículo 25.") whose name, if any, starts in
-    capitals ("Artículo 222. Contratos…"; not "Los 9. poderes públicos…")."""
+    capitals ("Artículo 222. Contratos…"; not "Los 9. poderes públicos…"); ``plainly``:
+    with a number in its label or a name after it (not "Pagos fraccionados.")."""
     found = _LABELLED.match(line.lstrip(_OPENERS) + " ")
     if found is None:
         return False
     name = line.lstrip(_OPENERS)[found.end() :].lstrip(_OPENERS)
+    if plainly and not name and not any(char.isdigit() for char in found.group()):
+        return False
     return not name or name[:1].isupper()
 
 
@@ -465,6 +506,35 @@ def _title_line(piece: str) -> bool:
         and not any(char.islower() for char in letters)
         and not _closed(piece)
     )
+
+
+def trailing_titles(text: str, start: int, end: int) -> int | None:
+    """Where the title lines that end ``text[start:end]`` start, if it ends with any and
+    holds more before them: one-line paragraphs that say they head what follows, a
+    Markdown heading ("#### Orden … por la que se aprueba el pliego…") or a line in
+    capitals ("DISPONGO", "CÓDIGO DE CONDUCTA RELATIVO A…"), but not the capitals of a
+    name of two or more words after a line ending in a comma (a signature: "La Ministra
+    de Hacienda," then "MARÍA JESÚS MONTERO CUADRADO")."""
+    breaks = [found.end() for found in _PARAGRAPH_BREAK.finditer(text, start, end)]
+    starts = [start, *(at for at in breaks if at < end)]
+    found = None
+    for at in range(len(starts) - 1, 0, -1):
+        line = text[starts[at] : end if found is None else found].strip()
+        before = text[starts[at - 1] : starts[at]].rstrip()
+        if not _heads_what_follows(line, before) or not text[start : starts[at]].strip():
+            break
+        found = starts[at]
+    return found
+
+
+def _heads_what_follows(line: str, before: str) -> bool:
+    """Whether the paragraph ``line`` (after ``before``) is a title line of what follows
+    (``trailing_titles``)."""
+    if "\n" in line or line[:1].islower():
+        return False
+    if _MARKDOWN_HEADING.match(line) is not None:  # a closing full stop aside
+        return line.rstrip(_CLOSERS)[-1:] not in _CLOSING_MARKS - _SENTENCE_MARKS
+    return _title_line(line) and (len(line.split()) == 1 or not before.endswith(","))
 
 
 def _closed(line: str) -> bool:

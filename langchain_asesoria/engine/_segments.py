@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from langchain_asesoria.engine._section import trailing_titles
 from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import SectionSpan
 
@@ -87,3 +88,22 @@ def segments_for(spans: Sequence[SectionSpan], length: int, doc_id: str = "?") -
     if position < length:
         segments.append(Segment(position, length, None, ()))
     return segments
+
+
+def titles_to_what_follows(text: str, segments: Sequence[Segment]) -> list[Segment]:
+    """The segments, with the title lines that end one and head the section right after
+    it ("DISPONGO", a code's title in capitals, a Markdown heading the reading did not
+    make a section) moved to the start of that section: left where they are, they would
+    make a chunk alone at the end of theirs when its last chunk is full."""
+    moved = list(segments)
+    for at in range(len(moved) - 1):
+        this, following = moved[at], moved[at + 1]
+        if not following.path or text[this.end : following.start].strip():
+            continue
+        cut = trailing_titles(text, max(this.start, this.title_end or this.start), this.end)
+        if cut is None:
+            continue
+        end = len(text[this.start : cut].rstrip()) + this.start
+        moved[at] = replace(this, end=end)
+        moved[at + 1] = replace(following, start=cut)
+    return moved

@@ -10,9 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import PROFILE, examples, spanish_text
 
+from langchain_asesoria import (
+    ChunkingConfig,
+    ChunkMetadata,
+    LoadedPage,
+    SectionSpan,
+    chunk_document,
+)
 from langchain_asesoria.engine._plan import InnerCuts, Plan, Span, overlap_starts, plan_run
 from langchain_asesoria.engine._search import correct
-from langchain_asesoria.engine._section import SLACK, _heading_block
+from langchain_asesoria.engine._section import SLACK, _heading_block, trailing_titles
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 
@@ -417,6 +424,9 @@ _HEADINGS = (
     "##### Disposición final cuarta. Modificación de la Resolución de 27 de octubre.",
     "## TÍTULO II. Régimen fiscal\n\n### CAPÍTULO I. Normas generales\n\n##### Artículo 2.",
     "ANEXO\n\nAcuerdo de 20 de marzo de 2020, del Consejo Territorial, por el que se autoriza.",
+    "«Artículo 283 bis a) Exhibición de las pruebas en procesos por daños.",
+    "###### «Disposición adicional quincuagésimo séptima. Revisión de actos:.",
+    "ANEXO VII\n\n1. DECLARACIÓN RESPONSABLE DE NO HABERLE SIDO OTORGADA NINGUNA AYUDA.",
 )
 
 
@@ -460,11 +470,92 @@ def test_headings_whose_text_does_not_fit_with_them_start_its_chunk(
         "Los 9. poderes públicos ayudarán a los centros docentes.",  # no name after "9."
         "Artículo 111.  Declaración e ingreso.\n1. Los empresarios estarán obligados.",
         "c) Los bienes y derechos que hubieran sido transmitidos por el causante; y",
+        "III\n\nEl Título III, dedicado al mecenazgo, enumera las entidades beneficiarias.",
     ],
 )
 def test_text_that_looks_like_a_heading_is_no_heading_block(paragraph: str) -> None:
     """What a chunk of text alone may be without being cut inside the paragraph after it
     (``Section.ends_past_headings``): a sentence left open, a number that names nothing,
-    a heading with its text on the next line, a list item."""
+    a heading with its text on the next line, a list item, a preamble's part number and
+    its text."""
     assert not _heading_block(paragraph)
     assert all(_heading_block(heading) for heading in _HEADINGS)
+
+
+_LONG_NAME = ", ".join(["por la que se modifica la Resolución de 27 de octubre de 1998"] * 6)
+
+
+@pytest.mark.parametrize(
+    ("heading", "joins"),
+    [
+        (f"ANEXO\n\nAcuerdo del Consejo de Ministros {_LONG_NAME}", True),
+        (f"##### Disposición final cuarta. Modificación {_LONG_NAME}.", True),
+        (f"Las entidades del sector público {_LONG_NAME}", False),  # no mark: no heading
+    ],
+)
+def test_headings_that_say_so_start_their_text_whatever_room_they_take(
+    heading: str, joins: bool
+) -> None:
+    """A heading block that says it is one (an ANEXO and its name, a Markdown heading)
+    starts the chunk of its text even when it takes most of the room; a paragraph that
+    only lacks its full stop does so within two thirds of it."""
+    tokenization = WordTokenization(512)
+    budget = int(tokenization.count(heading) / 0.85)
+    paragraph = "Sigue " + ", ".join(["el texto de la norma"] * (budget // 10)) + "."
+    text = f"{heading}\n\n{paragraph}"
+    section = section_of(text, tokenization, budget=budget)
+    for end in (
+        correct(section, tokenization, None, None).plan.end,
+        next(plan_run(section, None, InnerCuts(), None)).end,
+    ):
+        assert (end > text.index(paragraph)) is joins, text[:end]
+
+
+@pytest.mark.parametrize(
+    ("body", "moved"),
+    [
+        ("Por todo ello, previa deliberación,\n\nDISPONGO", "DISPONGO"),
+        (
+            "Se aprueba el código siguiente:\n\nCÓDIGO DE CONDUCTA RELATIVO A LAS INVERSIONES",
+            "CÓDIGO DE CONDUCTA RELATIVO A LAS INVERSIONES",
+        ),
+        (
+            "Texto de la orden.\n\n#### Orden de 28 de septiembre de 1967, por la que se aprueba",
+            "#### Orden de 28 de septiembre de 1967, por la que se aprueba",
+        ),
+        ("Texto.\n\nLa Ministra de Hacienda,\n\nMARÍA JESÚS MONTERO CUADRADO", None),
+        ("Texto que acaba sin título.", None),
+        ("DISPONGO", None),  # nothing would be left before it
+    ],
+)
+def test_title_lines_that_end_a_section_are_found(body: str, moved: str | None) -> None:
+    """The title lines a section ends with, which head what follows it; not a
+    signature's name, and never all of the section."""
+    found = trailing_titles(body, 0, len(body))
+    assert (None if found is None else body[found:]) == moved
+
+
+def test_a_title_that_ends_a_section_starts_the_chunk_of_the_next() -> None:
+    """ "DISPONGO" at the end of a preamble whose last chunk is full starts the chunk of
+    the first article, under its path, instead of making a chunk alone."""
+    preamble = "Por todo ello, " + " ".join(["a propuesta del Consejero"] * 20) + ","
+    article = "Artículo 1. Objeto.\n\nEl presente decreto tiene por objeto regular las playas."
+    text = f"{preamble}\n\nDISPONGO\n\n{article}"
+    split = text.index("Artículo 1.")
+    sections = [
+        SectionSpan(0, split - 2, "Preámbulo", ("Ley", "Preámbulo")),
+        SectionSpan(split, len(text), "Artículo 1", ("Ley", "Artículo 1"), split + 19),
+    ]
+    tokenization = WordTokenization(512)
+    budget = tokenization.count(preamble) + 4
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="ley"),
+        config=ChunkingConfig(max_tokens=budget, overlap_tokens=0, section_context="none"),
+        tokenization=tokenization,
+        sections=sections,
+    )
+    holding = next(chunk for chunk in chunks if "DISPONGO" in chunk.text)
+    assert holding.text.startswith("DISPONGO\n\nArtículo 1."), [c.text for c in chunks]
+    assert holding.metadata.section_label == "Artículo 1"
+    assert "".join(c.text for c in chunks).replace("\n", "") == text.replace("\n", "")
