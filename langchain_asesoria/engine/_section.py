@@ -300,10 +300,16 @@ class Section:
         return position > self.start and self.text[position - 1] in _SENTENCE_MARKS
 
     def ends_sentence(self, end: int) -> bool:
-        """Whether the unit end ``end`` (one of ``ends``) ends a sentence or a coarser
-        unit (the section's end does)."""
+        """Whether the chunk end ``end`` ends a sentence or a coarser unit (the
+        section's end does): by its level when it is one of ``ends``; by its text when
+        it lies inside a unit (``ends_past_headings`` cuts a paragraph at a sentence, a
+        clause or a word): a sentence's mark before it, closing quotes aside."""
+        if end >= self.end:
+            return True
         at = bisect_left(self.ends, end)
-        return at >= len(self.levels) or self.levels[at] <= SENTENCE_LEVEL
+        if at < len(self.levels) and self.ends[at] == end:
+            return self.levels[at] <= SENTENCE_LEVEL
+        return self.text[self.start : end].rstrip(_CLOSERS)[-1:] in _SENTENCE_MARKS
 
     def preferred_end(self, start: int, low: int, index: int) -> int:
         """Of ``ends[low:index + 1]``, the index of the end to plan: ``index`` (the
@@ -533,7 +539,11 @@ def _heads_what_follows(line: str, before: str) -> bool:
     if "\n" in line or line[:1].islower():
         return False
     if _MARKDOWN_HEADING.match(line) is not None:  # a closing full stop aside
-        return line.rstrip(_CLOSERS)[-1:] not in _CLOSING_MARKS - _SENTENCE_MARKS
+        bare = _MARKDOWN_HEADING.sub("", line).lstrip("*_")
+        # not a note in brackets: "### (En general)", "### (Derogado)"
+        return not bare.startswith(("(", "[")) and (
+            bare.rstrip(_CLOSERS)[-1:] not in _CLOSING_MARKS - _SENTENCE_MARKS
+        )
     return _title_line(line) and (len(line.split()) == 1 or not before.endswith(","))
 
 

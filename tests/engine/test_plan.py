@@ -525,6 +525,7 @@ def test_headings_that_say_so_start_their_text_whatever_room_they_take(
         ),
         ("Texto.\n\nLa Ministra de Hacienda,\n\nMARÍA JESÚS MONTERO CUADRADO", None),
         ("Texto que acaba sin título.", None),
+        ("Texto de la ley.\n\n### (En general)", None),  # a note in brackets
         ("DISPONGO", None),  # nothing would be left before it
     ],
 )
@@ -559,3 +560,25 @@ def test_a_title_that_ends_a_section_starts_the_chunk_of_the_next() -> None:
     assert holding.text.startswith("DISPONGO\n\nArtículo 1."), [c.text for c in chunks]
     assert holding.metadata.section_label == "Artículo 1"
     assert "".join(c.text for c in chunks).replace("\n", "") == text.replace("\n", "")
+
+
+def test_a_chunk_cut_inside_a_sentence_after_its_headings_is_followed_by_overlap() -> None:
+    """Headings that take the first clauses of their text end their chunk inside a
+    sentence: the next chunk repeats that sentence's last words (``ends_sentence`` reads
+    the text at an end inside a paragraph)."""
+    heading = "ANEXO\n\nAcuerdo de 20 de marzo de 2020, del Consejo Territorial"
+    sentence = "Sigue " + ", ".join(["el texto de la norma aprobada"] * 12) + "."
+    text = f"{heading}\n\n{sentence}"
+    tokenization = WordTokenization(512)
+    # the sentence fits a chunk alone (no unit inside it), not with its headings
+    budget = tokenization.count(sentence) + tokenization.count(heading) // 2
+    chunks = chunk_document(
+        [LoadedPage(text, 1)],
+        ChunkMetadata(doc_id="anexo"),
+        config=ChunkingConfig(max_tokens=budget, overlap_tokens=8, section_context="none"),
+        tokenization=tokenization,
+    )
+    first, second = chunks[0], chunks[1]
+    assert text.index(sentence) < first.end < len(text), first.text
+    assert second.start < first.end, (first.text, second.text)
+    assert second.overlap_tokens > 0
