@@ -685,6 +685,8 @@ def read_source(text: str) -> Source:
                     reader.signed(line_start)
             if single and not quoted and preamble_label(raw) and _enacted(reader.chain):
                 reader.signed(line_start)  # an approved text's own preamble
+            if unit is not None and single and runs_into_text(raw):
+                heading = False  # "Art. 321. En la póliza…": the unit and its text
             source.lines.append(Line(line_start, line_start + len(raw), raw, unit, heading, quoted))
             named = unit is not None and unit.kind in _NAMED and _number_only(raw)
     source._starts = [start for start, _, _ in source.headings]
@@ -748,11 +750,17 @@ def _marked(raw: str, quoted: bool) -> bool:
     """Whether a line is a heading because the Markdown marks it (``###``): not a note
     in brackets, nor a form's line that the Markdown marks so: its check boxes ("###
     **Sí** □ **No** □"), its blanks ("### En ……, a … de …") or, inside a quotation, its
-    signature ("### Firma»": a certificate's closing lines)."""
+    signature ("### Firma»": a certificate's closing lines), a formula or a lead-in a
+    paragraph long ("##### *Reserva Nacional de Saja*.–Está ubicada en… a continuación:")."""
     if not _ATX.match(raw) or _NOTE_HEADING.match(raw) or any(box in raw for box in _BOXES):
         return False
     folded = fold(raw.strip(_STRIP))
-    return not (len(_BLANK.findall(folded)) >= 2 or (quoted and _FORM_LINE.match(folded)))
+    return not (
+        len(_BLANK.findall(folded)) >= 2
+        or (quoted and _FORM_LINE.match(folded))
+        or "=" in folded  # a formula: "### Gi(R1)=PM1 (R1)*PMi(R1)/(…)"
+        or (len(folded) >= 200 and folded.endswith(":"))  # a lead-in a paragraph long
+    )
 
 
 #: A record's field with its size and type, as record designs print it: "(5 N)", "(9 X)".
@@ -811,13 +819,14 @@ class _Around:
         ("……, … de …… de ……") or the first of a list of norms ("Real Decreto 2551/1994,
         de…", then "Reglamento (CE) n.º 1774/2002…") is text."""
         folded = fold(raw.strip(_STRIP))
-        sentence = len(folded) >= 200 and folded.endswith(".") and _OPENS_SENTENCE.match(folded)
+        sentence = len(folded) >= 200 and folded.endswith(".") and _opens_sentence(folded)
         listed = _NORM.match(folded) and _NORM.match(fold(self.after[0].strip(_STRIP)))
         stripped = raw.strip(_STRIP)
         text = (
             folded.endswith(":")
             or _ITEM.match(folded)
             or len(_BLANK.findall(folded)) >= 2
+            or _FORM_BLANK.search(raw.strip()) is not None
             or _BOE_NOTE.match(folded)
             or (stripped[:1] in _OPENING_QUOTES and stripped[-1:] not in _CLOSING_QUOTES)
         )
@@ -828,8 +837,35 @@ class _Around:
 #: "En base a la evolución…"); names open otherwise ("De la protección…" is a name).
 _OPENS_SENTENCE: Final = re.compile(
     r"(?:\d+\.\s+)?"  # an item's number first: "1. El distintivo informativo…"
-    r"(?:el|la|los|las|un|una|unos|unas|a|en|durante|con|para|por|segun|tras|cuando|si)\s"
+    r"(?:el|la|los|las|lo|un|una|unos|unas|a|en|durante|con|para|por|segun|tras|cuando|si)\s"
 )
+#: A label or a name and its full stop, then a sentence on the same line: "Art. 321. En
+#: la póliza del contrato deberán expresarse…", "1. Principios generales. El objetivo de
+#: los estudios…" (a run-in heading: the line is text).
+_RUN_IN: Final = re.compile(r"(?:art\.\s*)?(?:\d+\.\s+)?[^.]{1,60}\.\s+" + _OPENS_SENTENCE.pattern)
+#: A form's blank a line long: dots, ellipses or a run of wide spaces ("Nombre y
+#: dirección del expedidor ……", "NOMBRE:" then twenty em spaces, "FECHA:").
+_FORM_BLANK: Final = re.compile(r"\.{10,}|…{3,}|[\u2002\u2003\u00a0\t]{3,}")
+
+
+def _opens_sentence(folded: str) -> bool:
+    """Whether a folded line opens as a sentence, or runs into one after a label."""
+    return _OPENS_SENTENCE.match(folded) is not None or _RUN_IN.match(folded) is not None
+
+
+def runs_into_text(raw: str) -> bool:
+    """Whether a unit's line, not marked as a heading, carries its text: its label, then
+    a sentence ("Art. 321. En la póliza del contrato deberán expresarse los datos…"), 150
+    characters at least (fewer make a name: "Artículo 8. El plan estatal de…")."""
+    folded = fold(raw.strip(_STRIP))
+    return (
+        not _ATX.match(raw)
+        and len(folded) >= 150
+        and folded.endswith(".")
+        and _RUN_IN.match(folded) is not None
+    )
+
+
 #: A list's first item: "a)", "Dos.", "Nota 1" (a number or a capital letter may open a
 #: name: "01. Tasa por dirección…", "A. Procedimientos ambulatorios").
 _ITEM: Final = re.compile(
@@ -869,6 +905,8 @@ def _rubric_in_capitals(raw: str, around: _Around) -> bool:
         _capitals(raw)
         and not _FIELD.match(raw.strip())
         and not _FORM_LINE.match(fold(raw.strip(_STRIP)))  # "NIF/CIF ……", "CARGO: ……"
+        and _FORM_BLANK.search(raw.strip()) is None  # "NOMBRE:" twenty em spaces "FECHA:"
+        and not _sentence_in_capitals(raw)
         and not around.in_index(raw)
         and not around.in_list()
     )
@@ -878,6 +916,14 @@ def _rubric_in_capitals(raw: str, around: _Around) -> bool:
 #: "Epígrafe A. Forma de realizarlo" (its word, a letter or a number, a name that ends no
 #: sentence).
 _SUBDIVISION: Final = re.compile(r"(?:sub)?epigrafe\s+(?:[a-z]|\d{1,3})\.\s+\w[^.;:]*")
+
+
+def _sentence_in_capitals(raw: str) -> bool:
+    """Whether a line in capitals is a sentence, text a lawyer reads: long, with a
+    comma, a full stop at its end ("LAS INFORMACIONES QUE SE REFLEJAN A CONTINUACIÓN, Y
+    … NO TIENEN CARÁCTER DE OFERTA….»")."""
+    stripped = raw.strip(_STRIP).rstrip(_QUOTES_CLOSE)
+    return len(stripped) >= 150 and "," in stripped and stripped.endswith(".")
 
 
 def _subdivision(line: str) -> bool:

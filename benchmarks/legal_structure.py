@@ -58,6 +58,9 @@ if TYPE_CHECKING:
 
 MODEL: Final = "sentence-transformers/all-MiniLM-L6-v2"
 SUFFIXES: Final = (".md", ".markdown", ".txt", ".html", ".htm", ".pdf")
+#: A chunk with this many tokens of its budget left, or fewer, is full: no word of text
+#: could have joined the headings it holds.
+FULL_WITHIN: Final = 4
 
 
 @dataclass
@@ -72,7 +75,8 @@ class LawStructure:
     missed: int = 0
     headings: int = 0
     heading_only: int = 0
-    #: Chunks of a heading too long to fit whole in one (cut inside its line).
+    #: Chunks of headings too long for any text to join them: cut inside a heading's
+    #: line, at either end, or filling the budget to its last few tokens.
     long_headings: int = 0
     notes_only: int = 0
     unrooted: int = 0
@@ -121,6 +125,8 @@ class Item:
     end: int
     path: tuple[str, ...]
     text: str
+    #: Whether the chunk fills its budget (``FULL_WITHIN`` tokens or fewer left).
+    full: bool = False
 
 
 def measure_items(
@@ -140,7 +146,11 @@ def measure_items(
     for index, item in enumerate(items):
         law.chunks += 1
         body = source.body_start(item.start, item.end)
-        if body is None and _inside_a_line(source.text, item.end):
+        if body is None and (
+            item.full
+            or _inside_a_line(source.text, item.end)
+            or _starts_inside_a_line(source.text, item.start)
+        ):
             law.long_headings += 1
         elif body is None and _has_text_after(item, items[index + 1 : index + 2]):
             law.heading_only += 1
@@ -191,6 +201,16 @@ def _inside_a_line(text: str, end: int) -> bool:
     return text[end:].split("\n", 1)[0].strip() != ""
 
 
+def _starts_inside_a_line(text: str, start: int) -> bool:
+    """Whether a chunk starts inside a line: the rest of a heading longer than a chunk
+    (an ANEXO's name of 800 characters), its first words in the chunk before."""
+    return (
+        0 < start < len(text)
+        and text[start - 1] in " \t"
+        and bool(text[:start].rsplit("\n", 1)[-1].strip())
+    )
+
+
 def _has_text_after(item: Item, following: Sequence[Item]) -> bool:
     """Whether the unit of a chunk of headings alone has text, in the chunk after it
     (the same section or one it encloses): the heading should have opened that chunk."""
@@ -239,7 +259,13 @@ def measure_file(path: Path, chunked: bool, show: int = 0) -> LawStructure:
                 raise ValueError("the configuration's page separator moves offsets")
             metadata = ChunkMetadata(doc_id=path.stem, doc_type="law")
             items = [
-                Item(c.start, c.end, _path_of(c.metadata.section_path), c.text)
+                Item(
+                    c.start,
+                    c.end,
+                    _path_of(c.metadata.section_path),
+                    c.text,
+                    c.token_count > config.max_tokens - FULL_WITHIN,
+                )
                 for c in iter_document_chunks(
                     document, metadata, config=config, tokenization=tokenization
                 )

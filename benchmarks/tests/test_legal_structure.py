@@ -393,6 +393,22 @@ def test_a_forms_check_boxes_marked_as_a_heading_are_text() -> None:
         ("ANEXO", "Nota 1 del anexo. El apartado 4 se refiere a los procedimientos.", "T.", False),
         ("ANEXO", "«El Consejo Europeo aprobó el programa.", "Texto.", False),
         ("ANEXO B", "................, ....... de ................. de ......", "T.", False),
+        # a form's field with its blank a line long (BOE-A-2000-19137)
+        (
+            "### SECCIÓN A",
+            "Nombre y dirección del expedidor ..............................",
+            "T.",
+            False,
+        ),
+        # a name and a sentence run into it (BOE-A-2008-13682)
+        (
+            "Capítulo I",
+            "1. Principios generales. El objetivo de los estudios descritos en esta parte "
+            "consiste en demostrar o confirmar la eficacia del medicamento veterinario "
+            "inmunológico y en dar cuenta de las declaraciones del solicitante.",
+            "T.",
+            False,
+        ),
         # a long sentence that opens with a preposition (BOJA-b-2020-90135)
         (
             "ANEXO I",
@@ -861,3 +877,71 @@ def test_the_report_runs_on_a_folder(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "laws with any wrong path: 0.00%" in out
     rows = dump.read_text(encoding="utf-8").splitlines()
     assert rows == ["es-xx/ley.md\t3\t0\t0\t0\t0\t0\t", "es-xx/otra.md\t2\t0\t0\t0\t0\t0\t"]
+
+
+def test_a_units_line_with_its_text_run_in_is_text() -> None:
+    """ "Art. 321. En la póliza del contrato deberán expresarse…" (BOE-A-1988-18764) opens
+    the article and holds its text: a lawyer reads the line; a name, even a long one
+    opening with an article, or a marked heading stays a heading."""
+    run_in = (
+        "Art. 321. En la póliza del contrato deberán expresarse los datos y circunstancias "
+        "necesarios para la adecuada identificación de los valores dados en garantía."
+    )
+    name = "Artículo 8. El plan estatal de protección civil frente al riesgo de accidentes."
+    marked = "##### " + run_in.replace("Art.", "Artículo")
+    text = f"# Ley\n\n{run_in}\n\n{name}\n\n{marked}\n\nTexto.\n"
+    source = oracle.read_source(text)
+    lines = {line.text: line for line in source.lines}
+    assert lines[run_in].heading is False
+    assert lines[run_in].unit == Unit("artículo", "321")
+    assert lines[name].heading is True
+    assert lines[marked].heading is True
+    assert source.body_start(0, len(text)) == text.index(run_in)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "### Gi(R1)=PM1 (R1)*PMi(R1)/(PM2 (R1)+PM3(R1))",  # a formula (BOE-A-2015-6203)
+        "##### *Reserva Nacional de Saja*.–Está ubicada en la provincia de Santander, "
+        "Ayuntamientos de Tresviso, Peñarrubia, Tama, Camaleño, Potes, Vega de Liébana, "
+        "Pesaguero, y queda delimitada por la sucesión de linderos que se relaciona a "
+        "continuación:",  # a lead-in a paragraph long (BOE-A-1966-9020)
+        "LAS INFORMACIONES QUE SE REFLEJAN A CONTINUACIÓN, Y EN LAS QUE SE RECOGEN DATOS "
+        "ESTADÍSTICOS DE CIERTAS OPERACIONES, NO TIENEN CARÁCTER DE OFERTA NI COMPROMETEN A "
+        "LA ENTIDAD.»",  # BOE-A-2012-9058
+        "NOMBRE:\u2003\u2003\u2003\u2003\u2003\u2003FECHA:",  # a form's fields (BOE-A-2022-17105)
+    ],
+)
+def test_marked_or_capital_lines_that_are_text(line: str) -> None:
+    """A formula or a long lead-in marked as a heading, a sentence in capitals and a
+    form's fields with wide blanks are text, not headings."""
+    text = f"# Orden\n\nANEXO I. Datos\n\n{line}\n\nTexto.\n"
+    assert _headings(text)[line] is False
+
+
+def test_headings_that_fill_a_chunk_or_start_inside_a_line_are_counted_apart() -> None:
+    """A chunk of headings alone that fills its budget (a disposición's name of 600
+    characters under a long law title) or that starts inside a heading's line (the rest
+    of an ANEXO's name longer than a chunk) could hold no text: longer than a chunk, not
+    heading only."""
+    heading = "Disposición final cuarta. Modificación de la Resolución de 27 de octubre"
+    text = f"# {LAW}\n\n{heading}\n\nTexto de la disposición.\n"
+    at, body = text.index(heading), text.index("Texto")
+    cut = heading.index(" de la")  # a cut at a space inside the heading's line
+    path = (LAW, heading)
+    sections = [SectionSpan(at, len(text) - 1, heading, path)]
+    source = oracle.read_source(text)
+    for items in (
+        [ls.Item(at, body - 2, path, heading, full=True), ls.Item(body, len(text) - 1, path, "T")],
+        [
+            ls.Item(at, at + cut, path, heading[:cut]),
+            ls.Item(at + cut + 1, body - 2, path, heading[cut + 1 :]),
+            ls.Item(body, len(text) - 1, path, "T"),
+        ],
+    ):
+        law = ls.measure_items("ley.md", source, items, sections, LAW)
+        assert (law.heading_only, law.long_headings) == (0, len(items) - 1), items
+    alone = [ls.Item(at, body - 2, path, heading), ls.Item(body, len(text) - 1, path, "T")]
+    law = ls.measure_items("ley.md", source, alone, sections, LAW)
+    assert (law.heading_only, law.long_headings) == (1, 0)
