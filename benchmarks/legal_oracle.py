@@ -751,7 +751,8 @@ def _marked(raw: str, quoted: bool) -> bool:
     in brackets, nor a form's line that the Markdown marks so: its check boxes ("###
     **Sí** □ **No** □"), its blanks ("### En ……, a … de …") or, inside a quotation, its
     signature ("### Firma»": a certificate's closing lines), a formula or a lead-in a
-    paragraph long ("##### *Reserva Nacional de Saja*.–Está ubicada en… a continuación:")."""
+    paragraph long ("##### *Reserva Nacional de Saja*. Está ubicada en… a continuación:",
+    its dash left out)."""
     if not _ATX.match(raw) or _NOTE_HEADING.match(raw) or any(box in raw for box in _BOXES):
         return False
     folded = fold(raw.strip(_STRIP))

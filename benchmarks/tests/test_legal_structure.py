@@ -903,7 +903,7 @@ def test_a_units_line_with_its_text_run_in_is_text() -> None:
     "line",
     [
         "### Gi(R1)=PM1 (R1)*PMi(R1)/(PM2 (R1)+PM3(R1))",  # a formula (BOE-A-2015-6203)
-        "##### *Reserva Nacional de Saja*.–Está ubicada en la provincia de Santander, "
+        "##### *Reserva Nacional de Saja*.\u2013Está ubicada en la provincia de Santander, "
         "Ayuntamientos de Tresviso, Peñarrubia, Tama, Camaleño, Potes, Vega de Liébana, "
         "Pesaguero, y queda delimitada por la sucesión de linderos que se relaciona a "
         "continuación:",  # a lead-in a paragraph long (BOE-A-1966-9020)
