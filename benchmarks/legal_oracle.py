@@ -845,8 +845,9 @@ _OPENS_SENTENCE: Final = re.compile(
 #: los estudios…" (a run-in heading: the line is text).
 _RUN_IN: Final = re.compile(r"(?:art\.\s*)?(?:\d+\.\s+)?[^.]{1,60}\.\s+" + _OPENS_SENTENCE.pattern)
 #: A form's blank a line long: dots, ellipses or a run of wide spaces ("Nombre y
-#: dirección del expedidor ……", "NOMBRE:" then twenty em spaces, "FECHA:").
-_FORM_BLANK: Final = re.compile(r"\.{10,}|…{3,}|[\u2002\u2003\u00a0\t]{3,}")
+#: dirección del expedidor ……", "NOMBRE:" then twenty em spaces, "FECHA:"); a short one
+#: stands in a name ("… para el ejercicio FEAGA: 20………").
+_FORM_BLANK: Final = re.compile(r"\.{10,}|…{10,}|[\u2002\u2003\u00a0\t]{3,}")
 
 
 def _opens_sentence(folded: str) -> bool:

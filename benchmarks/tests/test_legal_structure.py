@@ -383,6 +383,7 @@ def test_a_forms_check_boxes_marked_as_a_heading_are_text() -> None:
         ("CAPÍTULO I", "01. Tasa por dirección e inspección de obras", "Texto.", True),
         ("CAPÍTULO III", "«Los Caminos a Santiago»", "Texto.", True),  # a quoted name
         ("ANEXO V", "Importes para los productos del Reglamento (UE) n.º 2017/....", "T.", True),
+        ("ANEXO XIV", "Necesidades de financiación para el ejercicio FEAGA: 20………", "T.", True),
         (
             "ANEXO II",
             "a) El equipo transceptor estará basado en sistemas satelitales.",

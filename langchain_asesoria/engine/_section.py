@@ -56,6 +56,8 @@ _OPEN_ENDING = re.compile(
 #: preamble, whose text follows), and a number or letter, if any ("ANEXO", "ANEXO II",
 #: "CAPÍTULO 3").
 _BARE_LABEL = re.compile(r"(?![IVXLCDM]+\b)[^\W\d_a-z]{3,}(?:[^\S\n]+[\w.ºª]{1,8})?")
+#: A Roman numeral alone: a preamble's part ("III"), which numbers the text after it.
+_ROMAN = re.compile(r"[IVXLCDM]+\.?")
 #: A Markdown heading's marks at a line's start.
 _MARKDOWN_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+")
 #: What may open a heading's name before its first letter.
@@ -536,8 +538,8 @@ def trailing_titles(text: str, start: int, end: int) -> int | None:
 def _heads_what_follows(line: str, before: str) -> bool:
     """Whether the paragraph ``line`` (after ``before``) is a title line of what follows
     (``trailing_titles``)."""
-    if "\n" in line or line[:1].islower():
-        return False
+    if "\n" in line or line[:1].islower() or "=" in line or _ROMAN.fullmatch(line):
+        return False  # nor a formula ("### U = log | Vm - Vr |") nor a part's "III"
     if _MARKDOWN_HEADING.match(line) is not None:  # a closing full stop aside
         bare = _MARKDOWN_HEADING.sub("", line).lstrip("*_")
         # not a note in brackets: "### (En general)", "### (Derogado)"

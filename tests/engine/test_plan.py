@@ -526,6 +526,8 @@ def test_headings_that_say_so_start_their_text_whatever_room_they_take(
         ("Texto.\n\nLa Ministra de Hacienda,\n\nMARÍA JESÚS MONTERO CUADRADO", None),
         ("Texto que acaba sin título.", None),
         ("Texto de la ley.\n\n### (En general)", None),  # a note in brackets
+        ("Texto de la ley.\n\n### U = log | Vm - Vr |", None),  # a formula
+        ("Texto del artículo.\n\nIII", None),  # a preamble's part number
         ("DISPONGO", None),  # nothing would be left before it
     ],
 )
