@@ -150,6 +150,7 @@ def measure_items(
             item.full
             or _inside_a_line(source.text, item.end)
             or _starts_inside_a_line(source.text, item.start)
+            or _cut_heading_next(source, items[index + 1 : index + 2])
         ):
             law.long_headings += 1
         elif body is None and _has_text_after(item, items[index + 1 : index + 2]):
@@ -208,6 +209,17 @@ def _starts_inside_a_line(text: str, start: int) -> bool:
         0 < start < len(text)
         and text[start - 1] in " \t"
         and bool(text[:start].rsplit("\n", 1)[-1].strip())
+    )
+
+
+def _cut_heading_next(source: Source, following: Sequence[Item]) -> bool:
+    """Whether the chunk after a chunk of headings alone is headings too, cut inside a
+    line: the label before a name longer than a chunk ("Artículo segundo." then
+    "Modificación de la Orden de 20 de noviembre de 2000, por la que…", 600 characters
+    on the next line), the first piece of a heading no text can join."""
+    return bool(following) and (
+        source.body_start(following[0].start, following[0].end) is None
+        and _inside_a_line(source.text, following[0].end)
     )
 
 

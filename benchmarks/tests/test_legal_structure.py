@@ -946,3 +946,24 @@ def test_headings_that_fill_a_chunk_or_start_inside_a_line_are_counted_apart() -
     alone = [ls.Item(at, body - 2, path, heading), ls.Item(body, len(text) - 1, path, "T")]
     law = ls.measure_items("ley.md", source, alone, sections, LAW)
     assert (law.heading_only, law.long_headings) == (1, 0)
+
+
+def test_a_label_before_a_name_longer_than_a_chunk_is_counted_apart() -> None:
+    """A unit's number alone ("CAPÍTULO II"; on BOE pages "Artículo segundo.") then a name
+    longer than a chunk: the number's chunk is the first piece of a heading no text can
+    join, counted with it."""
+    name = "Modificación de la Orden de 20 de noviembre de 2000, " + "de los modelos " * 30
+    text = f"# {LAW}\n\nCAPÍTULO II\n\n{name.strip()}\n\nTexto del capítulo.\n"
+    at, body = text.index("CAPÍTULO II"), text.index("Texto")
+    cut = text.index("de los modelos", at + 200)
+    path = (LAW, "CAPÍTULO II Modificación")
+    items = [
+        ls.Item(at, at + len("CAPÍTULO II"), path, "CAPÍTULO II"),
+        ls.Item(at + len("CAPÍTULO II") + 2, cut - 1, path, "Modificación…"),
+        ls.Item(cut, body - 2, path, "…de los modelos"),
+        ls.Item(body, len(text) - 1, path, "Texto del capítulo."),
+    ]
+    sections = [SectionSpan(at, len(text) - 1, "CAPÍTULO II", path)]
+    law = ls.measure_items("ley.md", oracle.read_source(text), items, sections, LAW)
+    assert law.heading_only == 0
+    assert law.long_headings >= 2
