@@ -20,6 +20,7 @@ from langchain_asesoria.engine._protocols import (
     Tokenization,
     WordEstimator,
 )
+from langchain_asesoria.engine._segments import titles_to_what_follows
 from langchain_asesoria.pages import JoinedText, join_pages
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "join_pages",
     "offsets_typecode",
     "section_context",
+    "titles_to_what_follows",
 ]

@@ -24,7 +24,7 @@ from langchain_asesoria.engine._plan import InnerCuts, Plan, plan_run
 from langchain_asesoria.engine._protocols import Tokenization
 from langchain_asesoria.engine._search import Measured
 from langchain_asesoria.engine._section import Section
-from langchain_asesoria.engine._segments import Segment, segments_for, titles_to_what_follows
+from langchain_asesoria.engine._segments import Segment, segments_for
 from langchain_asesoria.errors import (
     ConfigurationError,
     IndivisibleCharacterError,
@@ -159,10 +159,9 @@ def content_segments(
     """
     spans = list(sections) if sections is not None else []
     # A section with no content has nothing to chunk, whatever its context would cost.
-    segments = [
+    return [
         s for s in segments_for(spans, len(text), doc_id) if not text[s.start : s.end].isspace()
     ]
-    return titles_to_what_follows(text, segments)
 
 
 def _leads(config: ChunkingConfig, leads: Iterable[LeadSpan] | None) -> list[LeadSpan]:

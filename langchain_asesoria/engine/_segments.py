@@ -90,20 +90,21 @@ def segments_for(spans: Sequence[SectionSpan], length: int, doc_id: str = "?") -
     return segments
 
 
-def titles_to_what_follows(text: str, segments: Sequence[Segment]) -> list[Segment]:
-    """The segments, with the title lines that end one and head the section right after
-    it ("DISPONGO", a code's title in capitals, a Markdown heading the reading did not
-    make a section) moved to the start of that section: left where they are, they would
-    make a chunk alone at the end of theirs when its last chunk is full."""
-    moved = list(segments)
+def titles_to_what_follows(text: str, spans: Sequence[SectionSpan]) -> list[SectionSpan]:
+    """A law's sections (as its reading found them, in text order), with the title lines
+    that end one and head the section right after it ("DISPONGO", a code's title in
+    capitals, a Markdown heading the reading did not make a section) moved to the start
+    of that section: left where they are, they would make a chunk alone at the end of
+    theirs when its last chunk is full. Spans stay contiguous where they were. The
+    reading of a law calls it; the engine never moves a caller's sections."""
+    moved = list(spans)
     for at in range(len(moved) - 1):
         this, following = moved[at], moved[at + 1]
-        if not following.path or text[this.end : following.start].strip():
+        if not following.section_path or text[this.end : following.start].strip():
             continue
         cut = trailing_titles(text, max(this.start, this.title_end or this.start), this.end)
         if cut is None:
             continue
-        end = len(text[this.start : cut].rstrip()) + this.start
-        moved[at] = replace(this, end=end)
+        moved[at] = replace(this, end=cut)
         moved[at + 1] = replace(following, start=cut)
     return moved

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Final
 
+from langchain_asesoria.engine import titles_to_what_follows
 from langchain_asesoria.errors import DamagedDocumentError
 from langchain_asesoria.pages import JoinedText
 from langchain_asesoria.pdf.contents import contents_lines
@@ -215,6 +216,8 @@ def _with_headings(
     text = document.text.text
     ranked = relevel(headings, text) if legal else list(headings)
     spans = contiguous(sections_of(ranked, len(text)), len(text))
+    if legal:  # a law's closing "DISPONGO", its code's title: with what they head
+        spans = tuple(titles_to_what_follows(text, spans))
     found = replace(document, sections=spans, structure=name if spans else None)
     return _reported(found, headings=len(headings), legal=legal and bool(spans))
 

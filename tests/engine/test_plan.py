@@ -11,12 +11,14 @@ from hypothesis import strategies as st
 from strategies import PROFILE, examples, spanish_text
 
 from langchain_asesoria import (
+    Chunk,
     ChunkingConfig,
     ChunkMetadata,
     LoadedPage,
     SectionSpan,
     chunk_document,
 )
+from langchain_asesoria.engine import titles_to_what_follows
 from langchain_asesoria.engine._plan import InnerCuts, Plan, Span, overlap_starts, plan_run
 from langchain_asesoria.engine._search import correct
 from langchain_asesoria.engine._section import SLACK, _heading_block, trailing_titles
@@ -539,8 +541,10 @@ def test_title_lines_that_end_a_section_are_found(body: str, moved: str | None) 
 
 
 def test_a_title_that_ends_a_section_starts_the_chunk_of_the_next() -> None:
-    """ "DISPONGO" at the end of a preamble whose last chunk is full starts the chunk of
-    the first article, under its path, instead of making a chunk alone."""
+    """ "DISPONGO" at the end of a preamble whose last chunk is full: a law's reading
+    moves it to the first article's section (``titles_to_what_follows``), whose chunk it
+    starts, under its path, instead of making a chunk alone; the engine itself keeps a
+    caller's sections as given."""
     preamble = "Por todo ello, " + " ".join(["a propuesta del Consejero"] * 20) + ","
     article = "Artículo 1. Objeto.\n\nEl presente decreto tiene por objeto regular las playas."
     text = f"{preamble}\n\nDISPONGO\n\n{article}"
@@ -551,17 +555,23 @@ def test_a_title_that_ends_a_section_starts_the_chunk_of_the_next() -> None:
     ]
     tokenization = WordTokenization(512)
     budget = tokenization.count(preamble) + 4
-    chunks = chunk_document(
-        [LoadedPage(text, 1)],
-        ChunkMetadata(doc_id="ley"),
-        config=ChunkingConfig(max_tokens=budget, overlap_tokens=0, section_context="none"),
-        tokenization=tokenization,
-        sections=sections,
-    )
+
+    def chunked(spans: list[SectionSpan]) -> list[Chunk]:
+        return chunk_document(
+            [LoadedPage(text, 1)],
+            ChunkMetadata(doc_id="ley"),
+            config=ChunkingConfig(max_tokens=budget, overlap_tokens=0, section_context="none"),
+            tokenization=tokenization,
+            sections=spans,
+        )
+
+    chunks = chunked(titles_to_what_follows(text, sections))
     holding = next(chunk for chunk in chunks if "DISPONGO" in chunk.text)
     assert holding.text.startswith("DISPONGO\n\nArtículo 1."), [c.text for c in chunks]
     assert holding.metadata.section_label == "Artículo 1"
     assert "".join(c.text for c in chunks).replace("\n", "") == text.replace("\n", "")
+    given = next(chunk for chunk in chunked(sections) if "DISPONGO" in chunk.text)
+    assert given.metadata.section_label == "Preámbulo"
 
 
 def test_a_chunk_cut_inside_a_sentence_after_its_headings_is_followed_by_overlap() -> None:
