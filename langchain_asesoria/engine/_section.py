@@ -507,13 +507,7 @@ def _named(line: str, *, plainly: bool = False) -> bool:
 def _title_line(piece: str) -> bool:
     """Whether ``piece`` is one line in capitals that no mark closes: the title of what
     the text before it announces ("INSTRUCCIÓN RELATIVA A LA REMISIÓN…")."""
-    letters = [char for char in piece if char.isalpha()]
-    return (
-        "\n" not in piece
-        and len(letters) >= 3
-        and not any(char.islower() for char in letters)
-        and not _closed(piece)
-    )
+    return "\n" not in piece and _in_capitals(piece) and not _closed(piece)
 
 
 def trailing_titles(text: str, start: int, end: int) -> int | None:
