@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
-from langchain_asesoria.structure.legal_grammar import legal_unit
+from langchain_asesoria.structure.legal_grammar import Label, heading_line, legal_unit
 from langchain_asesoria.structure.quotations import paragraphs
 
 #: A table of contents' heading, as a title or a line of its own.
@@ -27,6 +27,8 @@ CONTENTS_HEADING: Final = re.compile(r"(?:ÍNDICE|INDICE|Índice|SUMARIO|Sumario
 #: An entry: a number of one or more parts ("1.", "3.1", "2.1.4.", "IV.", "IV.1") and its
 #: words.
 _ENTRY: Final = re.compile(r"((?:\d{1,3}|[IVXL]{1,6})(?:\.\d{1,3})*)\.?\s+\S[^\n]*")
+#: The fewest unit headings in a row, nothing between them, that make a list of contents.
+_MIN_LISTED: Final = 3
 #: The longest line taken for an entry (an entry is a title, never a paragraph of text).
 _MAX_ENTRY: Final = 200
 #: What an entry's line may carry around its words: emphasis, and its closing marks.
@@ -124,3 +126,48 @@ def _bodies(text: str, headings: Sequence[Heading], new: Sequence[Heading]) -> l
         else heading
         for heading, end, after in zip(headings, ends, following, strict=True)
     ]
+
+
+def listed_units_as_text(text: str, headings: Sequence[Heading]) -> list[Heading]:
+    """``headings`` (in text order) without the units a list of contents names: at
+    least three headings of one unit in a row, numbered one after another, nothing
+    between them, the first of them found again as a heading further on ("Contenido:",
+    then "Capítulo 1. Capacidad intelectual…", "Capítulo 2. Otros trastornos…" …
+    "Capítulo 17. Columna y pelvis.", and later "### Capítulo 1"). They are text of the
+    unit they stand in, as an index's entries are; an empty CAPÍTULO right before the
+    next stays a heading (it is no run, or is never found again)."""
+    labels = [heading_line(heading.title) for heading in headings]
+    listed: set[int] = set()
+    at = 0
+    while at < len(headings):
+        end = at + 1
+        while end < len(headings) and _next_listed(text, headings, labels, end):
+            end += 1
+        first = labels[at]
+        if end - at >= _MIN_LISTED and any(_same_unit(first, later) for later in labels[end:]):
+            listed.update(range(at, end))
+        at = end
+    return [heading for index, heading in enumerate(headings) if index not in listed]
+
+
+def _next_listed(
+    text: str, headings: Sequence[Heading], labels: Sequence[Label | None], index: int
+) -> bool:
+    """Whether heading ``index`` is the one after the heading before it in a list: the
+    same unit, the next number, only blank space between them."""
+    before, label = labels[index - 1], labels[index]
+    if before is None or label is None or before.unit != label.unit:
+        return False
+    if text[headings[index - 1].end : headings[index].start].strip():
+        return False
+    previous = before.value
+    return previous is not None and label.value == (previous[0] + 1, "")
+
+
+def _same_unit(label: Label | None, other: Label | None) -> bool:
+    return (
+        label is not None
+        and other is not None
+        and other.unit == label.unit
+        and other.value == label.value
+    )

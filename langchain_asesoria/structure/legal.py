@@ -19,13 +19,14 @@ from itertools import pairwise
 from typing import Final
 
 from langchain_asesoria.models import BOE_NOTE
-from langchain_asesoria.structure.contents import listed_headings
+from langchain_asesoria.structure.contents import listed_headings, listed_units_as_text
 from langchain_asesoria.structure.headings import Heading
 from langchain_asesoria.structure.legal_grammar import (
     ANNEXES,
     APARTADO,
     INSTRUCCION,
     NUMERAL,
+    SENTENCE_OPENER,
     SIGNATURE,
     DisposicionKind,
     LegalUnit,
@@ -48,6 +49,7 @@ from langchain_asesoria.structure.legal_grammar import (
     promulgation,
     quoted,
     rubric_line,
+    run_in_text,
 )
 from langchain_asesoria.structure.markdown import LONE
 from langchain_asesoria.structure.quotations import own_headings, paragraphs, rebare
@@ -195,7 +197,8 @@ def _close_containers(stack: list[_Open], unit: LegalUnit, hint: int) -> None:
     "REGLAMENTO…" before TÍTULO I holds every TÍTULO. Inside an ANEXO its units do the
     same to the containers opened in it and marked no higher than the unit; the approved
     text's title before the ANEXO holds the ANEXO. An annex itself (an ANEXO, an
-    instrucción técnica) closes none."""
+    instrucción técnica) closes none, and the law's title is never closed: a CAPÍTULO
+    after an "Artículo único" right under it stays below it."""
     if unit.part == "disposiciones" or unit.name in ANNEXES:
         return
     first, highest = 0, 0
@@ -203,7 +206,12 @@ def _close_containers(stack: list[_Open], unit: LegalUnit, hint: int) -> None:
         annexes = [i for i, item in enumerate(stack) if item.unit and item.unit.name in ANNEXES]
         first, highest = (annexes[-1] + 1 if annexes else 0), hint
     for index, item in enumerate(stack[first:], start=first):
-        if item.holds is not None and unit.rank < item.holds and item.hint >= highest:
+        if (
+            item.holds is not None
+            and not item.root
+            and unit.rank < item.holds
+            and item.hint >= highest
+        ):
             del stack[index:]
             return
 
@@ -570,11 +578,7 @@ _ITEM: Final = re.compile(r"(?:\d+|[a-zA-Z])[.)º]\s|[-–—•·]\s")  # noqa:
 #: A sentence, not a name: a paragraph long (200 characters or more), opening with an
 #: article or a preposition ("Los límites…", "Para la retribución…", "Durante un
 #: periodo…"; a name opens "De la protección…" or "Acuerdo de…"), ending with a full stop.
-_SENTENCE: Final = re.compile(
-    r"(?:El|La|Los|Las|Un|Una|Unos|Unas|A|En|Durante|Con|Para|Por|Según|Tras|Cuando|Si)"
-    r"\s.{190,}\.",
-    re.DOTALL,
-)
+_SENTENCE: Final = re.compile(rf"{SENTENCE_OPENER}.{{190,}}\.", re.DOTALL)
 
 
 def _name_after(text: str, heading: Heading, following: int) -> tuple[int, int] | None:
@@ -684,7 +688,10 @@ def law_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
     before ranking (``relevel``):
 
     * a marked formula, note or broken line is text (``formulas_as_text``);
-    * quoted amended text is text (``quotations.own_headings``);
+    * quoted amended text is text (``quotations.own_headings``), as is a list of
+      contents naming units (``contents.listed_units_as_text``);
+    * a unit's plain line that carries its text after its label is a heading as far as
+      its label ("Art. 321." of "Art. 321. En la póliza…"; ``_run_in``);
     * a plain line is a heading where its shape and place say so (``_placed``): a unit's
       line, "Primera." inside a disposiciones group, an approved text's title right
       before its units;
@@ -696,9 +703,28 @@ def law_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
     * the law's title is the root of every other heading (``_rooted``).
     """
     found = own_headings(text, formulas_as_text(headings, notes=True))
-    found = rebare(text, _placed(found))
+    found = rebare(text, _placed(_run_in(listed_units_as_text(text, found))))
     found = rebare(text, named_units(_named(text, found)))
     return _rooted(_signed(text, listed_headings(text, found)))
+
+
+def _run_in(headings: Sequence[Heading]) -> list[Heading]:
+    """The headings with each plain unit line that carries its text after its label
+    (``legal_grammar.run_in_text``) cut to its label: "Art. 2. En la póliza deberán
+    constar…" heads the article as "Art. 2.", and its sentence is the article's text (a
+    whole line taken as a heading left the article without text, cited under the next
+    unit)."""
+    cut: list[Heading] = []
+    for heading in headings:
+        text_at = run_in_text(heading.title) if heading.level == LONE else None
+        if text_at is None:
+            cut.append(heading)
+            continue
+        title = heading.title[:text_at].rstrip()
+        cut.append(
+            replace(heading, end=heading.start + len(title), title=title, body_is_empty=False)
+        )
+    return cut
 
 
 def named_units(headings: Sequence[Heading]) -> list[Heading]:

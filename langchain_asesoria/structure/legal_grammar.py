@@ -481,6 +481,33 @@ def heading_line(line: str) -> Label | None:
     return label
 
 
+#: A sentence's first word: an article or a preposition ("Los límites…", "Para la
+#: retribución…"; a name opens "De la protección…" or "Acuerdo de…").
+SENTENCE_OPENER: Final = (
+    r"(?:El|La|Los|Las|Lo|Un|Una|Unos|Unas|A|En|Durante|Con|Para|Por|Según|Tras|Cuando|Si)\s"
+)
+#: The shortest unit's line that carries its text after its label.
+RUN_IN_LENGTH: Final = 150
+_RUN_IN_TEXT: Final = re.compile(rf"[\s.:\u2013\u2014-]*(?={SENTENCE_OPENER})")
+
+
+def run_in_text(line: str) -> int | None:
+    """Where the text starts in a unit's plain line that carries it after its label, or
+    ``None``: the label, its full stop, then a sentence ending the line with a full
+    stop, ``RUN_IN_LENGTH`` characters or more ("Art. 321. En la póliza del contrato
+    deberán expresarse los datos…"; "Artículo 8. El plan estatal de…", shorter, is a
+    name; "Artículo 1.º El presente…" ends its label with its ordinal's mark). The label
+    alone is the heading; the sentence is the unit's text."""
+    if len(line) < RUN_IN_LENGTH or not line.endswith(".") or _clean(line) != line:
+        return None
+    label = heading_line(line)
+    if label is None:
+        return None
+    found = _RUN_IN_TEXT.match(line, label.end)
+    stop = line[label.end - 1 : found.end()] if found is not None else ""
+    return found.end() if found is not None and any(mark in stop for mark in ".ºª") else None
+
+
 #: A PDF prints a LIBRO, TÍTULO or CAPÍTULO as its label alone in capitals, an article
 #: and a disposición with a period after their number, a Sección with its "ª" or period.
 _PDF_ALONE: Final = frozenset({"libro", "título", "capítulo", "disposiciones", "anexo"})

@@ -136,3 +136,45 @@ def test_each_repeated_entry_and_nothing_else_becomes_a_heading(
         assert heading.level == index.level
         assert not heading.body_is_empty
     assert [h.start for h in added] == sorted(h.start for h in added)
+
+
+_LISTED = (
+    "ANEXO III\n\nPropuesta técnica\n\nContenido:\n\n"
+    "Capítulo 1.\u2003Capacidad intelectual límite.\n\nCapítulo 2.\u2003Otros trastornos.\n\n"
+    "Capítulo 3.\u2003El sistema nervioso.\n\nApéndice A. Tabla de valores combinados.\n\n"
+    "### Capítulo 1\n\nCapacidad intelectual límite.\n\nEl texto del capítulo primero.\n\n"
+    "### Capítulo 2\n\nOtros trastornos.\n\nEl texto del capítulo segundo.\n"
+)
+
+
+def test_a_list_of_contents_naming_units_is_text() -> None:
+    """ "Contenido:" then "Capítulo 1." … "Capítulo 3.", nothing between them, and the
+    chapters further on (BOE-A-2022-17105): the list is the ANEXO's text, no chapter of
+    its own, and the chapters below are cited by their own headings."""
+    titles = [section.section_path[1:] for section in _sections(_LISTED)]
+    assert ("ANEXO III. Propuesta técnica",) in titles
+    assert not any("Capítulo 3" in " ".join(path) for path in titles)
+    assert _path_at(_LISTED, "Capítulo 2.\u2003Otros") == ("ANEXO III. Propuesta técnica",)
+    assert _path_at(_LISTED, "El texto del capítulo segundo")[-1].startswith("Capítulo 2")
+
+
+@given(
+    gap=st.sampled_from(["", "Texto del capítulo.\n\n"]),
+    again=st.booleans(),
+    count=st.integers(min_value=2, max_value=5),
+)
+@settings(max_examples=examples(20), deadline=None)
+def test_units_in_a_row_are_a_list_only_when_three_follow_one_another_and_come_again(
+    gap: str, again: bool, count: int
+) -> None:
+    """Empty CAPÍTULOs one after another are headings (the last one holds the article
+    after them) unless there are three or more, with nothing between them, and the first
+    is found again later: then they are text."""
+    listed = "".join(f"CAPÍTULO {n}\n\n{gap}" for n in range(1, count + 1))
+    later = "CAPÍTULO 1\n\nTexto del primero de verdad.\n" if again else ""
+    body = f"{listed}Artículo 2. Objeto.\n\nEl objeto.\n\n{later}"
+    article = next(
+        s.section_path for s in _sections(body) if s.section_path[-1].startswith("Artículo 2")
+    )
+    is_list = not gap and again and count >= 3
+    assert article[-2].startswith(f"CAPÍTULO {count}") is not is_list

@@ -392,3 +392,41 @@ def test_a_heading_inside_an_articles_text_holds_no_unit() -> None:
     grouped = ["Ley", "TÍTULO V", "Artículo 78.", "Disposición general", "Artículo 79."]
     paths = legal_paths(grouped, [1, 2, 5, 4, 5], [False, True, False, True, False])
     assert paths[-1] == ("Ley", "TÍTULO V", "Disposición general", "Artículo 79.")
+
+
+def test_a_capitulo_after_an_articulo_unico_stays_below_the_laws_title() -> None:
+    """A title whose first unit is "Artículo único" holds the articles' rank, but a
+    CAPÍTULO after it never closes it: every path still starts with the law's title."""
+    law = "Real Decreto 552/2019, por el que se aprueba el Reglamento"
+    text = (
+        f"# {law}\n\n##### Artículo único. Aprobación.\n\nSe aprueba el Reglamento.\n\n"
+        "CAPÍTULO 1\n\nDe las cosas\n\nArtículo 2. Objeto.\n\nEl objeto.\n"
+    )
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections or ()]
+    assert all(path[0] == law for path in paths), paths
+    assert paths[-1] == (law, "CAPÍTULO 1. De las cosas", "Artículo 2. Objeto.")
+
+
+_RUN_IN = (
+    "las cosas que se dicen en el contrato y en la ley con todo detalle, y otras muchas "
+    "cosas más que aquí se dicen para que la frase pase de ciento cincuenta caracteres."
+)
+
+
+@pytest.mark.parametrize("label", ["Art. 2.", "Articulo 11 bis.", "Artículo 1.º"])
+def test_a_units_line_carrying_its_text_heads_the_unit_by_its_label(label: str) -> None:
+    """A plain unit line with a sentence after its label ("Art. 321. En la póliza…",
+    BOE-A-1984-681's "Articulo 11 bis. Las acciones…"): the label heads the unit and the
+    sentence is its text, so the unit is not taken for a heading without text and its
+    sentence is not cited under the next unit."""
+    law = "Ley 1/1984, de prueba"
+    line = f"{label} En la póliza deberán constar {_RUN_IN}"
+    text = f"# {law}\n\nArtículo 1. Objeto.\n\nTexto.\n\n{line}\n\nDISPOSICIÓN ADICIONAL\n\nLos.\n"
+    sections = read_text_document(text, "markdown").sections or ()
+    at = text.index("En la póliza")
+    section = next(s for s in sections if s.start <= at < s.end)
+    assert section.section_path == (law, label)
+    assert section.start == text.index(label)
+    short = text.replace(_RUN_IN, "las cosas.")  # a short line is a name, not cut
+    paths = [s.section_path[-1] for s in read_text_document(short, "markdown").sections or ()]
+    assert label not in paths
