@@ -640,6 +640,8 @@ def read_source(text: str) -> Source:
     source = reader.source
     named = False  # the paragraph before was a unit's number alone: this is its name
     found = paragraphs(text)
+    alone = [unit_of(lines[0][1]) if len(lines) == 1 else None for _, _, lines in found]
+    entries = _contents_entries(alone)
     for index, (start, end, lines) in enumerate(found):
         single = len(lines) == 1
         around = _Around(
@@ -647,7 +649,9 @@ def read_source(text: str) -> Source:
             tuple(_paragraph_text(text, found, index + step) for step in (1, 2)),
         )
         candidates = lines if single else [(s, raw) for s, raw in lines if _ATX.match(raw)]
-        units = [unit_of(raw) for _, raw in candidates]
+        units = [alone[index]] if single else [unit_of(raw) for _, raw in candidates]
+        if index in entries:
+            units = [None]  # a list of contents' entry: text
         first = next((unit for unit in units if unit is not None), None)
         if reader.quotes.open and first is not None and _ends_quotation(first, reader):
             reader.goes_on(first)
@@ -657,9 +661,9 @@ def read_source(text: str) -> Source:
                 source.lines.append(Line(line_start, line_start + len(raw), raw, quoted=quoted))
                 named = False
                 continue
-            unit = unit_of(raw)
-            group = group_heading(raw)
-            heading = (
+            unit = units[0] if single else unit_of(raw)
+            group = group_heading(raw) and index not in entries
+            heading = index not in entries and (
                 unit is not None
                 or group
                 or preamble_label(raw)
@@ -692,6 +696,35 @@ def read_source(text: str) -> Source:
     source._starts = [start for start, _, _ in source.headings]
     source._line_starts = [line.start for line in source.lines]
     return source
+
+
+def _contents_entries(alone: Sequence[Unit | None]) -> set[int]:
+    """The paragraphs that are entries of a list of contents, among ``alone`` (the unit
+    each paragraph of one line opens): three or more of one kind in a row, numbered one
+    after another, with no other paragraph between them, the first found again as a
+    unit's line later ("Capítulo 1. Capacidad…" … "Capítulo 17. Columna y pelvis." after
+    "Contenido:", the chapters themselves further on). A lawyer reads them as text."""
+    entries: set[int] = set()
+    index = 0
+    while index < len(alone):
+        run = index + 1
+        while run < len(alone) and _listed_after(alone[run - 1], alone[run]):
+            run += 1
+        if run - index >= _LISTED and alone[index] in alone[run:]:
+            entries.update(range(index, run))
+        index = run
+    return entries
+
+
+#: The fewest entries in a row of a list of contents.
+_LISTED: Final = 3
+
+
+def _listed_after(before: Unit | None, unit: Unit | None) -> bool:
+    if before is None or unit is None or before.kind != unit.kind:
+        return False
+    previous, number = _base(before.number), _base(unit.number)
+    return previous is not None and number == (previous[0] + 1, "")
 
 
 #: The place and date a law is signed at: "Dado en Madrid, a 16 de noviembre de 2007.",

@@ -44,7 +44,7 @@ import resource
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -127,6 +127,8 @@ class Item:
     text: str
     #: Whether the chunk fills its budget (``FULL_WITHIN`` tokens or fewer left).
     full: bool = False
+    #: The tokens of its budget the chunk left (``None`` for a section).
+    room: int | None = None
 
 
 def measure_items(
@@ -136,8 +138,10 @@ def measure_items(
     sections: Sequence[SectionSpan],
     title: str | None,
     show: int = 0,
+    count: Callable[[str], int] | None = None,
 ) -> LawStructure:
-    """One law's counts: ``items`` (chunks or sections) against the text's chain."""
+    """One law's counts: ``items`` (chunks or sections) against the text's chain;
+    ``count`` is the tokenizer's count of a text (chunks only)."""
     law = LawStructure(name)
     root = title or next((item.path[0] for item in items if item.path), None)
     # An excerpt without a title (one article of a treaty, as a web page gives it) has
@@ -151,6 +155,7 @@ def measure_items(
             or _inside_a_line(source.text, item.end)
             or _starts_inside_a_line(source.text, item.start)
             or _cut_heading_next(source, items[index + 1 : index + 2])
+            or _no_room_for_title(source, item, items[index + 1 : index + 2], count)
         ):
             law.long_headings += 1
         elif body is None and _has_text_after(item, items[index + 1 : index + 2]):
@@ -223,6 +228,31 @@ def _cut_heading_next(source: Source, following: Sequence[Item]) -> bool:
     )
 
 
+#: What ends a sentence or a lead-in: a line ending so is text, not a title.
+_SENTENCE_END: Final = re.compile(r"[.:;,]\W*$")
+#: The longest line read as a title.
+_LONGEST_TITLE: Final = 300
+
+
+def _no_room_for_title(
+    source: Source, item: Item, following: Sequence[Item], count: Callable[[str], int] | None
+) -> bool:
+    """Whether the chunk after a chunk of headings alone opens with a title line (no
+    sentence's end: "A. El artículo 155 C.E., como garantía… en un Estado compuesto", a
+    lettered part's heading the reference reads as text) that, with one word of the text
+    after it, does not fit in the tokens the chunk of headings left (an ANEXO whose name
+    takes 221 of 256): the text could join only by parting a title from its text."""
+    if count is None or item.room is None or not following:
+        return False
+    text = source.text[following[0].start : following[0].end]
+    line, _, rest = text.partition("\n")
+    title = line.strip()
+    if not title or len(title) > _LONGEST_TITLE or _SENTENCE_END.search(title):
+        return False
+    word = rest.split(maxsplit=1)[:1]
+    return count(" ".join([title, *word])) > item.room
+
+
 def _has_text_after(item: Item, following: Sequence[Item]) -> bool:
     """Whether the unit of a chunk of headings alone has text, in the chunk after it
     (the same section or one it encloses): the heading should have opened that chunk."""
@@ -277,6 +307,7 @@ def measure_file(path: Path, chunked: bool, show: int = 0) -> LawStructure:
                     _path_of(c.metadata.section_path),
                     c.text,
                     c.token_count > config.max_tokens - FULL_WITHIN,
+                    config.max_tokens - c.token_count,
                 )
                 for c in iter_document_chunks(
                     document, metadata, config=config, tokenization=tokenization
@@ -285,7 +316,8 @@ def measure_file(path: Path, chunked: bool, show: int = 0) -> LawStructure:
         else:
             items = [Item(s.start, s.end, s.section_path, text[s.start : s.end]) for s in sections]
         title = _law_title(path.read_text(encoding="utf-8", errors="replace")[:4000])
-        law = measure_items(path.name, read_source(text), items, sections, title, show)
+        count = _TOKENIZATION[0][0].count_content if chunked else None
+        law = measure_items(path.name, read_source(text), items, sections, title, show, count)
     except Exception as error:
         law = LawStructure(path.name, error=f"{type(error).__name__}: {error}"[:200])
     law.folder = path.parent.name

@@ -967,3 +967,50 @@ def test_a_label_before_a_name_longer_than_a_chunk_is_counted_apart() -> None:
     law = ls.measure_items("ley.md", oracle.read_source(text), items, sections, LAW)
     assert law.heading_only == 0
     assert law.long_headings >= 2
+
+
+def test_a_list_of_contents_naming_units_is_text() -> None:
+    """Three or more units in a row, numbered one after another, nothing between them,
+    found again further on (BOE-A-2022-17105's "Contenido:" then "Capítulo 1." …
+    "Capítulo 17."): entries of a list, read as text; fewer, or never found again, stay
+    units."""
+    entries = "".join(f"Capítulo {n}.\u2003Sistema {n}.\n\n" for n in (1, 2, 3))
+    text = f"# Orden\n\nANEXO III\n\nContenido:\n\n{entries}### Capítulo 1\n\nTexto.\n"
+    headings = _headings(text)
+    assert not any(headings[f"Capítulo {n}.\u2003Sistema {n}."] for n in (1, 2, 3))
+    assert headings["### Capítulo 1"]
+    never_again = text.replace("### Capítulo 1", "### Capítulo 9")
+    assert _headings(never_again)["Capítulo 2.\u2003Sistema 2."]
+    two = text.replace("Capítulo 3.\u2003Sistema 3.\n\n", "")
+    assert _headings(two)["Capítulo 2.\u2003Sistema 2."]
+
+
+def test_headings_no_title_after_them_can_join_are_counted_apart() -> None:
+    """An ANEXO whose name takes most of the budget, then a lettered part's title the
+    reference reads as text ("A. El artículo 155 C.E., como garantía… compuesto",
+    BOE-A-2017-12328): when that title and one word of its text do not fit in what the
+    chunk of headings left, the chunk is longer than a chunk, not heading only; with
+    room for them, it is heading only."""
+    name = "ACUERDO DEL CONSEJO DE MINISTROS POR EL QUE SE APLICA EL ARTÍCULO 155"
+    part = "A. El artículo 155 C.E., como garantía del cumplimiento de las obligaciones"
+    text = f"# {LAW}\n\nANEXO\n\n{name}\n\n{part}\n\nEl artículo 155 se integra.\n"
+    at, body = text.index("ANEXO"), text.index(part)
+    path = (LAW, "ANEXO")
+    sections = [SectionSpan(at, len(text) - 1, "ANEXO", path)]
+    source = oracle.read_source(text)
+
+    def counts(room: int) -> tuple[int, int]:
+        items = [
+            ls.Item(at, body - 2, path, text[at : body - 2], room=room),
+            ls.Item(body, len(text) - 1, path, text[body:-1]),
+        ]
+        law = ls.measure_items("ley.md", source, items, sections, LAW, count=_words)
+        return law.heading_only, law.long_headings
+
+    needed = _words(f"{part} El")
+    assert counts(needed - 1) == (0, 1)
+    assert counts(needed) == (1, 0)
+
+
+def _words(text: str) -> int:
+    return len(text.split())
