@@ -19,6 +19,10 @@ Disposición / ANEXO headings in force at each point. Per law, per folder and in
 * ``heading only``: chunks that hold heading lines alone (a unit's word and number, its
   name, a group's or a preamble's label, a Markdown heading) while their unit has text,
   in the chunk after them (same section, or one the heading encloses);
+* ``longer than a chunk``: chunks of headings alone that no text could join: they fill
+  their budget (``FULL_WITHIN``), they are cut inside a heading's line, or the title line
+  opening the next chunk and one word of its text do not fit in what they left (an
+  ANEXO's 600-character name, then "A. El artículo 155 C.E., como garantía…");
 * ``notes only``: chunks that hold nothing but BOE editorial notes (``> Se modifica…``);
 * ``unrooted``: chunks whose path does not start with the law's title (the front
   matter's ``title``, else the first section's root).
