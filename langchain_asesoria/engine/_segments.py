@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from langchain_asesoria.engine._section import trailing_titles
+from langchain_asesoria.engine._headings import trailing_titles
 from langchain_asesoria.errors import InvalidSectionsError
 from langchain_asesoria.models import SectionSpan
 

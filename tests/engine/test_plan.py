@@ -19,9 +19,10 @@ from langchain_asesoria import (
     chunk_document,
 )
 from langchain_asesoria.engine import titles_to_what_follows
+from langchain_asesoria.engine._headings import heading_block, trailing_titles
 from langchain_asesoria.engine._plan import InnerCuts, Plan, Span, overlap_starts, plan_run
 from langchain_asesoria.engine._search import correct
-from langchain_asesoria.engine._section import SLACK, _heading_block, trailing_titles
+from langchain_asesoria.engine._section import SLACK
 from langchain_asesoria.testing import ByteTokenization, WordTokenization
 
 
@@ -480,8 +481,8 @@ def test_text_that_looks_like_a_heading_is_no_heading_block(paragraph: str) -> N
     (``Section.ends_past_headings``): a sentence left open, a number that names nothing,
     a heading with its text on the next line, a list item, a preamble's part number and
     its text."""
-    assert not _heading_block(paragraph)
-    assert all(_heading_block(heading) for heading in _HEADINGS)
+    assert not heading_block(paragraph)
+    assert all(heading_block(heading) for heading in _HEADINGS)
 
 
 _LONG_NAME = ", ".join(["por la que se modifica la Resolución de 27 de octubre de 1998"] * 6)
