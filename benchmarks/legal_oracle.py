@@ -689,7 +689,8 @@ def read_source(text: str) -> Source:
                     reader.signed(line_start)
             if single and not quoted and preamble_label(raw) and _enacted(reader.chain):
                 reader.signed(line_start)  # an approved text's own preamble
-            if unit is not None and single and runs_into_text(raw):
+            before_a_unit = index + 1 < len(alone) and alone[index + 1] is not None
+            if unit is not None and single and runs_into_text(raw, before_a_unit):
                 heading = False  # "Art. 321. En la póliza…": the unit and its text
             source.lines.append(Line(line_start, line_start + len(raw), raw, unit, heading, quoted))
             named = unit is not None and unit.kind in _NAMED and _number_only(raw)
@@ -875,8 +876,11 @@ _OPENS_SENTENCE: Final = re.compile(
 )
 #: A label or a name and its full stop, then a sentence on the same line: "Art. 321. En
 #: la póliza del contrato deberán expresarse…", "1. Principios generales. El objetivo de
-#: los estudios…" (a run-in heading: the line is text).
-_RUN_IN: Final = re.compile(r"(?:art\.\s*)?(?:\d+\.\s+)?[^.]{1,60}\.\s+" + _OPENS_SENTENCE.pattern)
+#: los estudios…" (a run-in heading: the line is text); a period inside a number ("Art.
+#: 1.057.") is no full stop.
+_RUN_IN: Final = re.compile(
+    r"(?:art\.\s*)?(?:\d+\.\s+)?(?:[^.]|\.(?=\d)){1,60}\.\s+" + _OPENS_SENTENCE.pattern
+)
 #: A form's blank a line long: dots, ellipses or a run of wide spaces ("Nombre y
 #: dirección del expedidor ……", "NOMBRE:" then twenty em spaces, "FECHA:"); a short one
 #: stands in a name ("… para el ejercicio FEAGA: 20………").
@@ -888,14 +892,16 @@ def _opens_sentence(folded: str) -> bool:
     return _OPENS_SENTENCE.match(folded) is not None or _RUN_IN.match(folded) is not None
 
 
-def runs_into_text(raw: str) -> bool:
+def runs_into_text(raw: str, before_a_unit: bool = False) -> bool:
     """Whether a unit's line, not marked as a heading, carries its text: its label, then
     a sentence ("Art. 321. En la póliza del contrato deberán expresarse los datos…"), 150
-    characters at least (fewer make a name: "Artículo 8. El plan estatal de…")."""
+    characters at least (fewer make a name: "Artículo 8. El plan estatal de…"), or of any
+    length ``before_a_unit`` (the next paragraph is a unit's line: "Art. 936. El padre y
+    la madre heredarán por partes iguales.", then "Art. 937."; a unit has text)."""
     folded = fold(raw.strip(_STRIP))
     return (
         not _ATX.match(raw)
-        and len(folded) >= 150
+        and (len(folded) >= 150 or before_a_unit)
         and folded.endswith(".")
         and _RUN_IN.match(folded) is not None
     )

@@ -890,7 +890,7 @@ def test_a_units_line_with_its_text_run_in_is_text() -> None:
     )
     name = "Artículo 8. El plan estatal de protección civil frente al riesgo de accidentes."
     marked = "##### " + run_in.replace("Art.", "Artículo")
-    text = f"# Ley\n\n{run_in}\n\n{name}\n\n{marked}\n\nTexto.\n"
+    text = f"# Ley\n\n{run_in}\n\n{name}\n\nTexto del artículo.\n\n{marked}\n\nTexto.\n"
     source = oracle.read_source(text)
     lines = {line.text: line for line in source.lines}
     assert lines[run_in].heading is False
@@ -1014,3 +1014,16 @@ def test_headings_no_title_after_them_can_join_are_counted_apart() -> None:
 
 def _words(text: str) -> int:
     return len(text.split())
+
+
+def test_a_units_line_before_the_next_units_carries_its_text() -> None:
+    """A short sentence after a unit's label, the next unit's line right after it ("Art.
+    936. El padre y la madre heredarán por partes iguales.", then "Art. 937. …"), is the
+    unit and its text; a long one whose number holds a period ("Art. 1.057. El testador
+    podrá…") too."""
+    short = "Art. 936. El padre y la madre heredarán por partes iguales."
+    text = f"# {LAW}\n\n{short}\n\nArt. 937. Otro.\n\nTexto.\n"
+    assert _headings(text)[short] is False
+    assert _headings(text.replace("Art. 937. Otro.", "Texto del anterior."))[short] is True
+    long = "Art. 1.057. El testador podrá encomendar " + "la simple facultad de partir " * 6
+    assert oracle.runs_into_text(long.strip() + ".")

@@ -130,20 +130,25 @@ def _bodies(text: str, headings: Sequence[Heading], new: Sequence[Heading]) -> l
 
 def listed_units_as_text(text: str, headings: Sequence[Heading]) -> list[Heading]:
     """``headings`` (in text order) without the units a list of contents names: at
-    least three headings of one unit in a row, numbered one after another, nothing
-    between them, the first of them found again as a heading further on ("Contenido:",
+    least three headings of one unit in a row, each with its name, numbered one after
+    another, nothing between them, the first of them found again further on ("Contenido:",
     then "Capítulo 1. Capacidad intelectual…", "Capítulo 2. Otros trastornos…" …
     "Capítulo 17. Columna y pelvis.", and later "### Capítulo 1"). They are text of the
     unit they stand in, as an index's entries are; an empty CAPÍTULO right before the
     next stays a heading (it is no run, or is never found again)."""
+    # An entry names its unit: a label alone ("Disposición adicional primera.") is one of
+    # a list of provisions a rule enumerates, which may be quoted text.
     labels = [heading_line(heading.title) for heading in headings]
+    entries = [
+        _named_label(heading.title, label) for heading, label in zip(headings, labels, strict=True)
+    ]
     listed: set[int] = set()
     at = 0
     while at < len(headings):
         end = at + 1
-        while end < len(headings) and _next_listed(text, headings, labels, end):
+        while end < len(headings) and _next_listed(text, headings, entries, end):
             end += 1
-        first = labels[at]
+        first = entries[at]
         if end - at >= _MIN_LISTED and any(_same_unit(first, later) for later in labels[end:]):
             listed.update(range(at, end))
         at = end
@@ -162,6 +167,15 @@ def _next_listed(
         return False
     previous = before.value
     return previous is not None and label.value == (previous[0] + 1, "")
+
+
+def _named_label(title: str, label: Label | None) -> Label | None:
+    """``label`` when ``title`` names its unit after it, else ``None``."""
+    return label if label is not None and title[label.end :].strip(_NAME_MARKS) else None
+
+
+#: What may stand between an entry's label and its name.
+_NAME_MARKS: Final = " .:\u2002\u2003\u00a0\t"
 
 
 def _same_unit(label: Label | None, other: Label | None) -> bool:

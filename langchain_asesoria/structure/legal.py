@@ -703,20 +703,25 @@ def law_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
     * the law's title is the root of every other heading (``_rooted``).
     """
     found = own_headings(text, formulas_as_text(headings, notes=True))
-    found = rebare(text, _placed(_run_in(listed_units_as_text(text, found))))
+    found = rebare(text, _placed(_run_in(text, listed_units_as_text(text, found))))
     found = rebare(text, named_units(_named(text, found)))
     return _rooted(_signed(text, listed_headings(text, found)))
 
 
-def _run_in(headings: Sequence[Heading]) -> list[Heading]:
+def _run_in(text: str, headings: Sequence[Heading]) -> list[Heading]:
     """The headings with each plain unit line that carries its text after its label
-    (``legal_grammar.run_in_text``) cut to its label: "Art. 2. En la póliza deberán
-    constar…" heads the article as "Art. 2.", and its sentence is the article's text (a
-    whole line taken as a heading left the article without text, cited under the next
-    unit)."""
+    (``legal_grammar.run_in_text``; any sentence when the next unit or the text's end
+    follows it with nothing between) cut to its label: "Art. 2. En la póliza deberán constar…" heads
+    the article as "Art. 2.", and its sentence is the article's text (a whole line taken
+    as a heading left the article without text, cited under the next unit)."""
     cut: list[Heading] = []
-    for heading in headings:
-        text_at = run_in_text(heading.title) if heading.level == LONE else None
+    for index, heading in enumerate(headings):
+        following = headings[index + 1] if index + 1 < len(headings) else None
+        stop = following.start if following is not None else len(text)
+        textless = not text[heading.end : stop].strip() and (
+            following is None or legal_unit(following.title) is not None
+        )
+        text_at = run_in_text(heading.title, textless) if heading.level == LONE else None
         if text_at is None:
             cut.append(heading)
             continue

@@ -489,21 +489,30 @@ SENTENCE_OPENER: Final = (
 #: The shortest unit's line that carries its text after its label.
 RUN_IN_LENGTH: Final = 150
 _RUN_IN_TEXT: Final = re.compile(rf"[\s.:\u2013\u2014-]*(?={SENTENCE_OPENER})")
+#: The first word after a label and its marks.
+_AFTER_LABEL: Final = re.compile(r"[\s.:\u2013\u2014-]*(?=[^\W\d_])")
 
 
-def run_in_text(line: str) -> int | None:
+def run_in_text(line: str, textless: bool = False) -> int | None:
     """Where the text starts in a unit's plain line that carries it after its label, or
     ``None``: the label, its full stop, then a sentence ending the line with a full
     stop, ``RUN_IN_LENGTH`` characters or more ("Art. 321. En la póliza del contrato
     deberán expresarse los datos…"; "Artículo 8. El plan estatal de…", shorter, is a
-    name; "Artículo 1.º El presente…" ends its label with its ordinal's mark). The label
-    alone is the heading; the sentence is the unit's text."""
-    if len(line) < RUN_IN_LENGTH or not line.endswith(".") or _clean(line) != line:
+    name; "Artículo 1.º El presente…" ends its label with its ordinal's mark). With
+    ``textless`` (the next unit follows the line with nothing between: a unit has text),
+    a sentence opening with an article or a preposition may be of any length ("Art. 936.
+    El padre y la madre heredarán por partes iguales."), and a long one may open with
+    any word ("Art. 116. Se presumen hijos del marido…"). The label alone is the heading;
+    the sentence is the unit's text."""
+    if not line.endswith(".") or _clean(line) != line:
         return None
     label = heading_line(line)
     if label is None:
         return None
-    found = _RUN_IN_TEXT.match(line, label.end)
+    long_enough = len(line) >= RUN_IN_LENGTH
+    found = _RUN_IN_TEXT.match(line, label.end) if long_enough or textless else None
+    if found is None and textless and long_enough:
+        found = _AFTER_LABEL.match(line, label.end)
     stop = line[label.end - 1 : found.end()] if found is not None else ""
     return found.end() if found is not None and any(mark in stop for mark in ".ºª") else None
 

@@ -11,7 +11,7 @@ from strategies import PROFILE, examples
 
 from langchain_asesoria.models import SectionSpan
 from langchain_asesoria.reading import read_text_document
-from langchain_asesoria.structure.contents import listed_headings
+from langchain_asesoria.structure.contents import listed_headings, listed_units_as_text
 from langchain_asesoria.structure.headings import Heading
 
 _LAW = "# Real Decreto 552/2019, por el que se aprueba el Reglamento\n\n"
@@ -170,7 +170,7 @@ def test_units_in_a_row_are_a_list_only_when_three_follow_one_another_and_come_a
     """Empty CAPÍTULOs one after another are headings (the last one holds the article
     after them) unless there are three or more, with nothing between them, and the first
     is found again later: then they are text."""
-    listed = "".join(f"CAPÍTULO {n}\n\n{gap}" for n in range(1, count + 1))
+    listed = "".join(f"CAPÍTULO {n}. Materia {n}\n\n{gap}" for n in range(1, count + 1))
     later = "CAPÍTULO 1\n\nTexto del primero de verdad.\n" if again else ""
     body = f"{listed}Artículo 2. Objeto.\n\nEl objeto.\n\n{later}"
     article = next(
@@ -178,3 +178,21 @@ def test_units_in_a_row_are_a_list_only_when_three_follow_one_another_and_come_a
     )
     is_list = not gap and again and count >= 3
     assert article[-2].startswith(f"CAPÍTULO {count}") is not is_list
+
+
+def test_a_list_of_provisions_by_their_labels_alone_is_no_list_of_contents() -> None:
+    """ "Disposición adicional primera.", "… segunda.", "… tercera." with no names (a rule
+    enumerating the provisions it excepts, BOE-A-2019-4671) is no list of contents: an
+    entry names its unit. With names, the same lines are one."""
+    words = ("primera", "segunda", "tercera")
+    for named, listed in ((False, False), (True, True)):
+        lines = [f"Disposición adicional {word}.{' Plazos.' if named else ''}" for word in words]
+        text = "\n\n".join([*lines, "Disposición adicional primera. Plazos.", "El plazo."])
+        starts = [text.index(line) for line in lines] + [text.rindex("Disposición adicional")]
+        titles = [*lines, "Disposición adicional primera. Plazos."]
+        headings = [
+            Heading(start, start + len(title), 5, title)
+            for start, title in zip(starts, titles, strict=True)
+        ]
+        kept = listed_units_as_text(text, headings)
+        assert (len(kept) == 1) is listed, kept

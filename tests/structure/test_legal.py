@@ -427,6 +427,30 @@ def test_a_units_line_carrying_its_text_heads_the_unit_by_its_label(label: str) 
     section = next(s for s in sections if s.start <= at < s.end)
     assert section.section_path == (law, label)
     assert section.start == text.index(label)
-    short = text.replace(_RUN_IN, "las cosas.")  # a short line is a name, not cut
+    short = text.replace(_RUN_IN, "las cosas.\n\nTexto del artículo.")  # a name, not cut
     paths = [s.section_path[-1] for s in read_text_document(short, "markdown").sections or ()]
     assert label not in paths
+
+
+def test_units_lines_one_after_another_carry_their_text() -> None:
+    """A code's articles each on one line, the next right after it (the Código civil's
+    reform, BOE-A-1981-11198: "Art. 936. El padre y la madre heredarán por partes
+    iguales.", then "Art. 937. …"): each article has its sentence as text, whatever its
+    length, so none is taken for a heading without text and cited under the next."""
+    law = "Ley 11/1981, de prueba"
+    long = "Se presumen hijos del marido los nacidos después de la celebración " * 3
+    lines = [
+        "Art. 936. El padre y la madre heredarán por partes iguales.",
+        f"Art. 937. {long.strip()}.",
+        "Art. 938. En cada línea la división se hará por cabezas.",
+    ]
+    text = f"# {law}\n\nCAPÍTULO I\n\nDe la herencia\n\n" + "\n\n".join(lines) + "\n"
+    sections = read_text_document(text, "markdown").sections or ()
+    for number in ("936", "937", "938"):
+        at = text.index(f"Art. {number}.")
+        section = next(s for s in sections if s.start <= at < s.end)
+        assert section.section_path[-1] == f"Art. {number}.", section
+    # a short name before the next unit, opening with no article or preposition, stays
+    names = text.replace("El padre y la madre heredarán por partes iguales.", "Herencia.")
+    paths = [s.section_path[-1] for s in read_text_document(names, "markdown").sections or ()]
+    assert "Art. 936." not in paths
