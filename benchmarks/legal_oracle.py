@@ -689,7 +689,12 @@ def read_source(text: str) -> Source:
                     reader.signed(line_start)
             if single and not quoted and preamble_label(raw) and _enacted(reader.chain):
                 reader.signed(line_start)  # an approved text's own preamble
-            before_a_unit = index + 1 < len(alone) and alone[index + 1] is not None
+            following = alone[index + 1] if index + 1 < len(alone) else None
+            before_a_unit = (
+                unit is not None
+                and following is not None
+                and not (unit.articulado and following.articulado and following.rank > unit.rank)
+            )
             if unit is not None and single and runs_into_text(raw, before_a_unit):
                 heading = False  # "Art. 321. En la póliza…": the unit and its text
             source.lines.append(Line(line_start, line_start + len(raw), raw, unit, heading, quoted))

@@ -1025,5 +1025,8 @@ def test_a_units_line_before_the_next_units_carries_its_text() -> None:
     text = f"# {LAW}\n\n{short}\n\nArt. 937. Otro.\n\nTexto.\n"
     assert _headings(text)[short] is False
     assert _headings(text.replace("Art. 937. Otro.", "Texto del anterior."))[short] is True
+    seccion = "Sección primera. Los contratos de cultivo."  # its first child next: a name
+    held = f"# {LAW}\n\n{seccion}\n\nSubsección primera. Generales\n\nArtículo 1. Texto.\n"
+    assert _headings(held)[seccion] is True
     long = "Art. 1.057. El testador podrá encomendar " + "la simple facultad de partir " * 6
     assert oracle.runs_into_text(long.strip() + ".")

@@ -710,16 +710,17 @@ def law_headings(text: str, headings: Sequence[Heading]) -> list[Heading]:
 
 def _run_in(text: str, headings: Sequence[Heading]) -> list[Heading]:
     """The headings with each plain unit line that carries its text after its label
-    (``legal_grammar.run_in_text``; any sentence when the next unit or the text's end
-    follows it with nothing between) cut to its label: "Art. 2. En la póliza deberán constar…" heads
-    the article as "Art. 2.", and its sentence is the article's text (a whole line taken
-    as a heading left the article without text, cited under the next unit)."""
+    (``legal_grammar.run_in_text``; any sentence when a unit it does not hold, or the
+    text's end, follows it with nothing between) cut to its label: "Art. 2. En la
+    póliza deberán constar…" heads the article as "Art. 2.", and its sentence is the
+    article's text (a whole line taken as a heading left the article without text,
+    cited under the next unit)."""
     cut: list[Heading] = []
     for index, heading in enumerate(headings):
         following = headings[index + 1] if index + 1 < len(headings) else None
         stop = following.start if following is not None else len(text)
         textless = not text[heading.end : stop].strip() and (
-            following is None or legal_unit(following.title) is not None
+            following is None or _not_a_child(heading.title, following.title)
         )
         text_at = run_in_text(heading.title, textless) if heading.level == LONE else None
         if text_at is None:
@@ -730,6 +731,18 @@ def _run_in(text: str, headings: Sequence[Heading]) -> list[Heading]:
             replace(heading, end=heading.start + len(title), title=title, body_is_empty=False)
         )
     return cut
+
+
+def _not_a_child(title: str, following: str) -> bool:
+    """Whether ``following`` is a unit that ``title``'s unit does not hold: the next
+    article after an article, a disposición after it (a Sección's long name before its
+    first Subsección or article is a name, not text)."""
+    unit, after = legal_unit(title), legal_unit(following)
+    return (
+        unit is not None
+        and after is not None
+        and not (after.part == unit.part and after.rank > unit.rank)
+    )
 
 
 def named_units(headings: Sequence[Heading]) -> list[Heading]:

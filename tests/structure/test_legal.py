@@ -454,3 +454,15 @@ def test_units_lines_one_after_another_carry_their_text() -> None:
     names = text.replace("El padre y la madre heredarán por partes iguales.", "Herencia.")
     paths = [s.section_path[-1] for s in read_text_document(names, "markdown").sections or ()]
     assert "Art. 936." not in paths
+
+
+def test_a_containers_long_name_before_its_first_child_stays_its_name() -> None:
+    """A Sección whose name is a long sentence-like line, right before its first
+    Subsección or article (BOJA-b-2020-90135's "Sección 2.ª Medidas de flexibilización
+    de obligaciones exigidas para la Línea 1…, regulada en la Orden…."), keeps it as its
+    name: only a unit it does not hold after the line makes the line its text."""
+    law = "Decreto-ley 1/2020, de prueba"
+    name = "Sección 2.ª Medidas de flexibilización " + "de las obligaciones exigidas " * 6 + "."
+    text = f"# {law}\n\nCAPÍTULO I\n\nDe las medidas\n\n{name}\n\nArtículo 5. Objeto.\n\nTexto.\n"
+    paths = [s.section_path for s in read_text_document(text, "markdown").sections or ()]
+    assert paths[-1][-2] == name
