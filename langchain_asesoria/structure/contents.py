@@ -19,7 +19,12 @@ from dataclasses import replace
 from typing import Final
 
 from langchain_asesoria.structure.headings import Heading
-from langchain_asesoria.structure.legal_grammar import Label, heading_line, legal_unit
+from langchain_asesoria.structure.legal_grammar import (
+    Label,
+    heading_line,
+    legal_unit,
+    names_its_unit,
+)
 from langchain_asesoria.structure.quotations import paragraphs
 
 #: A table of contents' heading, as a title or a line of its own.
@@ -140,7 +145,8 @@ def listed_units_as_text(text: str, headings: Sequence[Heading]) -> list[Heading
     # a list of provisions a rule enumerates, which may be quoted text.
     labels = [heading_line(heading.title) for heading in headings]
     entries = [
-        _named_label(heading.title, label) for heading, label in zip(headings, labels, strict=True)
+        label if names_its_unit(heading.title) else None
+        for heading, label in zip(headings, labels, strict=True)
     ]
     listed: set[int] = set()
     at = 0
@@ -167,15 +173,6 @@ def _next_listed(
         return False
     previous = before.value
     return previous is not None and label.value == (previous[0] + 1, "")
-
-
-def _named_label(title: str, label: Label | None) -> Label | None:
-    """``label`` when ``title`` names its unit after it, else ``None``."""
-    return label if label is not None and title[label.end :].strip(_NAME_MARKS) else None
-
-
-#: What may stand between an entry's label and its name.
-_NAME_MARKS: Final = " .:\u2002\u2003\u00a0\t"
 
 
 def _same_unit(label: Label | None, other: Label | None) -> bool:

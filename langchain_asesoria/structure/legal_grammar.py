@@ -633,7 +633,19 @@ def number_only(title: str) -> bool:
     label = label_of(stripped)
     if label is None or not any(row.named and row.unit == label.unit for row in UNITS):
         return False
-    return not stripped[label.end :].strip(" .:ªº-")
+    return not stripped[label.end :].strip(_LABEL_TRAIL)
+
+
+#: What may follow a unit's label before its name: punctuation, an ordinal's mark, spaces.
+_LABEL_TRAIL: Final = " .:ªº-\u2002\u2003\u00a0\t"
+
+
+def names_its_unit(title: str) -> bool:
+    """Whether a heading opens with a unit's label and names the unit after it
+    ("Capítulo 1.\u2003Capacidad intelectual…"; not "Disposición adicional primera.")."""
+    stripped = _clean(title)
+    label = label_of(stripped)
+    return label is not None and bool(stripped[label.end :].strip(_LABEL_TRAIL))
 
 
 def name_limit(title: str) -> int:
